@@ -1,0 +1,43 @@
+# The two commands of the README, plus a few conveniences.  All real work is in CMake
+# (CMakePresets.json) and scripts/.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+WAREHOUSE ?= warehouse
+
+.PHONY: all deps build release test demo bench fuzz format check-format clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+build: deps
+	cmake --preset debug
+	cmake --build --preset debug -j $(JOBS)
+
+release: deps
+	cmake --preset release
+	cmake --build --preset release -j $(JOBS)
+
+# Every test, with the debug preset's sanitizers.
+test: build
+	ctest --preset debug
+
+# Builds the optimized tool and runs the demo on a local warehouse.
+demo: release
+	./build/release/paimon demo $(WAREHOUSE)
+
+bench: release
+	./scripts/bench.sh
+
+fuzz: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS)
+
+format:
+	./scripts/format.sh
+
+check-format:
+	./scripts/format.sh --check
+
+clean:
+	rm -rf build

@@ -1,0 +1,221 @@
+/* Option parsing, error reporting and table output for the command: see cli.h. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_fail(const paimon_error *err, bool usage_on_invalid)
+{
+    fprintf(stderr, "paimon: %s\n",
+            err->message[0] != '\0' ? err->message : paimon_strerror(err->code));
+    if (usage_on_invalid && err->code == PAIMON_EINVALID)
+        return CLI_EXIT_USAGE;
+    return CLI_EXIT_FAILED;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "paimon: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see paimon %s --help)\n", cmd);
+    return CLI_EXIT_USAGE;
+}
+
+static const cli_option *find_option(const cli_option *opts, const char *name, size_t len)
+{
+    for (const cli_option *o = opts; o != NULL && o->name != NULL; o++)
+        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+            return o;
+    return NULL;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cli_args *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            out->help = true;
+            continue;
+        }
+        if (strncmp(arg, "--", 2) == 0 && arg[2] != '\0') {
+            const char *name = arg + 2, *eq = strchr(name, '=');
+            size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
+            const cli_option *o = find_option(opts, name, len);
+            const char *value = NULL;
+            if (o == NULL)
+                return cli_usage_error(cmd, "unknown option --%.*s", (int)len, name);
+            if (o->takes_value) {
+                if (eq != NULL)
+                    value = eq + 1;
+                else if (i + 1 < argc)
+                    value = argv[++i];
+                else
+                    return cli_usage_error(cmd, "option --%s needs a value", o->name);
+            } else if (eq != NULL) {
+                return cli_usage_error(cmd, "option --%s takes no value", o->name);
+            }
+            if (out->given_count == CLI_MAX_VALUES)
+                return cli_usage_error(cmd, "too many options");
+            out->given[out->given_count].opt = o;
+            out->given[out->given_count].value = value;
+            out->given_count++;
+            continue;
+        }
+        if (out->positional_count == CLI_MAX_POSITIONAL)
+            return cli_usage_error(cmd, "too many arguments");
+        out->positional[out->positional_count++] = arg;
+    }
+    return CLI_EXIT_OK;
+}
+
+const char *cli_get(const cli_args *a, const char *name)
+{
+    const char *value = NULL;
+    for (size_t i = 0; i < a->given_count; i++)
+        if (strcmp(a->given[i].opt->name, name) == 0)
+            value = a->given[i].value;
+    return value;
+}
+
+bool cli_has(const cli_args *a, const char *name)
+{
+    for (size_t i = 0; i < a->given_count; i++)
+        if (strcmp(a->given[i].opt->name, name) == 0)
+            return true;
+    return false;
+}
+
+size_t cli_get_all(const cli_args *a, const char *name, const char **values, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->given_count && n < cap; i++)
+        if (strcmp(a->given[i].opt->name, name) == 0)
+            values[n++] = a->given[i].value;
+    return n;
+}
+
+int cli_parse_i64(const char *cmd, const char *opt, const char *text, long long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    *out = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0')
+        return cli_usage_error(cmd, "--%s: '%s' is not an integer", opt, text);
+    return CLI_EXIT_OK;
+}
+
+/* ---- table output ---------------------------------------------------------------------- */
+
+struct cli_table {
+    size_t columns;
+    size_t rows;
+    size_t cap;
+    char **cells; /* rows * columns, owned */
+};
+
+cli_table *cli_table_new(size_t columns)
+{
+    cli_table *t = calloc(1, sizeof(*t));
+    if (t != NULL)
+        t->columns = columns;
+    return t;
+}
+
+void cli_table_add(cli_table *t, const char *const *cells)
+{
+    if (t->rows == t->cap) {
+        size_t cap = t->cap == 0 ? 16 : t->cap * 2;
+        char **grown = realloc(t->cells, cap * t->columns * sizeof(char *));
+        if (grown == NULL) {
+            fprintf(stderr, "paimon: out of memory\n");
+            exit(CLI_EXIT_FAILED);
+        }
+        t->cells = grown;
+        t->cap = cap;
+    }
+    for (size_t c = 0; c < t->columns; c++) {
+        char *copy = strdup(cells[c] != NULL ? cells[c] : "");
+        if (copy == NULL) {
+            fprintf(stderr, "paimon: out of memory\n");
+            exit(CLI_EXIT_FAILED);
+        }
+        t->cells[t->rows * t->columns + c] = copy;
+    }
+    t->rows++;
+}
+
+/* Display width: UTF-8 code points (continuation bytes do not count). */
+static size_t display_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s != '\0'; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80)
+            w++;
+    return w;
+}
+
+static bool looks_numeric(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '\0')
+        return false;
+    for (; *s != '\0'; s++)
+        if ((*s < '0' || *s > '9') && *s != '.')
+            return false;
+    return true;
+}
+
+void cli_table_print(cli_table *t, FILE *out)
+{
+    size_t *width = calloc(t->columns, sizeof(size_t));
+    if (width == NULL)
+        return;
+    for (size_t r = 0; r < t->rows; r++)
+        for (size_t c = 0; c < t->columns; c++) {
+            size_t w = display_width(t->cells[r * t->columns + c]);
+            if (w > width[c])
+                width[c] = w;
+        }
+    for (size_t r = 0; r < t->rows; r++) {
+        for (size_t c = 0; c < t->columns; c++) {
+            const char *cell = t->cells[r * t->columns + c];
+            size_t pad = width[c] - display_width(cell);
+            bool right = r > 0 && looks_numeric(cell);
+            if (c > 0)
+                fputs("  ", out);
+            if (right)
+                fprintf(out, "%*s", (int)pad, "");
+            fputs(cell, out);
+            if (!right && c + 1 < t->columns)
+                fprintf(out, "%*s", (int)pad, "");
+        }
+        fputc('\n', out);
+        if (r == 0) {
+            for (size_t c = 0; c < t->columns; c++) {
+                if (c > 0)
+                    fputs("  ", out);
+                for (size_t i = 0; i < width[c]; i++)
+                    fputc('-', out);
+            }
+            fputc('\n', out);
+        }
+    }
+    free(width);
+}
+
+void cli_table_free(cli_table *t)
+{
+    if (t == NULL)
+        return;
+    for (size_t i = 0; i < t->rows * t->columns; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    free(t);
+}

@@ -1,0 +1,51 @@
+/*
+ * `paimon`: the command-line tool.  Dispatches to one file per subcommand (commands.h);
+ * the command-line contract is DESIGN.md's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+/* Adding a subcommand: a cmd_<name>.c file, its declaration in commands.h, a line here. */
+static const command COMMANDS[] = {
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "paimon %s: Apache Paimon tables from the shell (format %s)\n\n", paimon_version(),
+            paimon_format_version());
+    fprintf(out, "usage: paimon COMMAND [ARGS...]   (paimon COMMAND --help for details)\n\n");
+    for (size_t i = 0; COMMANDS[i].name != NULL; i++)
+        fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("paimon %s (Paimon format %s)\n", paimon_version(), paimon_format_version());
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; COMMANDS[i].name != NULL; i++)
+        if (strcmp(argv[1], COMMANDS[i].name) == 0)
+            return COMMANDS[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "paimon: unknown command '%s' (see paimon --help)\n", argv[1]);
+    return CLI_EXIT_USAGE;
+}

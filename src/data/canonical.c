@@ -1,0 +1,352 @@
+/* Canonical value text: see canonical.h and shared/spec/canonical-rows.md. */
+#include "data/canonical.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/binary_row.h"
+#include "util/error.h"
+#include "util/time.h"
+
+int pm_format_date(pm_buf *out, int64_t days)
+{
+    int64_t y;
+    unsigned m, d;
+    pm_civil_from_days(days, &y, &m, &d);
+    if (y > 9999)
+        return pm_buf_printf(out, "+%lld-%02u-%02u", (long long)y, m, d);
+    if (y < 0)
+        return pm_buf_printf(out, "-%04lld-%02u-%02u", (long long)-y, m, d);
+    return pm_buf_printf(out, "%04lld-%02u-%02u", (long long)y, m, d);
+}
+
+static int fraction(pm_buf *out, int64_t nanos_of_second, int precision)
+{
+    char digits[10];
+    if (precision <= 0)
+        return 0;
+    if (precision > 9)
+        precision = 9;
+    snprintf(digits, sizeof(digits), "%09lld", (long long)nanos_of_second);
+    return pm_buf_printf(out, ".%.*s", precision, digits);
+}
+
+int pm_format_time(pm_buf *out, int64_t ms, int precision)
+{
+    int64_t secs = pm_floor_div(ms, 1000);
+    int rc = pm_buf_printf(out, "%02lld:%02lld:%02lld", (long long)(secs / 3600),
+                           (long long)(secs / 60 % 60), (long long)(secs % 60));
+    if (rc != 0)
+        return rc;
+    return fraction(out, pm_floor_mod(ms, 1000) * 1000000, precision);
+}
+
+int pm_format_timestamp(pm_buf *out, int64_t millis, int32_t nanos, int precision)
+{
+    int64_t days = pm_floor_div(millis, 86400000), ms_of_day = pm_floor_mod(millis, 86400000);
+    int64_t secs = ms_of_day / 1000;
+    int rc = pm_format_date(out, days);
+    if (rc != 0)
+        return rc;
+    rc = pm_buf_printf(out, " %02lld:%02lld:%02lld", (long long)(secs / 3600),
+                       (long long)(secs / 60 % 60), (long long)(secs % 60));
+    if (rc != 0)
+        return rc;
+    return fraction(out, (ms_of_day % 1000) * 1000000 + nanos, precision);
+}
+
+int pm_format_decimal(pm_buf *out, pm_int128 v, int scale)
+{
+    char digits[48];
+    int n = 0, rc;
+    unsigned __int128 mag =
+        v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
+    do {
+        digits[n++] = (char)('0' + (int)(mag % 10));
+        mag /= 10;
+    } while (mag != 0);
+    while (n <= scale)
+        digits[n++] = '0'; /* at least one digit before the point */
+    if (v < 0 && (rc = pm_buf_putc(out, '-')) != 0)
+        return rc;
+    for (int i = n - 1; i >= 0; i--) {
+        if (i == scale - 1 && scale > 0 && (rc = pm_buf_putc(out, '.')) != 0)
+            return rc;
+        if ((rc = pm_buf_putc(out, (uint8_t)digits[i])) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Rewrites printf's %g output into JSON-friendly form: "1e-07" -> "1e-7", "1e+20" -> "1e20". */
+static int append_g(pm_buf *out, const char *g)
+{
+    const char *e = strchr(g, 'e');
+    int rc;
+    if (e == NULL)
+        return pm_buf_puts(out, g);
+    if ((rc = pm_buf_append(out, g, (size_t)(e - g + 1))) != 0)
+        return rc;
+    e++;
+    if (*e == '-') {
+        if ((rc = pm_buf_putc(out, '-')) != 0)
+            return rc;
+        e++;
+    } else if (*e == '+') {
+        e++;
+    }
+    while (*e == '0' && e[1] != '\0')
+        e++;
+    return pm_buf_puts(out, e);
+}
+
+int pm_format_double(pm_buf *out, double v)
+{
+    char buf[40];
+    if (isnan(v))
+        return pm_buf_puts(out, "NaN");
+    if (isinf(v))
+        return pm_buf_puts(out, v > 0 ? "Infinity" : "-Infinity");
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, sizeof(buf), "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return append_g(out, buf);
+}
+
+int pm_format_float(pm_buf *out, float v)
+{
+    char buf[40];
+    if (isnan(v))
+        return pm_buf_puts(out, "NaN");
+    if (isinf(v))
+        return pm_buf_puts(out, v > 0 ? "Infinity" : "-Infinity");
+    for (int p = 1; p <= 9; p++) {
+        snprintf(buf, sizeof(buf), "%.*g", p, (double)v);
+        if (strtof(buf, NULL) == v)
+            break;
+    }
+    return append_g(out, buf);
+}
+
+int pm_base64(pm_buf *out, const uint8_t *data, size_t len)
+{
+    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    int rc = pm_buf_reserve(out, (len + 2) / 3 * 4);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)data[i] << 16;
+        if (i + 1 < len)
+            v |= (uint32_t)data[i + 1] << 8;
+        if (i + 2 < len)
+            v |= data[i + 2];
+        out->data[out->len++] = (uint8_t)tbl[(v >> 18) & 63];
+        out->data[out->len++] = (uint8_t)tbl[(v >> 12) & 63];
+        out->data[out->len++] = i + 1 < len ? (uint8_t)tbl[(v >> 6) & 63] : '=';
+        out->data[out->len++] = i + 2 < len ? (uint8_t)tbl[v & 63] : '=';
+    }
+    return 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static size_t utf8_seq(const uint8_t *s, size_t avail)
+{
+    uint8_t c = s[0];
+    size_t n;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, cp = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, cp = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, cp = c & 0x07;
+    else
+        return 0;
+    if (n > avail)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return n;
+}
+
+int pm_json_quote(pm_buf *out, const char *str, size_t len)
+{
+    const uint8_t *s = (const uint8_t *)str;
+    int rc = pm_buf_putc(out, '"');
+    size_t i = 0;
+    while (rc == 0 && i < len) {
+        uint8_t c = s[i];
+        size_t n;
+        if (c == '"' || c == '\\') {
+            rc = pm_buf_putc(out, '\\');
+            if (rc == 0)
+                rc = pm_buf_putc(out, c);
+            i++;
+        } else if (c < 0x20) {
+            switch (c) {
+            case '\n': rc = pm_buf_puts(out, "\\n"); break;
+            case '\r': rc = pm_buf_puts(out, "\\r"); break;
+            case '\t': rc = pm_buf_puts(out, "\\t"); break;
+            case '\b': rc = pm_buf_puts(out, "\\b"); break;
+            case '\f': rc = pm_buf_puts(out, "\\f"); break;
+            default: rc = pm_buf_printf(out, "\\u%04x", c); break;
+            }
+            i++;
+        } else if (c < 0x80) {
+            rc = pm_buf_putc(out, c);
+            i++;
+        } else if ((n = utf8_seq(s + i, len - i)) != 0) {
+            rc = pm_buf_append(out, s + i, n);
+            i += n;
+        } else {
+            rc = pm_buf_puts(out, "\xef\xbf\xbd"); /* U+FFFD */
+            i++;
+        }
+    }
+    return rc != 0 ? rc : pm_buf_putc(out, '"');
+}
+
+static int nested_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);
+
+static int canonical_value(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err)
+{
+    int rc = 0;
+    if (d->is_null)
+        return pm_buf_puts(out, "null");
+    switch (t->id) {
+    case PM_TYPE_BOOLEAN: return pm_buf_puts(out, d->v.b ? "true" : "false");
+    case PM_TYPE_TINYINT:
+    case PM_TYPE_SMALLINT:
+    case PM_TYPE_INT:
+    case PM_TYPE_BIGINT: return pm_buf_printf(out, "%lld", (long long)d->v.i);
+    case PM_TYPE_FLOAT:
+    case PM_TYPE_DOUBLE: {
+        bool special = t->id == PM_TYPE_FLOAT ? !isfinite(d->v.f) : !isfinite(d->v.d);
+        if (special && (rc = pm_buf_putc(out, '"')) != 0)
+            return rc;
+        rc = t->id == PM_TYPE_FLOAT ? pm_format_float(out, d->v.f) : pm_format_double(out, d->v.d);
+        if (rc == 0 && special)
+            rc = pm_buf_putc(out, '"');
+        return rc;
+    }
+    case PM_TYPE_DECIMAL:
+        if ((rc = pm_buf_putc(out, '"')) == 0 &&
+            (rc = pm_format_decimal(out, d->v.dec, t->scale)) == 0)
+            rc = pm_buf_putc(out, '"');
+        return rc;
+    case PM_TYPE_CHAR:
+    case PM_TYPE_VARCHAR: return pm_json_quote(out, (const char *)d->v.s.ptr, d->v.s.len);
+    case PM_TYPE_BINARY:
+    case PM_TYPE_VARBINARY:
+        if ((rc = pm_buf_puts(out, "\"base64:")) == 0 &&
+            (rc = pm_base64(out, d->v.s.ptr, d->v.s.len)) == 0)
+            rc = pm_buf_putc(out, '"');
+        return rc;
+    case PM_TYPE_DATE:
+        if ((rc = pm_buf_putc(out, '"')) == 0 && (rc = pm_format_date(out, d->v.i)) == 0)
+            rc = pm_buf_putc(out, '"');
+        return rc;
+    case PM_TYPE_TIME:
+        if ((rc = pm_buf_putc(out, '"')) == 0 &&
+            (rc = pm_format_time(out, d->v.i, t->precision)) == 0)
+            rc = pm_buf_putc(out, '"');
+        return rc;
+    case PM_TYPE_TIMESTAMP:
+    case PM_TYPE_TIMESTAMP_LTZ:
+        if ((rc = pm_buf_putc(out, '"')) == 0 &&
+            (rc = pm_format_timestamp(out, d->v.ts.millis, d->v.ts.nanos, t->precision)) == 0)
+            rc = pm_buf_putc(out, '"');
+        return rc;
+    case PM_TYPE_ARRAY:
+    case PM_TYPE_MAP:
+    case PM_TYPE_MULTISET:
+    case PM_TYPE_ROW: return nested_json(out, t, d, err);
+    case PM_TYPE_VARIANT:
+    case PM_TYPE_BLOB:
+        return pm_err_set(err, PAIMON_EUNSUPPORTED, "VARIANT and BLOB values are not supported");
+    }
+    return pm_err_set(err, PAIMON_EINVALID, "unknown type");
+}
+
+/* pm_buf failures carry no message: give them one. */
+static int buf_rc(paimon_error *err, int rc)
+{
+    if (rc == PAIMON_ENOMEM || rc == PAIMON_ELIMIT)
+        return pm_buf_error(err, rc);
+    return rc;
+}
+
+int pm_canonical_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err)
+{
+    return buf_rc(err, canonical_value(out, t, d, err));
+}
+
+static int nested_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err)
+{
+    pm_binarray keys, values;
+    pm_datum item;
+    int rc;
+
+    if (t->id == PM_TYPE_ROW) {
+        pm_binrow row;
+        if ((rc = pm_binrow_view(&row, d->v.s.ptr, d->v.s.len, (int32_t)t->field_count, err)))
+            return rc;
+        if ((rc = buf_rc(err, pm_buf_putc(out, '{'))) != 0)
+            return rc;
+        for (size_t i = 0; i < t->field_count; i++) {
+            const pm_field *f = &t->fields[i];
+            if (i > 0 && (rc = buf_rc(err, pm_buf_putc(out, ','))) != 0)
+                return rc;
+            if ((rc = buf_rc(err, pm_json_quote(out, f->name, strlen(f->name)))) != 0 ||
+                (rc = buf_rc(err, pm_buf_putc(out, ':'))) != 0 ||
+                (rc = pm_binrow_get(&row, (int32_t)i, f->type, &item, err)) != 0 ||
+                (rc = canonical_value(out, f->type, &item, err)) != 0)
+                return rc;
+        }
+        return buf_rc(err, pm_buf_putc(out, '}'));
+    }
+    if (t->id == PM_TYPE_ARRAY) {
+        if ((rc = pm_binarray_view(&values, d->v.s.ptr, d->v.s.len, err)) != 0 ||
+            (rc = buf_rc(err, pm_buf_putc(out, '['))) != 0)
+            return rc;
+        for (int32_t i = 0; i < values.count; i++) {
+            if (i > 0 && (rc = buf_rc(err, pm_buf_putc(out, ','))) != 0)
+                return rc;
+            if ((rc = pm_binarray_get(&values, i, t->element, &item, err)) != 0 ||
+                (rc = canonical_value(out, t->element, &item, err)) != 0)
+                return rc;
+        }
+        return buf_rc(err, pm_buf_putc(out, ']'));
+    }
+    /* MAP and MULTISET (= MAP<element, INT NOT NULL>): [[k, v], ...] in stored order. */
+    {
+        pm_type count_type = {.id = PM_TYPE_INT, .nullable = false};
+        const pm_type *vt = t->id == PM_TYPE_MAP ? t->value : &count_type;
+        if ((rc = pm_binmap_view(&keys, &values, d->v.s.ptr, d->v.s.len, err)) != 0 ||
+            (rc = buf_rc(err, pm_buf_putc(out, '['))) != 0)
+            return rc;
+        for (int32_t i = 0; i < keys.count; i++) {
+            if ((rc = buf_rc(err, pm_buf_puts(out, i > 0 ? ",[" : "["))) != 0 ||
+                (rc = pm_binarray_get(&keys, i, t->element, &item, err)) != 0 ||
+                (rc = canonical_value(out, t->element, &item, err)) != 0 ||
+                (rc = buf_rc(err, pm_buf_putc(out, ','))) != 0 ||
+                (rc = pm_binarray_get(&values, i, vt, &item, err)) != 0 ||
+                (rc = canonical_value(out, vt, &item, err)) != 0 ||
+                (rc = buf_rc(err, pm_buf_putc(out, ']'))) != 0)
+                return rc;
+        }
+        return buf_rc(err, pm_buf_putc(out, ']'));
+    }
+}

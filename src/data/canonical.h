@@ -1,0 +1,33 @@
+/*
+ * The canonical text of values (shared/spec/canonical-rows.md): the JSON form every test,
+ * `paimon cat --format jsonl` and the oracle agree on, plus the pieces other formats reuse
+ * (dates, times, decimals, shortest floats, base64, JSON string escaping).
+ */
+#ifndef PM_DATA_CANONICAL_H
+#define PM_DATA_CANONICAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/datum.h"
+#include "data/types.h"
+#include "util/buf.h"
+
+/* Appends the canonical JSON value of `d` (nested types decoded from their binary form).
+ * Fails with PAIMON_ECORRUPT only when nested binary data is malformed. */
+int pm_canonical_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);
+
+/* Appends `len` bytes as a JSON string literal: only '"', '\\' and control characters are
+ * escaped; invalid UTF-8 becomes U+FFFD so the output is always valid JSON. */
+int pm_json_quote(pm_buf *out, const char *s, size_t len);
+
+/* Pieces (no quotes added). */
+int pm_format_date(pm_buf *out, int64_t days);                         /* YYYY-MM-DD */
+int pm_format_time(pm_buf *out, int64_t millis_of_day, int precision); /* HH:MM:SS[.f] */
+int pm_format_timestamp(pm_buf *out, int64_t millis, int32_t nanos, int precision);
+int pm_format_decimal(pm_buf *out, pm_int128 unscaled, int scale); /* -12.30 */
+int pm_format_double(pm_buf *out, double v); /* shortest round-trip; NaN/Infinity bare */
+int pm_format_float(pm_buf *out, float v);
+int pm_base64(pm_buf *out, const uint8_t *data, size_t len);
+
+#endif /* PM_DATA_CANONICAL_H */

@@ -1,0 +1,114 @@
+/*
+ * The file-system interface: one struct of function pointers (Redis' rio), so that tables
+ * can live on a local disk, in memory (tests), behind a fault injector (crash tests) and,
+ * later, on object storage.
+ *
+ * Paths are full paths or URIs as the table root gives them; directories are separated by
+ * '/'.  A backend needs to provide exactly these primitives; whole-file and ranged reads,
+ * path joins and "write a small file" are helpers on top (pm_fs_read_all, …).
+ *
+ * Contracts every backend keeps:
+ *  - create() makes a new file and fails with PAIMON_EEXISTS if one exists; the data is
+ *    visible under its final name only after the output's close() succeeded (local: written
+ *    in place, removed on abort; a reader never relies on a data file before the snapshot
+ *    naming it is committed, DESIGN.md invariant 1).
+ *  - write_atomic(…, overwrite=false) is the commit primitive: the file appears complete or
+ *    not at all, and PAIMON_EEXISTS is returned if the name was taken, even by a concurrent
+ *    process (local: temporary file + link(2)).  overwrite=true replaces atomically (hints).
+ *  - missing files and directories are PAIMON_ENOTFOUND; every message names the path.
+ *  - parent directories are created as needed by create() and write_atomic().
+ *
+ * Thread safety: a pm_fs may be shared by threads; a pm_input or pm_output by one at a time.
+ */
+#ifndef PM_IO_FS_H
+#define PM_IO_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "paimon/error.h"
+#include "util/strlist.h"
+
+typedef struct pm_fs pm_fs;
+typedef struct pm_input pm_input;
+typedef struct pm_output pm_output;
+
+/* A file open for reading. */
+struct pm_input {
+    /* Reads exactly `len` bytes at `off` into `dst`; a short file is PAIMON_ECORRUPT. */
+    int (*read_at)(pm_input *in, uint64_t off, size_t len, uint8_t *dst, paimon_error *err);
+    void (*close)(pm_input *in); /* releases the input */
+    uint64_t size;               /* file size in bytes, known at open */
+    const char *path;            /* borrowed from the input itself, for messages */
+};
+
+/* A new file being written. */
+struct pm_output {
+    int (*write)(pm_output *out, const void *data, size_t len, paimon_error *err);
+    /* Flushes and finishes the file; releases the output whether or not it succeeds (on
+     * failure the partial file is removed). */
+    int (*close)(pm_output *out, paimon_error *err);
+    /* Removes the partial file and releases the output. */
+    void (*abort)(pm_output *out);
+    uint64_t pos;     /* bytes written so far: the exact size once closed */
+    const char *path; /* borrowed from the output itself, for messages */
+};
+
+struct pm_fs {
+    const char *name; /* "local", "memory", "fault" */
+    int (*open)(pm_fs *fs, const char *path, pm_input **out, paimon_error *err);
+    int (*create)(pm_fs *fs, const char *path, pm_output **out, paimon_error *err);
+    int (*write_atomic)(pm_fs *fs, const char *path, const void *data, size_t len, bool overwrite,
+                        paimon_error *err);
+    /* Names (not paths) of the entries of `dir`, unsorted; files and directories alike. */
+    int (*list)(pm_fs *fs, const char *dir, pm_strlist *names, paimon_error *err);
+    int (*remove)(pm_fs *fs, const char *path, paimon_error *err);
+    /* *kind: 0 absent, 1 file, 2 directory. */
+    int (*stat)(pm_fs *fs, const char *path, int *kind, uint64_t *size, paimon_error *err);
+    int (*mkdirs)(pm_fs *fs, const char *path, paimon_error *err);
+    void (*destroy)(pm_fs *fs);
+};
+
+/* ---- backends -------------------------------------------------------------------------- */
+
+/* The local file system.  `sync` makes outputs and atomic writes fsync before they finish. */
+pm_fs *pm_fs_local_new(bool sync);
+
+/* An in-memory file system for tests. */
+pm_fs *pm_fs_memory_new(void);
+
+/* Fault injection around `inner` (takes ownership of it).  Every primitive, and every
+ * pm_output write and close, is one operation.  When operation number `fail_at` (1-based)
+ * comes, it fails with PAIMON_EIO (mode FAIL) or ends the process with exit code
+ * PM_FS_HALT_EXIT after writing half of a write's bytes (mode HALT); 0 never fails. */
+typedef enum pm_fault_mode { PM_FAULT_FAIL, PM_FAULT_HALT } pm_fault_mode;
+#define PM_FS_HALT_EXIT 77
+pm_fs *pm_fs_fault_new(pm_fs *inner, long fail_at, pm_fault_mode mode);
+/* Operations counted so far. */
+long pm_fs_fault_count(const pm_fs *fs);
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+void pm_fs_free(pm_fs *fs);
+
+/* Reads a whole file into a fresh pm_malloc buffer (NUL-terminated for convenience; `*len`
+ * excludes the NUL).  Files larger than `max` bytes fail with PAIMON_ELIMIT (0: no limit). */
+int pm_fs_read_all(pm_fs *fs, const char *path, size_t max, uint8_t **out, size_t *len,
+                   paimon_error *err);
+
+/* Reads `len` bytes at `off`. */
+int pm_fs_read_range(pm_fs *fs, const char *path, uint64_t off, size_t len, uint8_t *dst,
+                     paimon_error *err);
+
+/* Writes a complete new file with create() (PAIMON_EEXISTS when present). */
+int pm_fs_write_file(pm_fs *fs, const char *path, const void *data, size_t len, paimon_error *err);
+
+int pm_fs_exists(pm_fs *fs, const char *path, bool *exists, paimon_error *err);
+int pm_fs_size(pm_fs *fs, const char *path, uint64_t *size, paimon_error *err);
+
+/* "a" + "/" + "b" without doubling slashes; NULL on allocation failure.  Release with
+ * pm_free. */
+char *pm_path_join(const char *dir, const char *name);
+
+#endif /* PM_IO_FS_H */

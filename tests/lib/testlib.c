@@ -1,0 +1,192 @@
+/* Test helpers: see testlib.h. */
+#define _GNU_SOURCE
+#include "testlib.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/alloc.h"
+
+const char *pm_test_fixtures(void)
+{
+    const char *dir = getenv("PAIMON_FIXTURES");
+    struct stat st;
+    if (dir == NULL || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return NULL;
+    return dir;
+}
+
+int pm_test_require_fixtures(void)
+{
+    if (pm_test_fixtures() != NULL)
+        return 1;
+    if (getenv("CI") != NULL) {
+        fprintf(stderr, "fixtures not found at $PAIMON_FIXTURES=%s (required under CI)\n",
+                getenv("PAIMON_FIXTURES") ? getenv("PAIMON_FIXTURES") : "(unset)");
+        fail();
+    }
+    printf("NOTE: fixtures not found (PAIMON_FIXTURES=%s): compatibility checks did not run\n",
+           getenv("PAIMON_FIXTURES") ? getenv("PAIMON_FIXTURES") : "(unset)");
+    return 0;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void pm_test_fixture_tables(pm_strlist *out)
+{
+    const char *root = pm_test_fixtures();
+    DIR *d;
+    struct dirent *e;
+    if (root == NULL || (d = opendir(root)) == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char path[4096], schema[4200];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
+        snprintf(schema, sizeof(schema), "%s/schema", path);
+        if (is_dir(schema))
+            assert_int_equal(pm_strlist_push(out, path), 0);
+    }
+    closedir(d);
+    pm_strlist_sort(out);
+}
+
+static void find_rec(const char *dir, const char *prefix, pm_strlist *out)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char path[4096];
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (is_dir(path))
+            find_rec(path, prefix, out);
+        else if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+            assert_int_equal(pm_strlist_push(out, path), 0);
+    }
+    closedir(d);
+}
+
+void pm_test_find_files(const char *dir, const char *prefix, pm_strlist *out)
+{
+    find_rec(dir, prefix, out);
+    pm_strlist_sort(out);
+}
+
+char *pm_test_tmpdir(const char *tag)
+{
+    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/paimon-test-%s-XXXXXX", base, tag);
+    assert_non_null(mkdtemp(path));
+    return pm_strdup(path);
+}
+
+void pm_test_rmtree(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    if (d == NULL) {
+        unlink(path);
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        char child[4096];
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
+        pm_test_rmtree(child);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+uint8_t *pm_test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *data;
+    long n;
+    if (f == NULL)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = pm_malloc((size_t)n + 1);
+    assert_non_null(data);
+    assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
+    data[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return data;
+}
+
+void pm_test_write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        fail_msg("cannot create %s", path);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+const char *pm_test_hex(const uint8_t *data, size_t len)
+{
+    static char buf[4097];
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 2 < sizeof(buf); i++)
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%02x", data[i]);
+    buf[n] = 0;
+    return buf;
+}
+
+size_t pm_test_unhex(const char *hex, uint8_t *out, size_t cap)
+{
+    size_t n = 0;
+    int hi = -1;
+    for (const char *p = hex; *p; p++) {
+        int v;
+        if (*p >= '0' && *p <= '9')
+            v = *p - '0';
+        else if (*p >= 'a' && *p <= 'f')
+            v = *p - 'a' + 10;
+        else if (*p >= 'A' && *p <= 'F')
+            v = *p - 'A' + 10;
+        else
+            continue;
+        if (hi < 0) {
+            hi = v;
+        } else {
+            assert_true(n < cap);
+            out[n++] = (uint8_t)(hi << 4 | v);
+            hi = -1;
+        }
+    }
+    return n;
+}
+
+int pm_test_run(const char *cmd, pm_buf *out)
+{
+    FILE *p = popen(cmd, "r");
+    char chunk[4096];
+    size_t n;
+    int status;
+    assert_non_null(p);
+    while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+        if (out != NULL)
+            assert_int_equal(pm_buf_append(out, chunk, n), 0);
+    status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}

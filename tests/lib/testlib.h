@@ -1,0 +1,44 @@
+/* Helpers shared by the tests: fixture discovery, temporary directories, hex. */
+#ifndef PM_TESTLIB_H
+#define PM_TESTLIB_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "util/buf.h"
+#include "util/strlist.h"
+
+/* $PAIMON_FIXTURES, or NULL when the folder is absent. */
+const char *pm_test_fixtures(void);
+
+/* Returns 1 if fixtures are available; otherwise prints why and returns 0 (under CI, a
+ * missing fixture folder fails the test instead). */
+int pm_test_require_fixtures(void);
+
+/* Table directories (any folder holding schema/) under the fixtures, sorted; full paths. */
+void pm_test_fixture_tables(pm_strlist *out);
+
+/* Files under `dir` (recursively) whose name starts with `prefix`; full paths, sorted. */
+void pm_test_find_files(const char *dir, const char *prefix, pm_strlist *out);
+
+/* A fresh empty directory under $TMPDIR; caller frees with pm_free and may remove it with
+ * pm_test_rmtree. */
+char *pm_test_tmpdir(const char *tag);
+void pm_test_rmtree(const char *path);
+
+/* Reads a whole file (asserts on failure); free with pm_free. */
+uint8_t *pm_test_read_file(const char *path, size_t *len);
+void pm_test_write_file(const char *path, const void *data, size_t len);
+
+/* Hex of bytes as a NUL-terminated string in a static buffer (for messages, up to 2 KiB). */
+const char *pm_test_hex(const uint8_t *data, size_t len);
+/* Decodes hex (spaces ignored) into `out`, returning the byte count. */
+size_t pm_test_unhex(const char *hex, uint8_t *out, size_t cap);
+
+/* Runs a shell command, capturing stdout into `out` (may be NULL); returns the exit code. */
+int pm_test_run(const char *cmd, pm_buf *out);
+
+#endif
