@@ -2,7 +2,7 @@
  * paimon-c: Apache Paimon tables from C.
  *
  * This is the umbrella header; include it and link with -lpaimon.  The API is grouped by
- * topic in include/paimon/*.h; every function returns 0 or a negative PAIMON_E* code and
+ * topic in the headers under include/paimon/; every function returns 0 or a negative PAIMON_E* code and
  * reports details through an optional caller-owned paimon_error (paimon/error.h).
  *
  * paimon-c reads tables written by Apache Paimon 0.8 to 2.0 (Java) and paimon-cpp, and
