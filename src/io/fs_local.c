@@ -8,7 +8,6 @@
  * would.  Where the file system refuses hard links, renameat2(RENAME_NOREPLACE) is the
  * fallback.  The temporary file is always removed.
  */
-#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,4 @@
 /* Clocks and calendar arithmetic: see time.h. */
-#define _DEFAULT_SOURCE
 #include "util/time.h"
 
 #include <time.h>

@@ -1,5 +1,4 @@
 /* Version 4 UUIDs from the kernel's random source. */
-#define _GNU_SOURCE
 #include "util/uuid.h"
 
 #include <errno.h>

@@ -1,5 +1,4 @@
 /* Test helpers: see testlib.h. */
-#define _GNU_SOURCE
 #include "testlib.h"
 
 #include <dirent.h>
