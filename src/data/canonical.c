@@ -8,6 +8,7 @@
 
 #include "data/binary_row.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/time.h"
 
 int pm_format_date(pm_buf *out, int64_t days)
@@ -150,72 +151,6 @@ int pm_base64(pm_buf *out, const uint8_t *data, size_t len)
         out->data[out->len++] = i + 2 < len ? (uint8_t)tbl[v & 63] : '=';
     }
     return 0;
-}
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_seq(const uint8_t *s, size_t avail)
-{
-    uint8_t c = s[0];
-    size_t n;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2, cp = c & 0x1f;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3, cp = c & 0x0f;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4, cp = c & 0x07;
-    else
-        return 0;
-    if (n > avail)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return n;
-}
-
-int pm_json_quote(pm_buf *out, const char *str, size_t len)
-{
-    const uint8_t *s = (const uint8_t *)str;
-    int rc = pm_buf_putc(out, '"');
-    size_t i = 0;
-    while (rc == 0 && i < len) {
-        uint8_t c = s[i];
-        size_t n;
-        if (c == '"' || c == '\\') {
-            rc = pm_buf_putc(out, '\\');
-            if (rc == 0)
-                rc = pm_buf_putc(out, c);
-            i++;
-        } else if (c < 0x20) {
-            switch (c) {
-            case '\n': rc = pm_buf_puts(out, "\\n"); break;
-            case '\r': rc = pm_buf_puts(out, "\\r"); break;
-            case '\t': rc = pm_buf_puts(out, "\\t"); break;
-            case '\b': rc = pm_buf_puts(out, "\\b"); break;
-            case '\f': rc = pm_buf_puts(out, "\\f"); break;
-            default: rc = pm_buf_printf(out, "\\u%04x", c); break;
-            }
-            i++;
-        } else if (c < 0x80) {
-            rc = pm_buf_putc(out, c);
-            i++;
-        } else if ((n = utf8_seq(s + i, len - i)) != 0) {
-            rc = pm_buf_append(out, s + i, n);
-            i += n;
-        } else {
-            rc = pm_buf_puts(out, "\xef\xbf\xbd"); /* U+FFFD */
-            i++;
-        }
-    }
-    return rc != 0 ? rc : pm_buf_putc(out, '"');
 }
 
 static int nested_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);

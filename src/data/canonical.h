@@ -12,14 +12,12 @@
 #include "data/datum.h"
 #include "data/types.h"
 #include "util/buf.h"
+#include "util/json.h" /* pm_json_quote */
 
 /* Appends the canonical JSON value of `d` (nested types decoded from their binary form).
  * Fails with PAIMON_ECORRUPT only when nested binary data is malformed. */
 int pm_canonical_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);
 
-/* Appends `len` bytes as a JSON string literal: only '"', '\\' and control characters are
- * escaped; invalid UTF-8 becomes U+FFFD so the output is always valid JSON. */
-int pm_json_quote(pm_buf *out, const char *s, size_t len);
 
 /* Pieces (no quotes added). */
 int pm_format_date(pm_buf *out, int64_t days);                         /* YYYY-MM-DD */
