@@ -1,0 +1,370 @@
+/*
+ * Snapshot, hint, tag and consumer files: finding, reading and publishing them.
+ * See snapshot.h; the hint rules are metadata.md §14.3–14.4.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "meta/paths.h"
+#include "meta/snapshot.h"
+#include "util/alloc.h"
+#include "util/error.h"
+#include "util/json.h"
+
+#define METADATA_FILE_MAX (256u << 20) /* a JSON metadata file larger than this is corrupt */
+
+char *pm_snapshot_path(const char *table, int64_t id)
+{
+    char name[40];
+    snprintf(name, sizeof(name), "snapshot-%" PRId64, id);
+    return pm_table_file(table, PM_DIR_SNAPSHOT, name);
+}
+
+int pm_snapshot_list_ids(pm_fs *fs, const char *table, int64_t **ids, size_t *count,
+                         paimon_error *err)
+{
+    char *dir = pm_table_file(table, PM_DIR_SNAPSHOT, NULL);
+    int rc;
+    if (dir == NULL)
+        return pm_nomem(err);
+    rc = pm_list_versioned(fs, dir, "snapshot-", ids, count, err);
+    pm_free(dir);
+    return rc;
+}
+
+/* Reads a hint file: digits only; any other content (a newline, garbage) counts as absent. */
+static int read_hint(pm_fs *fs, const char *table, const char *hint, int64_t *id, bool *ok,
+                     paimon_error *err)
+{
+    char *path = pm_table_file(table, PM_DIR_SNAPSHOT, hint);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    paimon_error ignored = {0, {0}};
+    int rc = 0;
+
+    *ok = false;
+    if (path == NULL)
+        return pm_nomem(err);
+    if (pm_fs_read_all(fs, path, 64, &data, &len, &ignored) == 0 && len > 0) {
+        char name[80];
+        snprintf(name, sizeof(name), "x%.*s", (int)len, (const char *)data);
+        *ok = len < 40 && pm_parse_versioned_name(name, "x", id);
+    } else if (ignored.code == PAIMON_ENOMEM) {
+        rc = pm_nomem(err);
+    }
+    pm_free(data);
+    pm_free(path);
+    return rc;
+}
+
+static int snapshot_exists(pm_fs *fs, const char *table, int64_t id, bool *exists,
+                           paimon_error *err)
+{
+    char *path = pm_snapshot_path(table, id);
+    int rc;
+    if (path == NULL)
+        return pm_nomem(err);
+    rc = pm_fs_exists(fs, path, exists, err);
+    pm_free(path);
+    return rc;
+}
+
+int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
+                          paimon_error *err)
+{
+    int64_t hint = 0, *ids = NULL;
+    size_t n = 0;
+    bool ok, exists, next_exists;
+    int rc;
+
+    *found = false;
+    *id = 0;
+    if ((rc = read_hint(fs, table, "LATEST", &hint, &ok, err)) != 0)
+        return rc;
+    if (ok && hint > 0) {
+        if ((rc = snapshot_exists(fs, table, hint, &exists, err)) != 0 ||
+            (rc = snapshot_exists(fs, table, hint + 1, &next_exists, err)) != 0)
+            return rc;
+        if (exists && !next_exists) {
+            *id = hint;
+            *found = true;
+            return 0;
+        }
+    }
+    /* Missing or stale hint: the directory is the truth. */
+    if ((rc = pm_snapshot_list_ids(fs, table, &ids, &n, err)) != 0)
+        return rc;
+    if (n > 0) {
+        *id = ids[n - 1];
+        *found = true;
+    }
+    pm_free(ids);
+    return 0;
+}
+
+int pm_snapshot_earliest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
+                            paimon_error *err)
+{
+    int64_t hint = 0, *ids = NULL;
+    size_t n = 0;
+    bool ok, exists, prev_exists = false;
+    int rc;
+
+    *found = false;
+    *id = 0;
+    if ((rc = read_hint(fs, table, "EARLIEST", &hint, &ok, err)) != 0)
+        return rc;
+    if (ok && hint > 0) {
+        if ((rc = snapshot_exists(fs, table, hint, &exists, err)) != 0)
+            return rc;
+        if (exists && hint > 1 && (rc = snapshot_exists(fs, table, hint - 1, &prev_exists, err)))
+            return rc;
+        if (exists && !prev_exists) {
+            *id = hint;
+            *found = true;
+            return 0;
+        }
+    }
+    if ((rc = pm_snapshot_list_ids(fs, table, &ids, &n, err)) != 0)
+        return rc;
+    if (n > 0) {
+        *id = ids[0];
+        *found = true;
+    }
+    pm_free(ids);
+    return 0;
+}
+
+int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out,
+                     paimon_error *err)
+{
+    char *path = pm_snapshot_path(table, id);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc;
+
+    *out = NULL;
+    if (path == NULL)
+        return pm_nomem(err);
+    rc = pm_fs_read_all(fs, path, METADATA_FILE_MAX, &data, &len, err);
+    if (rc == PAIMON_ENOTFOUND)
+        rc = pm_err_set(err, rc, "%s: snapshot %lld does not exist", path, (long long)id);
+    if (rc == 0)
+        rc = pm_snapshot_parse(data, len, path, out, err);
+    if (rc == 0 && (*out)->id != id) {
+        rc = pm_corrupt(err, "%s: holds snapshot id %lld", path, (long long)(*out)->id);
+        pm_snapshot_free(*out);
+        *out = NULL;
+    }
+    pm_free(data);
+    pm_free(path);
+    return rc;
+}
+
+int pm_snapshot_commit(pm_fs *fs, const char *table, const pm_snapshot *s, paimon_error *err)
+{
+    char *path = pm_snapshot_path(table, s->id);
+    pm_buf b;
+    int rc;
+    if (path == NULL)
+        return pm_nomem(err);
+    pm_buf_init(&b, 0);
+    rc = pm_snapshot_write_json(s, &b);
+    if (rc != 0)
+        rc = pm_buf_error(err, rc);
+    else
+        rc = fs->write_atomic(fs, path, b.data, b.len, false, err);
+    pm_buf_free(&b);
+    pm_free(path);
+    return rc;
+}
+
+int pm_snapshot_write_hint(pm_fs *fs, const char *table, const char *hint, int64_t id,
+                           paimon_error *err)
+{
+    char *path = pm_table_file(table, PM_DIR_SNAPSHOT, hint);
+    char text[24];
+    int rc, n = snprintf(text, sizeof(text), "%" PRId64, id);
+    if (path == NULL)
+        return pm_nomem(err);
+    rc = fs->write_atomic(fs, path, text, (size_t)n, true, err);
+    pm_free(path);
+    return rc;
+}
+
+/* ---- tags ------------------------------------------------------------------------------ */
+
+void pm_tag_free(pm_tag *t)
+{
+    if (t == NULL)
+        return;
+    pm_free(t->name);
+    pm_snapshot_free(t->snapshot);
+    json_decref(t->create_time);
+    json_decref(t->time_retained);
+    pm_free(t);
+}
+
+static int list_prefixed(pm_fs *fs, const char *table, const char *dir_name, const char *prefix,
+                         pm_strlist *out, paimon_error *err)
+{
+    char *dir = pm_table_file(table, dir_name, NULL);
+    pm_strlist names;
+    int kind = 0;
+    uint64_t size;
+    int rc;
+    if (dir == NULL)
+        return pm_nomem(err);
+    pm_strlist_init(&names);
+    rc = fs->stat(fs, dir, &kind, &size, err);
+    if (rc == 0 && kind != 0)
+        rc = fs->list(fs, dir, &names, err);
+    for (size_t i = 0; rc == 0 && i < names.count; i++) {
+        size_t pl = strlen(prefix);
+        if (strncmp(names.items[i], prefix, pl) == 0 && names.items[i][pl] != '\0' &&
+            pm_strlist_push(out, names.items[i] + pl) != 0)
+            rc = pm_nomem(err);
+    }
+    pm_strlist_sort(out);
+    pm_strlist_free(&names);
+    pm_free(dir);
+    return rc;
+}
+
+int pm_tag_list(pm_fs *fs, const char *table, pm_strlist *names, paimon_error *err)
+{
+    return list_prefixed(fs, table, PM_DIR_TAG, "tag-", names, err);
+}
+
+static char *tag_path(const char *table, const char *name)
+{
+    size_t n = strlen(name) + 5;
+    char *file = pm_malloc(n), *path;
+    if (file == NULL)
+        return NULL;
+    snprintf(file, n, "tag-%s", name);
+    path = pm_table_file(table, PM_DIR_TAG, file);
+    pm_free(file);
+    return path;
+}
+
+int pm_tag_read(pm_fs *fs, const char *table, const char *name, pm_tag **out, paimon_error *err)
+{
+    char *path = tag_path(table, name);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    pm_tag *t = NULL;
+    int rc;
+
+    *out = NULL;
+    if (path == NULL)
+        return pm_nomem(err);
+    rc = pm_fs_read_all(fs, path, METADATA_FILE_MAX, &data, &len, err);
+    if (rc == PAIMON_ENOTFOUND)
+        rc = pm_err_set(err, rc, "%s: tag %s does not exist", table, name);
+    if (rc != 0)
+        goto done;
+    t = pm_calloc(1, sizeof(*t));
+    if (t == NULL || (t->name = pm_strdup(name)) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    if ((rc = pm_snapshot_parse(data, len, path, &t->snapshot, err)) != 0)
+        goto done;
+    t->create_time = json_incref(json_object_get(t->snapshot->json, "tagCreateTime"));
+    t->time_retained = json_incref(json_object_get(t->snapshot->json, "tagTimeRetained"));
+    *out = t;
+    t = NULL;
+done:
+    pm_tag_free(t);
+    pm_free(data);
+    pm_free(path);
+    return rc;
+}
+
+int pm_tag_write(pm_fs *fs, const char *table, const pm_tag *tag, paimon_error *err)
+{
+    char *path = tag_path(table, tag->name);
+    json_t *o = pm_snapshot_to_json(tag->snapshot);
+    pm_buf b;
+    int rc = 0;
+    pm_buf_init(&b, 0);
+    if (path == NULL || o == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    if ((tag->create_time != NULL &&
+         json_object_set(o, "tagCreateTime", tag->create_time) != 0) ||
+        (tag->time_retained != NULL &&
+         json_object_set(o, "tagTimeRetained", tag->time_retained) != 0)) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    if ((rc = pm_json_write_jackson(&b, o)) != 0) {
+        rc = pm_buf_error(err, rc);
+        goto done;
+    }
+    rc = fs->write_atomic(fs, path, b.data, b.len, false, err);
+done:
+    pm_buf_free(&b);
+    json_decref(o);
+    pm_free(path);
+    return rc;
+}
+
+/* ---- consumers ------------------------------------------------------------------------- */
+
+static char *consumer_path(const char *table, const char *id)
+{
+    size_t n = strlen(id) + 10;
+    char *file = pm_malloc(n), *path;
+    if (file == NULL)
+        return NULL;
+    snprintf(file, n, "consumer-%s", id);
+    path = pm_table_file(table, PM_DIR_CONSUMER, file);
+    pm_free(file);
+    return path;
+}
+
+int pm_consumer_list(pm_fs *fs, const char *table, pm_strlist *ids, paimon_error *err)
+{
+    return list_prefixed(fs, table, PM_DIR_CONSUMER, "consumer-", ids, err);
+}
+
+int pm_consumer_read(pm_fs *fs, const char *table, const char *id, int64_t *next_snapshot,
+                     paimon_error *err)
+{
+    char *path = consumer_path(table, id);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    json_t *root = NULL;
+    int rc;
+    if (path == NULL)
+        return pm_nomem(err);
+    rc = pm_fs_read_all(fs, path, 1 << 20, &data, &len, err);
+    if (rc == 0)
+        rc = pm_json_parse(data, len, path, &root, err);
+    if (rc == 0 && !json_is_object(root))
+        rc = pm_corrupt(err, "%s: not a JSON object", path);
+    if (rc == 0)
+        rc = pm_json_get_i64(root, "nextSnapshot", true, next_snapshot, NULL, path, err);
+    json_decref(root);
+    pm_free(data);
+    pm_free(path);
+    return rc;
+}
+
+int pm_consumer_write(pm_fs *fs, const char *table, const char *id, int64_t next_snapshot,
+                      paimon_error *err)
+{
+    char *path = consumer_path(table, id);
+    char text[64];
+    int rc, n = snprintf(text, sizeof(text), "{\n  \"nextSnapshot\" : %" PRId64 "\n}",
+                         next_snapshot);
+    if (path == NULL)
+        return pm_nomem(err);
+    rc = fs->write_atomic(fs, path, text, (size_t)n, true, err);
+    pm_free(path);
+    return rc;
+}
