@@ -18,7 +18,6 @@
  * Fails with PAIMON_ECORRUPT only when nested binary data is malformed. */
 int pm_canonical_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);
 
-
 /* Pieces (no quotes added). */
 int pm_format_date(pm_buf *out, int64_t days);                         /* YYYY-MM-DD */
 int pm_format_time(pm_buf *out, int64_t millis_of_day, int precision); /* HH:MM:SS[.f] */

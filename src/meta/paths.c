@@ -40,8 +40,8 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **ids,
-                      size_t *count, paimon_error *err)
+int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **ids, size_t *count,
+                      paimon_error *err)
 {
     pm_strlist names;
     int64_t *out = NULL;

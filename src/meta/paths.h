@@ -12,11 +12,11 @@
 
 #include "io/fs.h"
 
-#define PM_DIR_SCHEMA "schema"
+#define PM_DIR_SCHEMA   "schema"
 #define PM_DIR_SNAPSHOT "snapshot"
 #define PM_DIR_MANIFEST "manifest"
-#define PM_DIR_INDEX "index"
-#define PM_DIR_TAG "tag"
+#define PM_DIR_INDEX    "index"
+#define PM_DIR_TAG      "tag"
 #define PM_DIR_CONSUMER "consumer"
 
 /* "<table>/<dir>/<name>" (name may be NULL for the directory); release with pm_free. */
@@ -27,7 +27,7 @@ bool pm_parse_versioned_name(const char *name, const char *prefix, int64_t *id);
 
 /* Ids of the "<prefix><digits>" entries of `dir`, ascending.  A missing directory yields an
  * empty list.  Caller owns `*ids` (pm_free). */
-int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **ids,
-                      size_t *count, paimon_error *err);
+int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **ids, size_t *count,
+                      paimon_error *err);
 
 #endif /* PM_META_PATHS_H */

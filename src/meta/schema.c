@@ -219,14 +219,14 @@ static int fields_of(const pm_schema *s, const pm_strlist *names, const pm_strli
     return 0;
 }
 
-int pm_schema_partition_fields(const pm_schema *s, const pm_field **out, size_t cap,
-                               size_t *count, paimon_error *err)
+int pm_schema_partition_fields(const pm_schema *s, const pm_field **out, size_t cap, size_t *count,
+                               paimon_error *err)
 {
     return fields_of(s, &s->partition_keys, NULL, out, cap, count, err);
 }
 
-int pm_schema_trimmed_pk_fields(const pm_schema *s, const pm_field **out, size_t cap,
-                                size_t *count, paimon_error *err)
+int pm_schema_trimmed_pk_fields(const pm_schema *s, const pm_field **out, size_t cap, size_t *count,
+                                paimon_error *err)
 {
     return fields_of(s, &s->primary_keys, &s->partition_keys, out, cap, count, err);
 }
@@ -260,8 +260,9 @@ int pm_schema_validate(const pm_schema *s, paimon_error *err)
         (rc = check_keys(s, &s->primary_keys, "primary", err)) != 0)
         return rc;
     if (s->partition_keys.count == s->row->field_count)
-        return pm_err_set(err, PAIMON_EINVALID, "every column is a partition key: a table "
-                                                "needs at least one column that is not");
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "every column is a partition key: a table "
+                          "needs at least one column that is not");
     if (s->primary_keys.count > 0) {
         /* Java: "Primary key constraint [..] should include all partition fields". */
         for (size_t i = 0; i < s->partition_keys.count; i++)

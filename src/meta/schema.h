@@ -32,9 +32,9 @@ typedef struct pm_schema {
     int32_t highest_field_id; /* max id ever used, nested fields included */
     pm_strlist partition_keys;
     pm_strlist primary_keys;
-    pm_options options;       /* as recorded; defaults are not filled in */
-    char *comment;            /* NULL when absent */
-    int64_t time_millis;      /* creation time; 0 when absent */
+    pm_options options;  /* as recorded; defaults are not filled in */
+    char *comment;       /* NULL when absent */
+    int64_t time_millis; /* creation time; 0 when absent */
 } pm_schema;
 
 void pm_schema_free(pm_schema *s);
@@ -67,12 +67,12 @@ const pm_field *pm_schema_field(const pm_schema *s, const char *name);
 
 /* Partition columns in partitionKeys order (types borrowed from the schema); `*count`
  * fields written to `out` (capacity `cap`).  PAIMON_ECORRUPT if a key is not a column. */
-int pm_schema_partition_fields(const pm_schema *s, const pm_field **out, size_t cap,
-                               size_t *count, paimon_error *err);
+int pm_schema_partition_fields(const pm_schema *s, const pm_field **out, size_t cap, size_t *count,
+                               paimon_error *err);
 
 /* Primary keys minus partition keys ("trimmed primary keys"), in primaryKeys order. */
-int pm_schema_trimmed_pk_fields(const pm_schema *s, const pm_field **out, size_t cap,
-                                size_t *count, paimon_error *err);
+int pm_schema_trimmed_pk_fields(const pm_schema *s, const pm_field **out, size_t cap, size_t *count,
+                                paimon_error *err);
 
 /* ---- files ----------------------------------------------------------------------------- */
 

@@ -80,14 +80,12 @@ int pm_snapshot_parse(const uint8_t *data, size_t len, const char *what, pm_snap
     PM_TRY(take_i64(root, "baseManifestListSize", &s->base_manifest_list_size, what, err));
     PM_TRY(take_str(root, "deltaManifestList", true, &s->delta_manifest_list, what, err));
     PM_TRY(take_i64(root, "deltaManifestListSize", &s->delta_manifest_list_size, what, err));
-    PM_TRY(take_str(root, "changelogManifestList", false, &s->changelog_manifest_list, what,
-                    err));
-    PM_TRY(take_i64(root, "changelogManifestListSize", &s->changelog_manifest_list_size, what,
-                    err));
+    PM_TRY(take_str(root, "changelogManifestList", false, &s->changelog_manifest_list, what, err));
+    PM_TRY(
+        take_i64(root, "changelogManifestListSize", &s->changelog_manifest_list_size, what, err));
     PM_TRY(take_str(root, "indexManifest", false, &s->index_manifest, what, err));
     PM_TRY(take_str(root, "commitUser", true, &s->commit_user, what, err));
-    PM_TRY(pm_json_get_i64(root, "commitIdentifier", true, &s->commit_identifier, NULL, what,
-                           err));
+    PM_TRY(pm_json_get_i64(root, "commitIdentifier", true, &s->commit_identifier, NULL, what, err));
     PM_TRY(take_str(root, "commitKind", true, &s->commit_kind_name, what, err));
     s->commit_kind = PM_COMMIT_UNKNOWN;
     for (int k = 0; k < PM_COMMIT_UNKNOWN; k++)
@@ -97,11 +95,10 @@ int pm_snapshot_parse(const uint8_t *data, size_t len, const char *what, pm_snap
     PM_TRY(take_i64(root, "totalRecordCount", &s->total_record_count, what, err));
     PM_TRY(take_i64(root, "deltaRecordCount", &s->delta_record_count, what, err));
     PM_TRY(take_i64(root, "changelogRecordCount", &s->changelog_record_count, what, err));
-    PM_TRY(pm_json_get_i64(root, "watermark", false, &s->watermark, &s->has_watermark, what,
-                           err));
+    PM_TRY(pm_json_get_i64(root, "watermark", false, &s->watermark, &s->has_watermark, what, err));
     PM_TRY(take_str(root, "statistics", false, &s->statistics, what, err));
-    PM_TRY(pm_json_get_i64(root, "nextRowId", false, &s->next_row_id, &s->has_next_row_id,
-                           what, err));
+    PM_TRY(
+        pm_json_get_i64(root, "nextRowId", false, &s->next_row_id, &s->has_next_row_id, what, err));
     props = json_object_get(root, "properties");
     if (props != NULL && !json_is_null(props)) {
         const char *key;

@@ -26,7 +26,7 @@
 #include "util/buf.h"
 
 #define PM_SNAPSHOT_VERSION 3
-#define PM_ABSENT (-1) /* optional sizes and counts that a file does not carry */
+#define PM_ABSENT           (-1) /* optional sizes and counts that a file does not carry */
 
 typedef enum pm_commit_kind {
     PM_COMMIT_APPEND,
@@ -41,7 +41,7 @@ typedef struct pm_snapshot {
     int64_t id;
     int64_t schema_id;
     char *base_manifest_list;
-    int64_t base_manifest_list_size;      /* PM_ABSENT before 1.1 */
+    int64_t base_manifest_list_size; /* PM_ABSENT before 1.1 */
     char *delta_manifest_list;
     int64_t delta_manifest_list_size;     /* PM_ABSENT before 1.1 */
     char *changelog_manifest_list;        /* NULL when absent */
@@ -108,8 +108,8 @@ int pm_snapshot_write_hint(pm_fs *fs, const char *table, const char *hint, int64
 typedef struct pm_tag {
     char *name;
     pm_snapshot *snapshot;
-    json_t *create_time;    /* tagCreateTime as written ([y, M, d, h, m, s, nanos]), or NULL */
-    json_t *time_retained;  /* tagTimeRetained as written, or NULL */
+    json_t *create_time;   /* tagCreateTime as written ([y, M, d, h, m, s, nanos]), or NULL */
+    json_t *time_retained; /* tagTimeRetained as written, or NULL */
 } pm_tag;
 
 void pm_tag_free(pm_tag *t);

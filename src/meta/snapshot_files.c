@@ -70,8 +70,7 @@ static int snapshot_exists(pm_fs *fs, const char *table, int64_t id, bool *exist
     return rc;
 }
 
-int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
-                          paimon_error *err)
+int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found, paimon_error *err)
 {
     int64_t hint = 0, *ids = NULL;
     size_t n = 0;
@@ -136,8 +135,7 @@ int pm_snapshot_earliest_id(pm_fs *fs, const char *table, int64_t *id, bool *fou
     return 0;
 }
 
-int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out,
-                     paimon_error *err)
+int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out, paimon_error *err)
 {
     char *path = pm_snapshot_path(table, id);
     uint8_t *data = NULL;
@@ -294,8 +292,7 @@ int pm_tag_write(pm_fs *fs, const char *table, const pm_tag *tag, paimon_error *
         rc = pm_nomem(err);
         goto done;
     }
-    if ((tag->create_time != NULL &&
-         json_object_set(o, "tagCreateTime", tag->create_time) != 0) ||
+    if ((tag->create_time != NULL && json_object_set(o, "tagCreateTime", tag->create_time) != 0) ||
         (tag->time_retained != NULL &&
          json_object_set(o, "tagTimeRetained", tag->time_retained) != 0)) {
         rc = pm_nomem(err);
@@ -360,8 +357,8 @@ int pm_consumer_write(pm_fs *fs, const char *table, const char *id, int64_t next
 {
     char *path = consumer_path(table, id);
     char text[64];
-    int rc, n = snprintf(text, sizeof(text), "{\n  \"nextSnapshot\" : %" PRId64 "\n}",
-                         next_snapshot);
+    int rc,
+        n = snprintf(text, sizeof(text), "{\n  \"nextSnapshot\" : %" PRId64 "\n}", next_snapshot);
     if (path == NULL)
         return pm_nomem(err);
     rc = fs->write_atomic(fs, path, text, (size_t)n, true, err);

@@ -21,8 +21,8 @@ int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **ou
     return 0;
 }
 
-int pm_json_get_i64(const json_t *obj, const char *key, bool required, int64_t *out,
-                    bool *present, const char *what, paimon_error *err)
+int pm_json_get_i64(const json_t *obj, const char *key, bool required, int64_t *out, bool *present,
+                    const char *what, paimon_error *err)
 {
     const json_t *v = json_object_get(obj, key);
     if (present != NULL)

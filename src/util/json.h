@@ -28,8 +28,8 @@ int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **ou
 /* Member accessors.  `what` names the file for messages.  A missing member is an error
  * when `required`, otherwise the out value is left as given and *present is false.  JSON
  * null counts as missing. */
-int pm_json_get_i64(const json_t *obj, const char *key, bool required, int64_t *out,
-                    bool *present, const char *what, paimon_error *err);
+int pm_json_get_i64(const json_t *obj, const char *key, bool required, int64_t *out, bool *present,
+                    const char *what, paimon_error *err);
 int pm_json_get_str(const json_t *obj, const char *key, bool required, const char **out,
                     const char *what, paimon_error *err);
 

@@ -1,0 +1,165 @@
+/*
+ * Manifests (metadata.md §5–§9): manifest lists (ManifestFileMeta), data manifests
+ * (ManifestEntry with DataFileMeta) and index manifests (IndexManifestEntry), stored as Avro
+ * container files under `manifest/`.
+ *
+ * Reading accepts every version Java wrote (0.8 to 2.0; fields resolved by name, missing
+ * nullable fields null, pre-0.9 ["null", record] unions) and checks the `_VERSION` format
+ * identifier (2 for manifest lists and data manifests, 1 for index manifests).  Writing
+ * produces exactly the Java 1.4.2 schemas: 12-field manifest-list records, 20-field `_FILE`,
+ * the 10-field index manifest with its 5-field `_GLOBAL_INDEX`.
+ *
+ * Tables with manifest.format=orc keep these files as ORC (§9A); readers pick the decoder
+ * by the file's magic bytes.  ORC manifests are not supported yet: PAIMON_EUNSUPPORTED.
+ *
+ * Decoded records live in the caller's arena (strings, arrays, and the decompressed blocks
+ * that BYTES fields point into): free the arena to free them.
+ */
+#ifndef PM_META_MANIFEST_H
+#define PM_META_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/avro/avro_record.h"
+#include "io/fs.h"
+#include "util/arena.h"
+
+#define PM_MANIFEST_LIST_VERSION  2
+#define PM_MANIFEST_VERSION       2
+#define PM_INDEX_MANIFEST_VERSION 1
+
+#define PM_FILE_KIND_ADD    0
+#define PM_FILE_KIND_DELETE 1
+
+/* SimpleStats: min/max as serialized BinaryRows, one null count per stats column. */
+typedef struct pm_simple_stats {
+    pm_avro_bytes min_values;
+    pm_avro_bytes max_values;
+    pm_avro_array null_counts; /* int64_t; PM_AVRO_NULL_LONG = unknown; !present = null */
+} pm_simple_stats;
+
+/* DataFileMeta (`_FILE`), metadata.md §7.3. */
+typedef struct pm_data_file_meta {
+    const char *file_name;
+    int64_t file_size;
+    int64_t row_count;
+    pm_avro_bytes min_key;
+    pm_avro_bytes max_key;
+    pm_simple_stats key_stats;
+    pm_simple_stats value_stats;
+    int64_t min_sequence_number;
+    int64_t max_sequence_number;
+    int64_t schema_id;
+    int32_t level;
+    pm_avro_array extra_files; /* const char * */
+    int64_t creation_time;     /* writer's local wall clock as epoch ms */
+    bool has_creation_time;
+    int64_t delete_row_count;
+    bool has_delete_row_count;
+    pm_avro_bytes embedded_file_index; /* ptr NULL when null */
+    int32_t file_source;               /* 0 APPEND, 1 COMPACT */
+    bool has_file_source;
+    pm_avro_array value_stats_cols; /* const char *; !present = all columns */
+    const char *external_path;      /* NULL when the file is in the table */
+    int64_t first_row_id;
+    bool has_first_row_id;
+    pm_avro_array write_cols; /* const char *; !present when null */
+} pm_data_file_meta;
+
+/* ManifestEntry, metadata.md §7.2. */
+typedef struct pm_manifest_entry {
+    int32_t version; /* _VERSION */
+    int32_t kind;    /* PM_FILE_KIND_ADD or PM_FILE_KIND_DELETE */
+    pm_avro_bytes partition;
+    int32_t bucket;
+    int32_t total_buckets;
+    pm_data_file_meta file;
+} pm_manifest_entry;
+
+/* ManifestFileMeta (a manifest-list record), metadata.md §6. */
+typedef struct pm_manifest_file_meta {
+    int32_t version;
+    const char *file_name;
+    int64_t file_size;
+    int64_t num_added_files;
+    int64_t num_deleted_files;
+    pm_simple_stats partition_stats;
+    int64_t schema_id;
+    int32_t min_bucket, max_bucket, min_level, max_level;
+    bool has_min_bucket, has_max_bucket, has_min_level, has_max_level;
+    int64_t min_row_id, max_row_id;
+    bool has_min_row_id, has_max_row_id;
+} pm_manifest_file_meta;
+
+/* One deletion vector inside a DELETION_VECTORS index file. */
+typedef struct pm_dv_range {
+    const char *data_file; /* f0 */
+    int32_t offset;        /* f1: position of the size prefix */
+    int32_t length;        /* f2 */
+    int64_t cardinality;
+    bool has_cardinality;
+} pm_dv_range;
+
+typedef struct pm_global_index_meta {
+    int64_t row_range_start;
+    int64_t row_range_end;
+    int32_t index_field_id;
+    pm_avro_array extra_field_ids; /* int32_t */
+    pm_avro_bytes index_meta;
+} pm_global_index_meta;
+
+/* IndexManifestEntry, metadata.md §9.1. */
+typedef struct pm_index_manifest_entry {
+    int32_t version;
+    int32_t kind;
+    pm_avro_bytes partition;
+    int32_t bucket;
+    const char *index_type; /* "HASH", "DELETION_VECTORS", ... */
+    const char *file_name;
+    int64_t file_size;
+    int64_t row_count;
+    pm_avro_array dv_ranges; /* pm_dv_range; !present when null */
+    const char *external_path;
+    pm_global_index_meta global_index;
+    bool has_global_index;
+} pm_index_manifest_entry;
+
+extern const pm_avro_rdesc PM_MANIFEST_FILE_META_DESC;
+extern const pm_avro_rdesc PM_MANIFEST_ENTRY_DESC;
+extern const pm_avro_rdesc PM_INDEX_MANIFEST_ENTRY_DESC;
+
+/* ---- reading --------------------------------------------------------------------------- */
+
+/* Reads manifest/<name>.  `expected_size` (>= 0) is the size metadata records for the file
+ * and must match (DESIGN.md invariant 3); -1 skips the check.  The records and everything
+ * they point to live in `arena`.  Caller owns `*out` only through the arena. */
+int pm_manifest_list_read(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
+                          pm_arena *arena, pm_manifest_file_meta **out, size_t *count,
+                          paimon_error *err);
+int pm_manifest_read(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
+                     pm_arena *arena, pm_manifest_entry **out, size_t *count, paimon_error *err);
+int pm_index_manifest_read(pm_fs *fs, const char *table, const char *name, pm_arena *arena,
+                           pm_index_manifest_entry **out, size_t *count, paimon_error *err);
+
+/* Decodes an in-memory Avro file of records described by `rd` (one of the descriptors
+ * above) into an arena array, checking `_VERSION` == `version`.  `what` names the file. */
+int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
+                       int32_t version, pm_arena *arena, void **out, size_t *count,
+                       paimon_error *err);
+
+/* ---- writing --------------------------------------------------------------------------- */
+
+/* Encodes `count` records (an array of rd->size structs) as an Avro file with Java 1.4.2's
+ * schema and codec `codec` (an Avro codec name), appending to `out`.  `_VERSION` is taken
+ * from the records. */
+int pm_manifest_encode(const pm_avro_rdesc *rd, const void *records, size_t count,
+                       const char *codec, int level, pm_buf *out, paimon_error *err);
+
+/* Writes manifest/<name> (a new file) and returns its exact size. */
+int pm_manifest_file_write(pm_fs *fs, const char *table, const char *name, const pm_avro_rdesc *rd,
+                           const void *records, size_t count, const char *codec, int level,
+                           int64_t *size, paimon_error *err);
+
+#endif /* PM_META_MANIFEST_H */
