@@ -1,0 +1,50 @@
+/* Value ordering: see datum_compare.h. */
+#include "data/datum_compare.h"
+
+#include <math.h>
+#include <string.h>
+
+static int cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t n = al < bl ? al : bl;
+    int c = n > 0 ? memcmp(a, b, n) : 0;
+    if (c != 0)
+        return c;
+    return al < bl ? -1 : al > bl;
+}
+
+/* Float.compare / Double.compare: -0.0 < 0.0, NaN above everything, NaN == NaN. */
+static int cmp_double(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? (isnan(b) ? 0 : 1) : -1;
+    if (a < b)
+        return -1;
+    if (a > b)
+        return 1;
+    return signbit(b) - signbit(a) != 0 ? (signbit(a) ? -1 : 1) : 0;
+}
+
+int pm_datum_compare(const pm_type *t, const pm_datum *a, const pm_datum *b)
+{
+    if (a->is_null || b->is_null)
+        return a->is_null == b->is_null ? 0 : (a->is_null ? -1 : 1);
+    switch (t->id) {
+    case PM_TYPE_BOOLEAN: return (int)a->v.b - (int)b->v.b;
+    case PM_TYPE_TINYINT:
+    case PM_TYPE_SMALLINT:
+    case PM_TYPE_INT:
+    case PM_TYPE_BIGINT:
+    case PM_TYPE_DATE:
+    case PM_TYPE_TIME: return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
+    case PM_TYPE_FLOAT: return cmp_double((double)a->v.f, (double)b->v.f);
+    case PM_TYPE_DOUBLE: return cmp_double(a->v.d, b->v.d);
+    case PM_TYPE_DECIMAL: return a->v.dec < b->v.dec ? -1 : a->v.dec > b->v.dec;
+    case PM_TYPE_TIMESTAMP:
+    case PM_TYPE_TIMESTAMP_LTZ:
+        if (a->v.ts.millis != b->v.ts.millis)
+            return a->v.ts.millis < b->v.ts.millis ? -1 : 1;
+        return a->v.ts.nanos < b->v.ts.nanos ? -1 : a->v.ts.nanos > b->v.ts.nanos;
+    default: return cmp_bytes(a->v.s.ptr, a->v.s.len, b->v.s.ptr, b->v.s.len);
+    }
+}
