@@ -6,7 +6,8 @@
  *
  * Each paimon_table_<kind>() call returns a list; entries are borrowed from the list and
  * valid until paimon_list_free().  Strings are UTF-8 and NUL-terminated; JSON fragments are
- * compact JSON.  Integers that a file may omit are -1 when absent unless stated otherwise.
+ * compact JSON.  Sizes, ids and counts that a file may omit are -1 when absent, record
+ * counts (which may be negative in a delta) PAIMON_ABSENT_COUNT.
  *
  * Thread safety: a list is immutable and may be read from any thread.
  */
@@ -26,6 +27,12 @@ extern "C" {
 
 /* Use the latest snapshot. */
 #define PAIMON_LATEST_SNAPSHOT (-1)
+
+/* A bucket or level the metadata does not carry (INT32_MIN; buckets may be -2). */
+#define PAIMON_ABSENT_INT (-2147483647 - 1)
+
+/* A record count the metadata does not carry (INT64_MIN). */
+#define PAIMON_ABSENT_COUNT (-9223372036854775807LL - 1)
 
 typedef struct paimon_list paimon_list;
 
@@ -99,8 +106,8 @@ typedef struct paimon_manifest_info {
     int64_t num_added_files;
     int64_t num_deleted_files;
     int64_t schema_id;
-    int32_t min_bucket, max_bucket; /* -1 when absent (before Paimon 1.1) */
-    int32_t min_level, max_level;   /* -1 when absent */
+    int32_t min_bucket, max_bucket; /* PAIMON_ABSENT_INT when absent (before Paimon 1.1) */
+    int32_t min_level, max_level;   /* PAIMON_ABSENT_INT when absent */
     const char *partition_min;      /* canonical JSON object of partition column values, or NULL */
     const char *partition_max;      /* (NULL for unpartitioned tables) */
 } paimon_manifest_info;

@@ -60,6 +60,10 @@ typedef struct paimon_create_options {
 PAIMON_API int paimon_table_create(const char *path, const paimon_create_options *options,
                                    paimon_error *err);
 
+/* Checks a COLUMNS string (the syntax of paimon_create_options.columns) without creating
+ * anything: 0, or PAIMON_EINVALID with the position of the first problem. */
+PAIMON_API int paimon_columns_check(const char *columns, paimon_error *err);
+
 #ifdef __cplusplus
 }
 #endif

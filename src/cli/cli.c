@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int cli_fail(const paimon_error *err, bool usage_on_invalid)
 {
@@ -218,4 +219,43 @@ void cli_table_free(cli_table *t)
         free(t->cells[i]);
     free(t->cells);
     free(t);
+}
+
+/* ---- JSON output ----------------------------------------------------------------------- */
+
+void cli_json_string(FILE *out, const char *s)
+{
+    if (s == NULL) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c == '\r')
+            fputs("\\r", out);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void cli_format_millis(char *buf, size_t len, int64_t millis)
+{
+    time_t secs = (time_t)(millis >= 0 ? millis / 1000 : (millis - 999) / 1000);
+    struct tm tm;
+    if (gmtime_r(&secs, &tm) == NULL) {
+        snprintf(buf, len, "%lld", (long long)millis);
+        return;
+    }
+    snprintf(buf, len, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(millis - (int64_t)secs * 1000));
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "paimon.h"
@@ -70,4 +71,11 @@ void cli_table_add(cli_table *t, const char *const *cells);
 void cli_table_print(cli_table *t, FILE *out);
 void cli_table_free(cli_table *t);
 
+/* ---- JSON output ----------------------------------------------------------------------- */
+
+/* Writes `s` as a JSON string literal ("" escapes; NULL writes null). */
+void cli_json_string(FILE *out, const char *s);
+
+/* Formats epoch milliseconds as "YYYY-MM-DD HH:MM:SS.mmm" UTC into `buf` (>= 32 bytes). */
+void cli_format_millis(char *buf, size_t len, int64_t millis);
 #endif /* PM_CLI_CLI_H */

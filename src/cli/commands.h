@@ -2,4 +2,8 @@
 #ifndef PM_CLI_COMMANDS_H
 #define PM_CLI_COMMANDS_H
 
+int cli_cmd_create(int argc, char **argv);
+int cli_cmd_inspect(int argc, char **argv);
+int cli_cmd_demo(int argc, char **argv);
+
 #endif

@@ -16,6 +16,9 @@ typedef struct command {
 
 /* Adding a subcommand: a cmd_<name>.c file, its declaration in commands.h, a line here. */
 static const command COMMANDS[] = {
+    {"create", cli_cmd_create, "create a table"},
+    {"inspect", cli_cmd_inspect, "list a table's snapshots, schemas, manifests, files, options"},
+    {"demo", cli_cmd_demo, "create a demo warehouse and show what the tool does"},
     {NULL, NULL, NULL},
 };
 

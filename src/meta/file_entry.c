@@ -90,7 +90,8 @@ static bool set_contains(const id_set *s, const pm_manifest_entry *e)
     size_t j;
     if (s->cap == 0)
         return false;
-    for (j = pm_file_identity_hash(e) & (s->cap - 1); s->slots[j] != NULL; j = (j + 1) & (s->cap - 1))
+    for (j = pm_file_identity_hash(e) & (s->cap - 1); s->slots[j] != NULL;
+         j = (j + 1) & (s->cap - 1))
         if (pm_file_identity_equal(s->slots[j], e))
             return true;
     return false;
@@ -103,16 +104,18 @@ static int set_add(id_set *s, const pm_manifest_entry *e)
         return PAIMON_ENOMEM;
     if (set_contains(s, e))
         return 0;
-    for (j = pm_file_identity_hash(e) & (s->cap - 1); s->slots[j] != NULL; j = (j + 1) & (s->cap - 1))
+    for (j = pm_file_identity_hash(e) & (s->cap - 1); s->slots[j] != NULL;
+         j = (j + 1) & (s->cap - 1))
         ;
     s->slots[j] = e;
     s->count++;
     return 0;
 }
 
-int pm_fold_live_entries(const pm_manifest_file_meta *metas, const pm_manifest_entry *const *entries,
-                         const size_t *entry_counts, size_t manifest_count, pm_arena *arena,
-                         const pm_manifest_entry ***out, size_t *count, paimon_error *err)
+int pm_fold_live_entries(const pm_manifest_file_meta *metas,
+                         const pm_manifest_entry *const *entries, const size_t *entry_counts,
+                         size_t manifest_count, pm_arena *arena, const pm_manifest_entry ***out,
+                         size_t *count, paimon_error *err)
 {
     id_set deleted = {0};
     const pm_manifest_entry **live = NULL;
@@ -123,7 +126,8 @@ int pm_fold_live_entries(const pm_manifest_file_meta *metas, const pm_manifest_e
         if (metas[m].num_deleted_files <= 0)
             continue;
         for (size_t i = 0; i < entry_counts[m]; i++)
-            if (entries[m][i].kind == PM_FILE_KIND_DELETE && set_add(&deleted, &entries[m][i]) != 0) {
+            if (entries[m][i].kind == PM_FILE_KIND_DELETE &&
+                set_add(&deleted, &entries[m][i]) != 0) {
                 rc = pm_nomem(err);
                 goto done;
             }
@@ -180,9 +184,8 @@ int pm_snapshot_data_manifests(pm_fs *fs, const char *table, const pm_snapshot *
     return 0;
 }
 
-int pm_snapshot_live_entries(pm_fs *fs, const char *table, const pm_snapshot *snap,
-                             pm_arena *arena, const pm_manifest_entry ***out, size_t *count,
-                             paimon_error *err)
+int pm_snapshot_live_entries(pm_fs *fs, const char *table, const pm_snapshot *snap, pm_arena *arena,
+                             const pm_manifest_entry ***out, size_t *count, paimon_error *err)
 {
     pm_manifest_file_meta *metas = NULL;
     const pm_manifest_entry **entries = NULL;

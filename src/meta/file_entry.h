@@ -31,13 +31,13 @@ int pm_snapshot_data_manifests(pm_fs *fs, const char *table, const pm_snapshot *
                                paimon_error *err);
 
 /* The live ADD entries of a snapshot (pointers into `arena`), unsorted. */
-int pm_snapshot_live_entries(pm_fs *fs, const char *table, const pm_snapshot *snap,
-                             pm_arena *arena, const pm_manifest_entry ***out, size_t *count,
-                             paimon_error *err);
+int pm_snapshot_live_entries(pm_fs *fs, const char *table, const pm_snapshot *snap, pm_arena *arena,
+                             const pm_manifest_entry ***out, size_t *count, paimon_error *err);
 
 /* Folds already-read manifests: `manifests[i]` has `entry_counts[i]` entries. */
-int pm_fold_live_entries(const pm_manifest_file_meta *metas, const pm_manifest_entry *const *entries,
-                         const size_t *entry_counts, size_t manifest_count, pm_arena *arena,
-                         const pm_manifest_entry ***out, size_t *count, paimon_error *err);
+int pm_fold_live_entries(const pm_manifest_file_meta *metas,
+                         const pm_manifest_entry *const *entries, const size_t *entry_counts,
+                         size_t manifest_count, pm_arena *arena, const pm_manifest_entry ***out,
+                         size_t *count, paimon_error *err);
 
 #endif /* PM_META_FILE_ENTRY_H */

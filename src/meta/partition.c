@@ -11,8 +11,7 @@
 #include "util/error.h"
 #include "util/time.h"
 
-int pm_partition_naming_from(const pm_schema *schema, pm_partition_naming *out,
-                             paimon_error *err)
+int pm_partition_naming_from(const pm_schema *schema, pm_partition_naming *out, paimon_error *err)
 {
     const char *name = pm_schema_option(schema, "partition.default-name");
     out->default_name = name != NULL ? name : PM_DEFAULT_PARTITION_NAME;
@@ -77,7 +76,8 @@ int pm_java_local_date_time(pm_buf *out, int64_t millis, int32_t nanos_of_milli)
         rc = pm_buf_printf(out, "%04lld-%02u-%02u", (long long)y, mo, d);
     if (rc != 0)
         return rc;
-    rc = pm_buf_printf(out, "T%02lld:%02lld", (long long)(secs / 3600), (long long)(secs / 60 % 60));
+    rc =
+        pm_buf_printf(out, "T%02lld:%02lld", (long long)(secs / 3600), (long long)(secs / 60 % 60));
     if (rc != 0 || (secs % 60 == 0 && nanos == 0))
         return rc;
     rc = pm_buf_printf(out, ":%02lld", (long long)(secs % 60));
@@ -200,8 +200,7 @@ static int value_text(pm_buf *out, const pm_type *t, const pm_datum *d, bool leg
         return pm_err_set(err, PAIMON_EUNSUPPORTED,
                           "a BINARY partition value has no reproducible directory name "
                           "(Java writes byte[].toString())");
-    default:
-        return pm_err_set(err, PAIMON_EUNSUPPORTED, "partition column of a nested type");
+    default: return pm_err_set(err, PAIMON_EUNSUPPORTED, "partition column of a nested type");
     }
 }
 
@@ -214,8 +213,7 @@ static bool whitespace_only(const uint8_t *s, size_t len)
 }
 
 int pm_partition_path(pm_buf *out, const pm_field *const *fields, size_t count,
-                      const pm_binrow *row, const pm_partition_naming *naming,
-                      paimon_error *err)
+                      const pm_binrow *row, const pm_partition_naming *naming, paimon_error *err)
 {
     pm_buf value;
     int rc = 0;

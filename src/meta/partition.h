@@ -30,15 +30,13 @@ typedef struct pm_partition_naming {
     bool legacy;              /* partition.legacy-name */
 } pm_partition_naming;
 
-int pm_partition_naming_from(const pm_schema *schema, pm_partition_naming *out,
-                             paimon_error *err);
+int pm_partition_naming_from(const pm_schema *schema, pm_partition_naming *out, paimon_error *err);
 
 /* Appends "k1=v1/k2=v2/" for the partition row (fields in partition-key order); nothing
  * for an unpartitioned table.  BINARY values (Java writes byte[].toString(), an identity
  * hash nobody can reproduce) are PAIMON_EUNSUPPORTED. */
 int pm_partition_path(pm_buf *out, const pm_field *const *fields, size_t count,
-                      const pm_binrow *row, const pm_partition_naming *naming,
-                      paimon_error *err);
+                      const pm_binrow *row, const pm_partition_naming *naming, paimon_error *err);
 
 /* Appends the partition as a canonical JSON object {"k": value, ...}. */
 int pm_partition_json(pm_buf *out, const pm_field *const *fields, size_t count,

@@ -43,10 +43,23 @@ static int take_str(const json_t *root, const char *key, bool required, char **o
     return *out == NULL ? pm_nomem(err) : 0;
 }
 
-static int take_i64(const json_t *root, const char *key, int64_t *out, const char *what,
-                    paimon_error *err)
+/* An optional size: PM_ABSENT when missing; a negative size is corrupt. */
+static int take_size(const json_t *root, const char *key, int64_t *out, const char *what,
+                     paimon_error *err)
 {
+    int rc;
     *out = PM_ABSENT;
+    rc = pm_json_get_i64(root, key, false, out, NULL, what, err);
+    if (rc == 0 && *out < PM_ABSENT)
+        return pm_corrupt(err, "%s: \"%s\" is negative", what, key);
+    return rc;
+}
+
+/* An optional record count: PM_ABSENT_COUNT when missing (deltas may be negative). */
+static int take_count(const json_t *root, const char *key, int64_t *out, const char *what,
+                      paimon_error *err)
+{
+    *out = PM_ABSENT_COUNT;
     return pm_json_get_i64(root, key, false, out, NULL, what, err);
 }
 
@@ -77,12 +90,12 @@ int pm_snapshot_parse(const uint8_t *data, size_t len, const char *what, pm_snap
     PM_TRY(pm_json_get_i64(root, "id", true, &s->id, NULL, what, err));
     PM_TRY(pm_json_get_i64(root, "schemaId", true, &s->schema_id, NULL, what, err));
     PM_TRY(take_str(root, "baseManifestList", true, &s->base_manifest_list, what, err));
-    PM_TRY(take_i64(root, "baseManifestListSize", &s->base_manifest_list_size, what, err));
+    PM_TRY(take_size(root, "baseManifestListSize", &s->base_manifest_list_size, what, err));
     PM_TRY(take_str(root, "deltaManifestList", true, &s->delta_manifest_list, what, err));
-    PM_TRY(take_i64(root, "deltaManifestListSize", &s->delta_manifest_list_size, what, err));
+    PM_TRY(take_size(root, "deltaManifestListSize", &s->delta_manifest_list_size, what, err));
     PM_TRY(take_str(root, "changelogManifestList", false, &s->changelog_manifest_list, what, err));
     PM_TRY(
-        take_i64(root, "changelogManifestListSize", &s->changelog_manifest_list_size, what, err));
+        take_size(root, "changelogManifestListSize", &s->changelog_manifest_list_size, what, err));
     PM_TRY(take_str(root, "indexManifest", false, &s->index_manifest, what, err));
     PM_TRY(take_str(root, "commitUser", true, &s->commit_user, what, err));
     PM_TRY(pm_json_get_i64(root, "commitIdentifier", true, &s->commit_identifier, NULL, what, err));
@@ -92,9 +105,9 @@ int pm_snapshot_parse(const uint8_t *data, size_t len, const char *what, pm_snap
         if (strcmp(s->commit_kind_name, KIND_NAMES[k]) == 0)
             s->commit_kind = (pm_commit_kind)k;
     PM_TRY(pm_json_get_i64(root, "timeMillis", true, &s->time_millis, NULL, what, err));
-    PM_TRY(take_i64(root, "totalRecordCount", &s->total_record_count, what, err));
-    PM_TRY(take_i64(root, "deltaRecordCount", &s->delta_record_count, what, err));
-    PM_TRY(take_i64(root, "changelogRecordCount", &s->changelog_record_count, what, err));
+    PM_TRY(take_count(root, "totalRecordCount", &s->total_record_count, what, err));
+    PM_TRY(take_count(root, "deltaRecordCount", &s->delta_record_count, what, err));
+    PM_TRY(take_count(root, "changelogRecordCount", &s->changelog_record_count, what, err));
     PM_TRY(pm_json_get_i64(root, "watermark", false, &s->watermark, &s->has_watermark, what, err));
     PM_TRY(take_str(root, "statistics", false, &s->statistics, what, err));
     PM_TRY(
@@ -159,9 +172,11 @@ json_t *pm_snapshot_to_json(const pm_snapshot *s)
     SET("commitIdentifier", json_integer(s->commit_identifier));
     SET("commitKind", json_string(pm_commit_kind_name(s->commit_kind)));
     SET("timeMillis", json_integer(s->time_millis));
-    SET("totalRecordCount", json_integer(s->total_record_count < 0 ? 0 : s->total_record_count));
-    SET("deltaRecordCount", json_integer(s->delta_record_count < 0 ? 0 : s->delta_record_count));
-    if (s->changelog_record_count >= 0 && s->changelog_manifest_list != NULL)
+    SET("totalRecordCount",
+        json_integer(s->total_record_count == PM_ABSENT_COUNT ? 0 : s->total_record_count));
+    SET("deltaRecordCount",
+        json_integer(s->delta_record_count == PM_ABSENT_COUNT ? 0 : s->delta_record_count));
+    if (s->changelog_record_count != PM_ABSENT_COUNT && s->changelog_manifest_list != NULL)
         SET("changelogRecordCount", json_integer(s->changelog_record_count));
     if (s->has_watermark)
         SET("watermark", json_integer(s->watermark));

@@ -26,7 +26,8 @@
 #include "util/buf.h"
 
 #define PM_SNAPSHOT_VERSION 3
-#define PM_ABSENT           (-1) /* optional sizes and counts that a file does not carry */
+#define PM_ABSENT           (-1)      /* an optional size a file does not carry (sizes are >= 0) */
+#define PM_ABSENT_COUNT     INT64_MIN /* an optional record count a file does not carry */
 
 typedef enum pm_commit_kind {
     PM_COMMIT_APPEND,
@@ -52,9 +53,9 @@ typedef struct pm_snapshot {
     pm_commit_kind commit_kind;
     char *commit_kind_name; /* as written (for PM_COMMIT_UNKNOWN) */
     int64_t time_millis;
-    int64_t total_record_count;     /* PM_ABSENT when null/absent (old files) */
-    int64_t delta_record_count;     /* PM_ABSENT when null/absent */
-    int64_t changelog_record_count; /* PM_ABSENT when absent */
+    int64_t total_record_count;     /* PM_ABSENT_COUNT when null/absent (old files) */
+    int64_t delta_record_count;     /* PM_ABSENT_COUNT when null/absent; may be negative */
+    int64_t changelog_record_count; /* PM_ABSENT_COUNT when absent */
     bool has_watermark;
     int64_t watermark;
     char *statistics;      /* NULL when absent */

@@ -1,0 +1,508 @@
+/* Metadata inspection lists: see inspect.h. */
+#include "table/inspect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/binary_row.h"
+#include "data/datum_compare.h"
+#include "meta/file_entry.h"
+#include "meta/manifest.h"
+#include "meta/partition.h"
+#include "meta/paths.h"
+#include "util/alloc.h"
+#include "util/error.h"
+#include "util/json.h"
+
+#define MAX_PARTITION_KEYS 64
+
+static int list_new(pm_list_kind kind, size_t item_size, size_t count, paimon_list **out,
+                    paimon_error *err)
+{
+    paimon_list *l = pm_calloc(1, sizeof(*l));
+    if (l == NULL)
+        return pm_nomem(err);
+    l->kind = kind;
+    pm_arena_init(&l->arena, 1 << 14);
+    l->items = pm_arena_calloc(&l->arena, count + 1, item_size);
+    if (l->items == NULL) {
+        pm_list_free(l);
+        return pm_nomem(err);
+    }
+    *out = l;
+    return 0;
+}
+
+void pm_list_free(paimon_list *l)
+{
+    if (l == NULL)
+        return;
+    pm_arena_free(&l->arena);
+    pm_free(l);
+}
+
+/* Copies a string (or NULL) into the list's arena; sets *failed on allocation failure. */
+static const char *keep(paimon_list *l, const char *s, bool *failed)
+{
+    char *c;
+    if (s == NULL)
+        return NULL;
+    c = pm_arena_strndup(&l->arena, s, strlen(s));
+    if (c == NULL)
+        *failed = true;
+    return c;
+}
+
+static const char *keep_buf(paimon_list *l, pm_buf *b, bool *failed)
+{
+    char *c = pm_arena_strndup(&l->arena, (const char *)b->data, b->len);
+    if (c == NULL)
+        *failed = true;
+    return c;
+}
+
+static const char *keep_json(paimon_list *l, const json_t *j, bool *failed)
+{
+    pm_buf b;
+    const char *s = NULL;
+    pm_buf_init(&b, 0);
+    if (pm_json_write_compact(&b, j) == 0)
+        s = keep_buf(l, &b, failed);
+    else
+        *failed = true;
+    pm_buf_free(&b);
+    return s;
+}
+
+/* ---- snapshots --------------------------------------------------------------------------- */
+
+int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
+{
+    int64_t *ids = NULL;
+    size_t n = 0, kept = 0;
+    paimon_list *l = NULL;
+    bool failed = false;
+    int rc;
+
+    *out = NULL;
+    if ((rc = pm_snapshot_list_ids(t->fs, t->path, &ids, &n, err)) != 0)
+        return rc;
+    if ((rc = list_new(PM_LIST_SNAPSHOTS, sizeof(paimon_snapshot_info), n, &l, err)) != 0)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        paimon_snapshot_info *info = (paimon_snapshot_info *)l->items + kept;
+        pm_snapshot *s = NULL;
+        rc = pm_snapshot_read(t->fs, t->path, ids[i], &s, err);
+        if (rc == PAIMON_ENOTFOUND) {
+            rc = 0; /* expired between listing and reading */
+            continue;
+        }
+        if (rc != 0)
+            goto done;
+        info->id = s->id;
+        info->schema_id = s->schema_id;
+        info->commit_kind = keep(l, s->commit_kind_name, &failed);
+        info->commit_user = keep(l, s->commit_user, &failed);
+        info->commit_identifier = s->commit_identifier;
+        info->time_millis = s->time_millis;
+        info->total_record_count = s->total_record_count;
+        info->delta_record_count = s->delta_record_count;
+        info->changelog_record_count = s->changelog_record_count;
+        info->watermark = s->has_watermark ? s->watermark : INT64_MIN;
+        info->base_manifest_list = keep(l, s->base_manifest_list, &failed);
+        info->delta_manifest_list = keep(l, s->delta_manifest_list, &failed);
+        info->changelog_manifest_list = keep(l, s->changelog_manifest_list, &failed);
+        info->index_manifest = keep(l, s->index_manifest, &failed);
+        info->json = keep_json(l, s->json, &failed);
+        pm_snapshot_free(s);
+        kept++;
+        if (failed) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+    }
+    l->count = kept;
+    *out = l;
+    l = NULL;
+done:
+    pm_list_free(l);
+    pm_free(ids);
+    return rc;
+}
+
+/* ---- schemas ----------------------------------------------------------------------------- */
+
+static const char *join_keys(paimon_list *l, const pm_strlist *keys, bool *failed)
+{
+    pm_buf b;
+    const char *s;
+    pm_buf_init(&b, 0);
+    for (size_t i = 0; i < keys->count; i++)
+        if ((i > 0 && pm_buf_putc(&b, ',') != 0) || pm_buf_puts(&b, keys->items[i]) != 0)
+            *failed = true;
+    s = keep_buf(l, &b, failed);
+    pm_buf_free(&b);
+    return s;
+}
+
+int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    paimon_list *l = NULL;
+    bool failed = false;
+    int rc;
+
+    *out = NULL;
+    if ((rc = pm_schema_list_ids(t->fs, t->path, &ids, &n, err)) != 0)
+        return rc;
+    if ((rc = list_new(PM_LIST_SCHEMAS, sizeof(paimon_schema_info), n, &l, err)) != 0)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        paimon_schema_info *info = (paimon_schema_info *)l->items + i;
+        char *path = pm_schema_path(t->path, ids[i]);
+        uint8_t *data = NULL;
+        size_t len = 0;
+        pm_schema *s = NULL;
+        json_t *raw = NULL;
+        pm_buf cols;
+
+        if (path == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        rc = pm_fs_read_all(t->fs, path, 64 << 20, &data, &len, err);
+        if (rc == 0)
+            rc = pm_schema_parse(data, len, path, &s, err);
+        if (rc == 0)
+            rc = pm_json_parse(data, len, path, &raw, err);
+        pm_free(data);
+        pm_free(path);
+        if (rc != 0) {
+            pm_schema_free(s);
+            goto done;
+        }
+        info->id = s->id;
+        info->time_millis = s->time_millis;
+        info->highest_field_id = s->highest_field_id;
+        info->field_count = s->row->field_count;
+        info->option_count = s->options.count;
+        info->comment = keep(l, s->comment, &failed);
+        info->partition_keys = join_keys(l, &s->partition_keys, &failed);
+        info->primary_keys = join_keys(l, &s->primary_keys, &failed);
+        info->json = keep_json(l, raw, &failed);
+        /* COLUMNS syntax: the ROW<...> form without its brackets. */
+        pm_buf_init(&cols, 0);
+        if (pm_type_format(s->row, &cols) != 0)
+            failed = true;
+        if (!failed && cols.len >= 14) { /* "ROW<" ... "> NOT NULL" */
+            const char *text = pm_buf_cstr(&cols);
+            const char *end =
+                strstr(text, "> NOT NULL") != NULL ? text + cols.len - 10 : text + cols.len - 1;
+            char *c = pm_arena_strndup(&l->arena, text + 4, (size_t)(end - text - 4));
+            if (c == NULL)
+                failed = true;
+            info->columns = c;
+        }
+        pm_buf_free(&cols);
+        json_decref(raw);
+        pm_schema_free(s);
+        if (failed) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+    }
+    l->count = n;
+    *out = l;
+    l = NULL;
+done:
+    pm_list_free(l);
+    pm_free(ids);
+    return rc;
+}
+
+/* ---- options ----------------------------------------------------------------------------- */
+
+static int cmp_option(const void *a, const void *b)
+{
+    return strcmp(((const paimon_option_info *)a)->key, ((const paimon_option_info *)b)->key);
+}
+
+int pm_inspect_options(paimon_table *t, int64_t snapshot_id, paimon_list **out, paimon_error *err)
+{
+    pm_schema *s = t->schema;
+    paimon_list *l = NULL;
+    bool failed = false;
+    int rc = 0;
+
+    *out = NULL;
+    if (snapshot_id >= 0) {
+        pm_snapshot *snap = NULL;
+        if ((rc = pm_table_snapshot(t, snapshot_id, &snap, err)) != 0)
+            return rc;
+        rc = pm_table_schema(t, snap->schema_id, &s, err);
+        pm_snapshot_free(snap);
+        if (rc != 0)
+            return rc;
+    }
+    if ((rc = list_new(PM_LIST_OPTIONS, sizeof(paimon_option_info), s->options.count, &l, err)))
+        goto done;
+    for (size_t i = 0; i < s->options.count; i++) {
+        paimon_option_info *o = (paimon_option_info *)l->items + i;
+        o->key = keep(l, s->options.keys[i], &failed);
+        o->value = keep(l, s->options.values[i], &failed);
+    }
+    if (failed) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    l->count = s->options.count;
+    qsort(l->items, l->count, sizeof(paimon_option_info), cmp_option);
+    *out = l;
+    l = NULL;
+done:
+    pm_list_free(l);
+    if (s != t->schema)
+        pm_table_schema_release(t, s);
+    return rc;
+}
+
+/* ---- manifests --------------------------------------------------------------------------- */
+
+/* The snapshot and the partition fields of its schema. */
+typedef struct snap_ctx {
+    pm_snapshot *snap;
+    pm_schema *schema;
+    const pm_field *parts[MAX_PARTITION_KEYS];
+    size_t part_count;
+} snap_ctx;
+
+static int snap_ctx_open(paimon_table *t, int64_t id, snap_ctx *c, paimon_error *err)
+{
+    int rc;
+    memset(c, 0, sizeof(*c));
+    if ((rc = pm_table_snapshot(t, id, &c->snap, err)) != 0)
+        return rc;
+    if ((rc = pm_table_schema(t, c->snap->schema_id, &c->schema, err)) != 0)
+        return rc;
+    return pm_schema_partition_fields(c->schema, c->parts, MAX_PARTITION_KEYS, &c->part_count, err);
+}
+
+static void snap_ctx_close(paimon_table *t, snap_ctx *c)
+{
+    pm_snapshot_free(c->snap);
+    if (c->schema != NULL)
+        pm_table_schema_release(t, c->schema);
+}
+
+/* Canonical JSON of a serialized partition row, or NULL when it does not decode as the
+ * table's partition (statistics are only ever a hint). */
+static const char *partition_json(paimon_list *l, const snap_ctx *c, const pm_avro_bytes *bytes,
+                                  bool *failed)
+{
+    pm_binrow row;
+    pm_buf b;
+    const char *s = NULL;
+    if (bytes->ptr == NULL || c->part_count == 0)
+        return NULL;
+    if (pm_binrow_deserialize(&row, bytes->ptr, bytes->len, NULL) != 0 ||
+        row.arity != (int32_t)c->part_count)
+        return NULL;
+    pm_buf_init(&b, 0);
+    if (pm_partition_json(&b, c->parts, c->part_count, &row, NULL) == 0)
+        s = keep_buf(l, &b, failed);
+    pm_buf_free(&b);
+    return s;
+}
+
+int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out, paimon_error *err)
+{
+    static const char *const kinds[] = {"base", "delta", "changelog"};
+    snap_ctx c;
+    paimon_list *l = NULL;
+    pm_arena tmp;
+    pm_manifest_file_meta *lists[3] = {NULL, NULL, NULL};
+    size_t counts[3] = {0, 0, 0}, total, k = 0;
+    bool failed = false;
+    int rc;
+
+    *out = NULL;
+    pm_arena_init(&tmp, 1 << 14);
+    if ((rc = snap_ctx_open(t, snapshot_id, &c, err)) != 0)
+        goto done;
+    {
+        const char *names[3] = {c.snap->base_manifest_list, c.snap->delta_manifest_list,
+                                c.snap->changelog_manifest_list};
+        int64_t sizes[3] = {c.snap->base_manifest_list_size, c.snap->delta_manifest_list_size,
+                            c.snap->changelog_manifest_list_size};
+        for (int i = 0; i < 3; i++) {
+            if (names[i] == NULL)
+                continue;
+            rc = pm_manifest_list_read(t->fs, t->path, names[i], sizes[i], &tmp, &lists[i],
+                                       &counts[i], err);
+            if (rc != 0)
+                goto done;
+        }
+    }
+    total = counts[0] + counts[1] + counts[2];
+    if ((rc = list_new(PM_LIST_MANIFESTS, sizeof(paimon_manifest_info), total, &l, err)) != 0)
+        goto done;
+    for (int i = 0; i < 3; i++) {
+        for (size_t j = 0; j < counts[i]; j++) {
+            const pm_manifest_file_meta *m = &lists[i][j];
+            paimon_manifest_info *info = (paimon_manifest_info *)l->items + k++;
+            info->list_kind = kinds[i];
+            info->file_name = keep(l, m->file_name, &failed);
+            info->file_size = m->file_size;
+            info->num_added_files = m->num_added_files;
+            info->num_deleted_files = m->num_deleted_files;
+            info->schema_id = m->schema_id;
+            info->min_bucket = m->has_min_bucket ? m->min_bucket : PAIMON_ABSENT_INT;
+            info->max_bucket = m->has_max_bucket ? m->max_bucket : PAIMON_ABSENT_INT;
+            info->min_level = m->has_min_level ? m->min_level : PAIMON_ABSENT_INT;
+            info->max_level = m->has_max_level ? m->max_level : PAIMON_ABSENT_INT;
+            info->partition_min = partition_json(l, &c, &m->partition_stats.min_values, &failed);
+            info->partition_max = partition_json(l, &c, &m->partition_stats.max_values, &failed);
+        }
+    }
+    if (failed) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    l->count = total;
+    *out = l;
+    l = NULL;
+done:
+    pm_list_free(l);
+    snap_ctx_close(t, &c);
+    pm_arena_free(&tmp);
+    return rc;
+}
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+typedef struct file_row {
+    const pm_manifest_entry *e;
+    pm_binrow partition;
+    const snap_ctx *ctx;
+} file_row;
+
+static int cmp_file_row(const void *pa, const void *pb)
+{
+    const file_row *a = pa, *b = pb;
+    const snap_ctx *c = a->ctx;
+    int r;
+    for (size_t i = 0; i < c->part_count; i++) {
+        pm_datum x, y;
+        if (pm_binrow_get(&a->partition, (int32_t)i, c->parts[i]->type, &x, NULL) != 0 ||
+            pm_binrow_get(&b->partition, (int32_t)i, c->parts[i]->type, &y, NULL) != 0)
+            break;
+        if ((r = pm_datum_compare(c->parts[i]->type, &x, &y)) != 0)
+            return r;
+    }
+    if (a->e->bucket != b->e->bucket)
+        return a->e->bucket < b->e->bucket ? -1 : 1;
+    if (a->e->file.level != b->e->file.level)
+        return a->e->file.level < b->e->file.level ? -1 : 1;
+    return strcmp(a->e->file.file_name, b->e->file.file_name);
+}
+
+int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, paimon_error *err)
+{
+    snap_ctx c;
+    paimon_list *l = NULL;
+    pm_arena tmp;
+    const pm_manifest_entry **live = NULL;
+    file_row *rows = NULL;
+    pm_partition_naming naming;
+    size_t n = 0;
+    bool failed = false;
+    pm_buf b;
+    int rc;
+
+    *out = NULL;
+    pm_buf_init(&b, 0);
+    pm_arena_init(&tmp, 1 << 16);
+    if ((rc = snap_ctx_open(t, snapshot_id, &c, err)) != 0)
+        goto done;
+    if ((rc = pm_partition_naming_from(c.schema, &naming, err)) != 0)
+        goto done;
+    if ((rc = pm_snapshot_live_entries(t->fs, t->path, c.snap, &tmp, &live, &n, err)) != 0)
+        goto done;
+    rows = pm_calloc(n + 1, sizeof(*rows));
+    if (rows == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rows[i].e = live[i];
+        rows[i].ctx = &c;
+        rc = pm_binrow_deserialize(&rows[i].partition, live[i]->partition.ptr,
+                                   live[i]->partition.len, err);
+        if (rc == 0 && rows[i].partition.arity != (int32_t)c.part_count)
+            rc =
+                pm_corrupt(err, "%s: data file %s has a partition of %d fields, the table %zu",
+                           t->path, live[i]->file.file_name, rows[i].partition.arity, c.part_count);
+        if (rc != 0)
+            goto done;
+    }
+    qsort(rows, n, sizeof(*rows), cmp_file_row);
+    if ((rc = list_new(PM_LIST_FILES, sizeof(paimon_file_info), n, &l, err)) != 0)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        const pm_manifest_entry *e = rows[i].e;
+        paimon_file_info *info = (paimon_file_info *)l->items + i;
+        paimon_error path_err;
+        pm_buf_reset(&b);
+        if ((rc = pm_partition_json(&b, c.parts, c.part_count, &rows[i].partition, err)) != 0)
+            goto done;
+        info->partition = keep_buf(l, &b, &failed);
+        pm_buf_reset(&b);
+        if (pm_partition_path(&b, c.parts, c.part_count, &rows[i].partition, &naming, &path_err) ==
+            0)
+            info->partition_path = keep_buf(l, &b, &failed);
+        info->bucket = e->bucket;
+        info->total_buckets = e->total_buckets;
+        info->level = e->file.level;
+        info->file_name = keep(l, e->file.file_name, &failed);
+        info->row_count = e->file.row_count;
+        info->file_size = e->file.file_size;
+        info->min_sequence_number = e->file.min_sequence_number;
+        info->max_sequence_number = e->file.max_sequence_number;
+        info->schema_id = e->file.schema_id;
+        info->delete_row_count =
+            e->file.has_delete_row_count ? e->file.delete_row_count : PAIMON_ABSENT_COUNT;
+        info->creation_time = e->file.has_creation_time ? e->file.creation_time : INT64_MIN;
+        info->file_source = e->file.has_file_source ? e->file.file_source : -1;
+        info->external_path = keep(l, e->file.external_path, &failed);
+        if (e->file.external_path != NULL) {
+            info->path = info->external_path;
+        } else if (info->partition_path != NULL) {
+            /* [data-file.path-directory/]<partition>/bucket-<n>/<file>; postpone buckets
+             * (-2) live in bucket-postpone (metadata.md §1). */
+            const char *dir = pm_schema_option(c.schema, "data-file.path-directory");
+            pm_buf_reset(&b);
+            if (pm_buf_printf(&b, "%s/%s%s%s", t->path, dir != NULL ? dir : "",
+                              dir != NULL ? "/" : "", info->partition_path) != 0 ||
+                (e->bucket == -2 ? pm_buf_puts(&b, "bucket-postpone/")
+                                 : pm_buf_printf(&b, "bucket-%d/", e->bucket)) != 0 ||
+                pm_buf_puts(&b, e->file.file_name) != 0)
+                failed = true;
+            info->path = keep_buf(l, &b, &failed);
+        }
+    }
+    if (failed) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    l->count = n;
+    *out = l;
+    l = NULL;
+done:
+    pm_buf_free(&b);
+    pm_free(rows);
+    pm_list_free(l);
+    snap_ctx_close(t, &c);
+    pm_arena_free(&tmp);
+    return rc;
+}

@@ -1,0 +1,107 @@
+/* Table handles: see table.h. */
+#include "table/table.h"
+
+#include <string.h>
+
+#include "meta/paths.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+int pm_table_open(paimon_table **out, const char *path, pm_fs *fs, paimon_error *err)
+{
+    paimon_table *t = NULL;
+    size_t len = strlen(path);
+    int kind = 0, rc;
+    uint64_t size;
+
+    *out = NULL;
+    if (fs == NULL)
+        return pm_nomem(err);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    t = pm_calloc(1, sizeof(*t));
+    if (t == NULL || (t->path = pm_strndup(path, len)) == NULL) {
+        pm_free(t);
+        pm_fs_free(fs);
+        return pm_nomem(err);
+    }
+    t->fs = fs;
+    if ((rc = fs->stat(fs, t->path, &kind, &size, err)) != 0)
+        goto fail;
+    if (kind == 0) {
+        rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such table", t->path);
+        goto fail;
+    }
+    if (kind != 2) {
+        rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: not a Paimon table (not a directory)", t->path);
+        goto fail;
+    }
+    if ((rc = pm_schema_read_latest(fs, t->path, &t->schema, err)) != 0)
+        goto fail;
+    *out = t;
+    return 0;
+fail:
+    pm_table_close(t);
+    return rc;
+}
+
+void pm_table_close(paimon_table *t)
+{
+    if (t == NULL)
+        return;
+    pm_schema_free(t->schema);
+    pm_fs_free(t->fs);
+    pm_free(t->path);
+    pm_free(t);
+}
+
+int pm_table_snapshot(paimon_table *t, int64_t id, pm_snapshot **out, paimon_error *err)
+{
+    bool found;
+    int rc;
+    *out = NULL;
+    if (id < 0) {
+        if ((rc = pm_snapshot_latest_id(t->fs, t->path, &id, &found, err)) != 0)
+            return rc;
+        if (!found)
+            return pm_err_set(err, PAIMON_ENOTFOUND, "%s: the table has no snapshot yet", t->path);
+    }
+    rc = pm_snapshot_read(t->fs, t->path, id, out, err);
+    if (rc == PAIMON_ENOTFOUND)
+        return pm_err_set(err, rc, "%s: snapshot %lld does not exist", t->path, (long long)id);
+    return rc;
+}
+
+int pm_table_schema(paimon_table *t, int64_t id, pm_schema **out, paimon_error *err)
+{
+    if (t->schema != NULL && t->schema->id == id) {
+        *out = t->schema;
+        return 0;
+    }
+    return pm_schema_read(t->fs, t->path, id, out, err);
+}
+
+void pm_table_schema_release(paimon_table *t, pm_schema *s)
+{
+    if (s != t->schema)
+        pm_schema_free(s);
+}
+
+int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema, paimon_error *err)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    int rc;
+
+    if ((rc = pm_schema_validate(schema, err)) != 0)
+        return rc;
+    if ((rc = pm_schema_list_ids(fs, path, &ids, &n, err)) != 0)
+        return rc;
+    pm_free(ids);
+    if (n > 0)
+        return pm_err_set(err, PAIMON_EEXISTS, "%s: a table exists already", path);
+    rc = pm_schema_commit(fs, path, schema, err);
+    if (rc == PAIMON_EEXISTS)
+        return pm_err_set(err, rc, "%s: a table exists already", path);
+    return rc;
+}
