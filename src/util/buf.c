@@ -60,7 +60,7 @@ int pm_buf_append(pm_buf *b, const void *data, size_t len)
 
 int pm_buf_putc(pm_buf *b, uint8_t c)
 {
-    if (b->len + 1 < b->cap) {
+    if (b->len + 1 < b->cap && b->len < b->max) {
         b->data[b->len++] = c;
         return 0;
     }

@@ -79,7 +79,7 @@ static inline int pm_avro_write_long(pm_buf *b, int64_t v)
 {
     uint8_t tmp[PM_UVARINT_MAX];
     size_t n = pm_uvarint_encode(tmp, pm_zigzag_encode(v));
-    if (b->len + n < b->cap) {
+    if (b->len + n < b->cap && b->len + n <= b->max) {
         memcpy(b->data + b->len, tmp, n);
         b->len += n;
         return 0;

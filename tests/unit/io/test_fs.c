@@ -1,0 +1,236 @@
+/* The file-system backends: the same contract checks on local and in-memory file systems;
+ * atomic create-if-absent under concurrency (processes racing for one name); the fault
+ * injector failing and halting at the Nth operation. */
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+#include "io/fs.h"
+#include "util/alloc.h"
+
+static char *join(const char *a, const char *b)
+{
+    char *p = pm_path_join(a, b);
+    assert_non_null(p);
+    return p;
+}
+
+static void contract(pm_fs *fs, const char *root)
+{
+    paimon_error err = {0};
+    char *a = join(root, "d1/d2/a.bin"), *b = join(root, "d1/b.json"), *d1 = join(root, "d1");
+    pm_output *out = NULL;
+    pm_input *in = NULL;
+    uint8_t *data = NULL, buf[4];
+    size_t len;
+    pm_strlist names;
+    bool exists;
+    uint64_t size;
+    int kind;
+
+    /* create: parents made, bytes visible after close, exact size, no overwrite */
+    assert_int_equal(fs->create(fs, a, &out, &err), 0);
+    assert_int_equal(out->write(out, "hello ", 6, &err), 0);
+    assert_int_equal(out->write(out, "world", 5, &err), 0);
+    assert_int_equal(out->pos, 11);
+    assert_int_equal(out->close(out, &err), 0);
+    assert_int_equal(pm_fs_size(fs, a, &size, &err), 0);
+    assert_int_equal(size, 11);
+    assert_int_equal(fs->create(fs, a, &out, &err), PAIMON_EEXISTS);
+    assert_non_null(strstr(err.message, "a.bin"));
+    /* reads: whole and by range; beyond the end is corrupt */
+    assert_int_equal(pm_fs_read_all(fs, a, 0, &data, &len, &err), 0);
+    assert_int_equal(len, 11);
+    assert_memory_equal(data, "hello world", 11);
+    pm_free(data);
+    assert_int_equal(pm_fs_read_all(fs, a, 5, &data, &len, &err), PAIMON_ELIMIT);
+    assert_int_equal(pm_fs_read_range(fs, a, 6, 4, buf, &err), 0);
+    assert_memory_equal(buf, "worl", 4);
+    assert_int_equal(fs->open(fs, a, &in, &err), 0);
+    assert_int_equal(in->size, 11);
+    assert_int_equal(in->read_at(in, 9, 4, buf, &err), PAIMON_ECORRUPT);
+    in->close(in);
+    /* abort removes the partial file */
+    assert_int_equal(fs->create(fs, b, &out, &err), 0);
+    assert_int_equal(out->write(out, "x", 1, &err), 0);
+    out->abort(out);
+    assert_int_equal(pm_fs_exists(fs, b, &exists, &err), 0);
+    assert_false(exists);
+    /* atomic: create-if-absent, then overwrite */
+    assert_int_equal(fs->write_atomic(fs, b, "{1}", 3, false, &err), 0);
+    assert_int_equal(fs->write_atomic(fs, b, "{2}", 3, false, &err), PAIMON_EEXISTS);
+    assert_int_equal(fs->write_atomic(fs, b, "{33}", 4, true, &err), 0);
+    assert_int_equal(pm_fs_read_all(fs, b, 0, &data, &len, &err), 0);
+    assert_memory_equal(data, "{33}", 4);
+    pm_free(data);
+    /* listing: names only, temporary files of atomic writes gone */
+    pm_strlist_init(&names);
+    assert_int_equal(fs->list(fs, d1, &names, &err), 0);
+    pm_strlist_sort(&names);
+    assert_int_equal(names.count, 2);
+    assert_string_equal(names.items[0], "b.json");
+    assert_string_equal(names.items[1], "d2");
+    pm_strlist_free(&names);
+    assert_int_equal(fs->stat(fs, d1, &kind, &size, &err), 0);
+    assert_int_equal(kind, 2);
+    /* missing things */
+    assert_int_equal(fs->open(fs, "/nonexistent/x", &in, &err), PAIMON_ENOTFOUND);
+    pm_strlist_init(&names);
+    assert_int_equal(fs->list(fs, "/nonexistent", &names, &err), PAIMON_ENOTFOUND);
+    pm_strlist_free(&names);
+    assert_int_equal(fs->remove(fs, b, &err), 0);
+    assert_int_equal(fs->remove(fs, b, &err), PAIMON_ENOTFOUND);
+    pm_free(a);
+    pm_free(b);
+    pm_free(d1);
+}
+
+static void test_local_contract(void **state)
+{
+    char *dir = pm_test_tmpdir("fs");
+    pm_fs *fs = pm_fs_local_new(true);
+    (void)state;
+    contract(fs, dir);
+    pm_fs_free(fs);
+    pm_test_rmtree(dir);
+    pm_free(dir);
+}
+
+static void test_memory_contract(void **state)
+{
+    pm_fs *fs = pm_fs_memory_new();
+    (void)state;
+    contract(fs, "/mem");
+    pm_fs_free(fs);
+}
+
+/* 8 processes race to create the same name 50 times: exactly one wins each round. */
+static void test_atomic_create_races(void **state)
+{
+    char *dir = pm_test_tmpdir("race");
+    (void)state;
+    for (int round = 0; round < 50; round++) {
+        char path[4200];
+        int wins = 0;
+        pid_t pids[8];
+        snprintf(path, sizeof(path), "%s/snapshot-%d", dir, round);
+        for (int p = 0; p < 8; p++) {
+            pids[p] = fork();
+            if (pids[p] == 0) {
+                pm_fs *fs = pm_fs_local_new(false);
+                char body[16];
+                int n = snprintf(body, sizeof(body), "writer %d", p);
+                int rc = fs->write_atomic(fs, path, body, (size_t)n, false, NULL);
+                _exit(rc == 0 ? 0 : (rc == PAIMON_EEXISTS ? 1 : 2));
+            }
+        }
+        for (int p = 0; p < 8; p++) {
+            int status;
+            waitpid(pids[p], &status, 0);
+            assert_true(WIFEXITED(status));
+            assert_true(WEXITSTATUS(status) <= 1);
+            wins += WEXITSTATUS(status) == 0;
+        }
+        assert_int_equal(wins, 1);
+    }
+    /* no temporary file is left behind */
+    {
+        pm_fs *fs = pm_fs_local_new(false);
+        pm_strlist names;
+        pm_strlist_init(&names);
+        assert_int_equal(fs->list(fs, dir, &names, NULL), 0);
+        assert_int_equal(names.count, 50);
+        for (size_t i = 0; i < names.count; i++)
+            assert_int_equal(strncmp(names.items[i], "snapshot-", 9), 0);
+        pm_strlist_free(&names);
+        pm_fs_free(fs);
+    }
+    pm_test_rmtree(dir);
+    pm_free(dir);
+}
+
+/* Runs a small workload; returns the rc of the first failing step. */
+static int workload(pm_fs *fs, paimon_error *err)
+{
+    pm_output *out = NULL;
+    uint8_t *data = NULL;
+    size_t len;
+    int rc;
+    if ((rc = fs->create(fs, "w/data-1", &out, err)) != 0)
+        return rc;
+    if ((rc = out->write(out, "0123456789", 10, err)) != 0) {
+        out->abort(out);
+        return rc;
+    }
+    if ((rc = out->close(out, err)) != 0)
+        return rc;
+    if ((rc = fs->write_atomic(fs, "w/snapshot-1", "{}", 2, false, err)) != 0)
+        return rc;
+    if ((rc = pm_fs_read_all(fs, "w/snapshot-1", 0, &data, &len, err)) != 0)
+        return rc;
+    pm_free(data);
+    return 0;
+}
+
+static void test_fault_fail_every_n(void **state)
+{
+    long total;
+    (void)state;
+    {
+        pm_fs *fs = pm_fs_fault_new(pm_fs_memory_new(), 0, PM_FAULT_FAIL);
+        assert_int_equal(workload(fs, NULL), 0);
+        total = pm_fs_fault_count(fs);
+        pm_fs_free(fs);
+    }
+    assert_true(total >= 6);
+    for (long n = 1; n <= total; n++) {
+        pm_fs *fs = pm_fs_fault_new(pm_fs_memory_new(), n, PM_FAULT_FAIL);
+        paimon_error err = {0};
+        assert_int_equal(workload(fs, &err), PAIMON_EIO);
+        assert_non_null(strstr(err.message, "injected failure"));
+        pm_fs_free(fs);
+    }
+}
+
+/* A halt during a write leaves half the bytes and ends the process. */
+static void test_fault_halt(void **state)
+{
+    char *dir = pm_test_tmpdir("halt");
+    char file[4200];
+    pid_t pid;
+    int status;
+    (void)state;
+    snprintf(file, sizeof(file), "%s/data-1", dir);
+    pid = fork();
+    if (pid == 0) {
+        pm_fs *fs = pm_fs_fault_new(pm_fs_local_new(false), 2, PM_FAULT_HALT);
+        pm_output *out = NULL;
+        fs->create(fs, file, &out, NULL);  /* operation 1 */
+        out->write(out, "0123456789", 10, NULL); /* operation 2: halts */
+        _exit(0);
+    }
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), PM_FS_HALT_EXIT);
+    {
+        size_t len;
+        uint8_t *data = pm_test_read_file(file, &len);
+        assert_int_equal(len, 5);
+        assert_memory_equal(data, "01234", 5);
+        pm_free(data);
+    }
+    pm_test_rmtree(dir);
+    pm_free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_local_contract),     cmocka_unit_test(test_memory_contract),
+        cmocka_unit_test(test_atomic_create_races), cmocka_unit_test(test_fault_fail_every_n),
+        cmocka_unit_test(test_fault_halt),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
