@@ -5,7 +5,7 @@
  * (nullable fields as null or the bare value, bytes as base64) for independent readers
  * (avsc, python3-avro) to compare with.
  *
- * usage: interop_write_manifests DIR
+ * usage: interop_write_manifests DIR [RECORDS]   (default 3000 records per file)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +143,8 @@ static void write_pair(const char *dir, const char *kind, const char *codec,
 int main(int argc, char **argv)
 {
     static const char *codecs[] = {"null", "deflate", "snappy", "zstandard"};
-    enum { N = 3000 }; /* enough records for several 64000-byte blocks */
+    /* 3000 records make several 64000-byte blocks per file. */
+    int N = argc > 2 ? atoi(argv[2]) : 3000;
     pm_manifest_file_meta *lists = calloc(N, sizeof(*lists));
     pm_manifest_entry *entries = calloc(N, sizeof(*entries));
     pm_index_manifest_entry *index = calloc(N, sizeof(*index));
@@ -151,8 +152,8 @@ int main(int argc, char **argv)
     int32_t extra_ids[] = {7, -8};
     char (*names)[64] = calloc(N, 64);
 
-    if (argc != 2) {
-        fprintf(stderr, "usage: interop_write_manifests DIR\n");
+    if (argc < 2 || N < 1) {
+        fprintf(stderr, "usage: interop_write_manifests DIR [RECORDS]\n");
         return 2;
     }
     memset(ranges, 0, sizeof(ranges));

@@ -103,9 +103,16 @@ int pm_avro_reader_open(pm_avro_reader *r, const uint8_t *data, size_t len, cons
     r->pos = pm_avro_offset(&c);
     if (r->schema_json == NULL)
         return pm_corrupt(err, "%s: Avro header without avro.schema", what);
-    if (!codec_by_name((const char *)codec, codec_len, &r->codec, &r->codec_name))
-        return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: Avro codec '%.*s' is not supported", what,
-                          (int)(codec_len > 32 ? 32 : codec_len), (const char *)codec);
+    if (!codec_by_name((const char *)codec, codec_len, &r->codec, &r->codec_name)) {
+        /* Codecs of the Avro spec this reader lacks are unsupported; anything else is a
+         * damaged header. */
+        bool known = (codec_len == 5 && memcmp(codec, "bzip2", 5) == 0) ||
+                     (codec_len == 2 && memcmp(codec, "xz", 2) == 0);
+        return pm_err_set(err, known ? PAIMON_EUNSUPPORTED : PAIMON_ECORRUPT,
+                          "%s: Avro codec '%.*s' is %s", what,
+                          (int)(codec_len > 32 ? 32 : codec_len), (const char *)codec,
+                          known ? "not supported" : "unknown");
+    }
     rc = pm_avro_schema_parse(r->schema_json, r->schema_json_len, &r->arena, what, &r->schema, err);
     if (rc != 0)
         return rc;
