@@ -18,5 +18,5 @@ if [ -f "tests/fuzz/seeds_$name.txt" ] && [ -d "$fixtures" ]; then
     for f in $fixtures/$pat; do [ -f "$f" ] && cp "$f" "$seeds/$(echo "$f" | md5sum | cut -c1-16)"; done
   done
 fi
-exec "build/fuzz/fuzz_$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+exec "build/fuzz/tests/fuzz/fuzz_$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="build/fuzz/crash-$name-" "$@" "$work" "tests/fuzz/corpus/$name" "$seeds"

@@ -262,8 +262,8 @@ static int read_slot(const uint8_t *slot_ptr, const uint8_t *base, size_t total,
                      pm_datum *out, paimon_error *err)
 {
     uint64_t slot = pm_load_le64(slot_ptr);
-    const uint8_t *p;
-    size_t n;
+    const uint8_t *p = NULL;
+    size_t n = 0;
     int rc;
 
     out->is_null = false;

@@ -25,11 +25,12 @@ int pm_format_date(pm_buf *out, int64_t days)
 
 static int fraction(pm_buf *out, int64_t nanos_of_second, int precision)
 {
-    char digits[10];
+    char digits[24];
     if (precision <= 0)
         return 0;
     if (precision > 9)
         precision = 9;
+    /* 0 <= nanos_of_second < 10^9 for every caller: always nine digits. */
     snprintf(digits, sizeof(digits), "%09lld", (long long)nanos_of_second);
     return pm_buf_printf(out, ".%.*s", precision, digits);
 }

@@ -179,6 +179,47 @@ const pm_avro_rdesc PM_INDEX_MANIFEST_ENTRY_DESC = {"record", sizeof(pm_index_ma
 
 #define MANIFEST_FILE_MAX ((size_t)2 << 30)
 
+static int magic_check(const uint8_t *data, size_t len, const char *what, paimon_error *err)
+{
+    if (len >= 3 && memcmp(data, "ORC", 3) == 0)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "%s: ORC manifests (manifest.format=orc) are not yet supported", what);
+    return 0;
+}
+
+int pm_manifest_reader_open(pm_manifest_reader *r, const uint8_t *data, size_t len,
+                            const char *what, const pm_avro_rdesc *rd, int32_t version,
+                            paimon_error *err)
+{
+    int rc;
+    memset(r, 0, sizeof(*r));
+    r->version = version;
+    r->count = 0;
+    pm_arena_init(&r->scratch, 1 << 12);
+    if ((rc = magic_check(data, len, what, err)) != 0)
+        return rc;
+    return pm_avro_file_open(&r->avro, data, len, what, rd, &r->scratch, false, err);
+}
+
+int pm_manifest_reader_next(pm_manifest_reader *r, void *record, paimon_error *err)
+{
+    int rc = pm_avro_file_next(&r->avro, record, err);
+    if (rc != 0)
+        return rc;
+    /* Every record of these schemas starts with the int32 _VERSION field. */
+    if (*(const int32_t *)record != r->version)
+        return pm_corrupt(err, "%s: record %zu has _VERSION %d, expected %d", r->avro.file.what,
+                          r->count, *(const int32_t *)record, r->version);
+    r->count++;
+    return 0;
+}
+
+void pm_manifest_reader_close(pm_manifest_reader *r)
+{
+    pm_avro_file_close(&r->avro);
+    pm_arena_free(&r->scratch);
+}
+
 int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
                        int32_t version, pm_arena *arena, void **out, size_t *count,
                        paimon_error *err)
@@ -190,10 +231,9 @@ int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const 
 
     *out = NULL;
     *count = 0;
-    if (len >= 3 && memcmp(data, "ORC", 3) == 0)
-        return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                          "%s: ORC manifests (manifest.format=orc) are not yet supported", what);
-    rc = pm_avro_file_open(&r, data, len, what, rd, arena, err);
+    if ((rc = magic_check(data, len, what, err)) != 0)
+        return rc;
+    rc = pm_avro_file_open(&r, data, len, what, rd, arena, true, err);
     while (rc == 0) {
         if (n == cap) {
             /* Grown outside the arena (no copies left behind), handed to it at the end. */

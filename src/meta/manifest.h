@@ -143,6 +143,23 @@ int pm_manifest_read(pm_fs *fs, const char *table, const char *name, int64_t exp
 int pm_index_manifest_read(pm_fs *fs, const char *table, const char *name, pm_arena *arena,
                            pm_index_manifest_entry **out, size_t *count, paimon_error *err);
 
+/* Streams the records of an in-memory manifest file one at a time without keeping them:
+ * a record is valid until the next call (memory stays flat whatever the file's size).
+ * `data` and `what` are borrowed until close. */
+typedef struct pm_manifest_reader {
+    pm_avro_file_reader avro;
+    pm_arena scratch; /* strings and arrays of the current record */
+    int32_t version;  /* the _VERSION every record must carry */
+    size_t count;     /* records returned so far */
+} pm_manifest_reader;
+
+int pm_manifest_reader_open(pm_manifest_reader *r, const uint8_t *data, size_t len,
+                            const char *what, const pm_avro_rdesc *rd, int32_t version,
+                            paimon_error *err);
+/* Decodes the next record into `record` (an rd->size struct); PAIMON_ITEROVER at the end. */
+int pm_manifest_reader_next(pm_manifest_reader *r, void *record, paimon_error *err);
+void pm_manifest_reader_close(pm_manifest_reader *r);
+
 /* Decodes an in-memory Avro file of records described by `rd` (one of the descriptors
  * above) into an arena array, checking `_VERSION` == `version`.  `what` names the file. */
 int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,

@@ -42,6 +42,21 @@ void pm_arena_free(pm_arena *a)
     a->bytes = 0;
 }
 
+void pm_arena_reset(pm_arena *a)
+{
+    pm_arena_chunk *keep = a->head;
+    if (keep != NULL) {
+        free_list(keep->next);
+        keep->next = NULL;
+        keep->used = 0;
+        a->bytes = keep->cap;
+    } else {
+        a->bytes = 0;
+    }
+    free_list(a->adopted);
+    a->adopted = NULL;
+}
+
 void *pm_arena_alloc(pm_arena *a, size_t size)
 {
     size_t aligned = (size + 7) & ~(size_t)7;

@@ -25,6 +25,10 @@ typedef struct pm_arena {
 void pm_arena_init(pm_arena *a, size_t chunk_size);
 void pm_arena_free(pm_arena *a);
 
+/* Forgets every allocation but keeps the newest chunk for reuse (adopted blocks are
+ * freed): a per-record scratch arena costs no allocation once warm. */
+void pm_arena_reset(pm_arena *a);
+
 /* NULL on allocation failure.  Zero-sized requests return a valid unique pointer. */
 void *pm_arena_alloc(pm_arena *a, size_t size);
 void *pm_arena_calloc(pm_arena *a, size_t count, size_t size);

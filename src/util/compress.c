@@ -83,9 +83,34 @@ static int zstd_decompress(pm_codec_ctx *ctx, const uint8_t *src, size_t len, pm
             return pm_nomem(err);
         if (ctx != NULL)
             ctx->zd = zd;
-    } else {
-        ZSTD_DCtx_reset(zd, ZSTD_reset_session_only);
     }
+    /* One frame that records its size (paimon-c's own writer): decode in one call into an
+     * exact buffer.  Java's streams omit the size and take the streaming path below. */
+    {
+        unsigned long long size = ZSTD_getFrameContentSize(src, len);
+        if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR &&
+            ZSTD_findFrameCompressedSize(src, len) == len) {
+            size_t n;
+            if (size > out->max - out->len) {
+                rc = pm_err_set(err, PAIMON_ELIMIT, "zstd: frame of %llu bytes exceeds the limit",
+                                size);
+                goto done;
+            }
+            if ((rc = pm_buf_reserve(out, (size_t)size)) != 0) {
+                rc = pm_buf_error(err, rc);
+                goto done;
+            }
+            n = ZSTD_decompressDCtx(zd, out->data + out->len, (size_t)size, src, len);
+            if (ZSTD_isError(n))
+                rc = pm_corrupt(err, "zstd: %s", ZSTD_getErrorName(n));
+            else if (n != size)
+                rc = pm_corrupt(err, "zstd: frame holds %zu bytes, its header says %llu", n, size);
+            else
+                out->len += n;
+            goto done;
+        }
+    }
+    ZSTD_DCtx_reset(zd, ZSTD_reset_session_only);
     /* Loop until all input is consumed and the last frame is complete and flushed (ret 0).
      * Frames may be concatenated; each ends with ret == 0. */
     while (in.pos < in.size || ret != 0) {
@@ -118,6 +143,7 @@ static int zstd_decompress(pm_codec_ctx *ctx, const uint8_t *src, size_t len, pm
             break;
         }
     }
+done:
     if (ctx == NULL)
         ZSTD_freeDCtx(zd);
     return rc;

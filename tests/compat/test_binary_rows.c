@@ -106,8 +106,8 @@ static void check_table(const char *table, counters *c)
             }
         } else {
             pm_manifest_entry *e;
-            assert_int_equal(pm_manifest_decode(data, len, name, &PM_MANIFEST_ENTRY_DESC, 2,
-                                                &arena, (void **)&e, &count, &err),
+            assert_int_equal(pm_manifest_decode(data, len, name, &PM_MANIFEST_ENTRY_DESC, 2, &arena,
+                                                (void **)&e, &count, &err),
                              0);
             for (size_t i = 0; i < count; i++) {
                 pm_schema *s = NULL;

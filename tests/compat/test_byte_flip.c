@@ -80,8 +80,8 @@ static void test_manifests(void **state)
         }
         pm_free(data);
     }
-    printf("%zu manifest files, %zu flipped decodes: %zu decoded, %zu corrupt\n", nfiles,
-           t.decodes, t.ok, t.corrupt);
+    printf("%zu manifest files, %zu flipped decodes: %zu decoded, %zu corrupt\n", nfiles, t.decodes,
+           t.ok, t.corrupt);
     assert_true(nfiles > 100);
     pm_strlist_free(&files);
 }

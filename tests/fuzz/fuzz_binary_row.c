@@ -37,8 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (!ready) {
         pm_type_id ids[] = {PM_TYPE_BOOLEAN, PM_TYPE_TINYINT, PM_TYPE_SMALLINT, PM_TYPE_INT,
-                            PM_TYPE_BIGINT, PM_TYPE_FLOAT, PM_TYPE_DOUBLE, PM_TYPE_DATE,
-                            PM_TYPE_TIME, PM_TYPE_VARCHAR, PM_TYPE_VARBINARY};
+                            PM_TYPE_BIGINT,  PM_TYPE_FLOAT,   PM_TYPE_DOUBLE,   PM_TYPE_DATE,
+                            PM_TYPE_TIME,    PM_TYPE_VARCHAR, PM_TYPE_VARBINARY};
         for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
             base[i] = T(ids[i], 3, 0);
         base[11] = T(PM_TYPE_DECIMAL, 10, 2);

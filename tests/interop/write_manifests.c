@@ -132,7 +132,8 @@ static void write_pair(const char *dir, const char *kind, const char *codec,
     }
     snprintf(path, sizeof(path), "%s/%s-%s.jsonl", dir, kind, codec);
     f = fopen(path, "wb");
-    if (f == NULL || (json.len > 0 && fwrite(json.data, 1, json.len, f) != json.len) || fclose(f) != 0) {
+    if (f == NULL || (json.len > 0 && fwrite(json.data, 1, json.len, f) != json.len) ||
+        fclose(f) != 0) {
         perror(path);
         exit(1);
     }
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
     pm_index_manifest_entry *index = calloc(N, sizeof(*index));
     pm_dv_range ranges[2];
     int32_t extra_ids[] = {7, -8};
-    char (*names)[64] = calloc(N, 64);
+    char(*names)[64] = calloc(N, 64);
 
     if (argc < 2 || N < 1) {
         fprintf(stderr, "usage: interop_write_manifests DIR [RECORDS]\n");

@@ -32,8 +32,8 @@
 #include "util/buf.h"
 #include "util/compress.h"
 
-#define PM_AVRO_MAGIC             "Obj\x01"
-#define PM_AVRO_SYNC_INTERVAL     64000
+#define PM_AVRO_MAGIC         "Obj\x01"
+#define PM_AVRO_SYNC_INTERVAL 64000
 /* Java flushes a block every 64000 bytes; no legitimate block comes near this. */
 #define PM_AVRO_DEFAULT_MAX_BLOCK ((size_t)256 << 20)
 

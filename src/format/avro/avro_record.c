@@ -485,11 +485,13 @@ static int decode_array(const plan_op *op, pm_avro_cursor *c, pm_avro_array *a, 
     return 0;
 }
 
-static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
+/* Decodes the fields of one record into `base`, which the caller has zeroed (a nested
+ * record lies inside its zeroed parent).  The common field types are decoded inline: this
+ * loop is the hot path of every manifest read. */
+static int decode_fields(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
                          pm_arena *arena, const char *what, int depth, paimon_error *err)
 {
-    int rc;
-    memset(base, 0, plan->rd->size);
+    int rc = 0;
     if (plan->top_null_branch >= 0) {
         int64_t branch;
         if (!pm_avro_read_long(c, &branch) || branch < 0 || branch > 1)
@@ -500,6 +502,11 @@ static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *b
     for (size_t i = 0; i < plan->op_count; i++) {
         const plan_op *op = &plan->ops[i];
         const pm_avro_fdesc *fd = op->fd;
+        uint8_t *dst;
+        int64_t v;
+        const uint8_t *data;
+        size_t len;
+
         if (op->action == OP_SKIP) {
             if (!pm_avro_skip_value(op->wtype, c, depth))
                 return truncated(c, what, "a skipped field", err);
@@ -515,17 +522,60 @@ static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *b
                 continue;
             }
         }
-        if (fd->type == PM_AF_ARRAY)
-            rc = decode_array(op, c, (pm_avro_array *)(base + fd->offset), arena, what, depth, err);
-        else
-            rc = decode_value(fd->type, op->wkind, op->sub, c, base + fd->offset, arena, what,
-                              fd->name, depth, err);
+        dst = base + fd->offset;
+        switch (fd->type) {
+        case PM_AF_INT:
+            if (!pm_avro_read_long(c, &v) || v < INT32_MIN || v > INT32_MAX)
+                return truncated(c, what, fd->name, err);
+            *(int32_t *)dst = (int32_t)v;
+            break;
+        case PM_AF_LONG:
+        case PM_AF_TS_MILLIS:
+            if (!pm_avro_read_long(c, &v) ||
+                (op->wkind == PM_AVRO_INT && (v < INT32_MIN || v > INT32_MAX)))
+                return truncated(c, what, fd->name, err);
+            *(int64_t *)dst = v;
+            break;
+        case PM_AF_STRING: {
+            char *str;
+            if (!pm_avro_read_bytes(c, &data, &len))
+                return truncated(c, what, fd->name, err);
+            if ((str = pm_arena_alloc(arena, len + 1)) == NULL)
+                return pm_nomem(err);
+            memcpy(str, data, len);
+            str[len] = '\0';
+            *(char **)dst = str;
+            break;
+        }
+        case PM_AF_BYTES:
+            if (!pm_avro_read_bytes(c, &data, &len))
+                return truncated(c, what, fd->name, err);
+            /* A zero-length value still needs a non-NULL pointer: NULL means null. */
+            ((pm_avro_bytes *)dst)->ptr = len > 0 ? data : (const uint8_t *)"";
+            ((pm_avro_bytes *)dst)->len = len;
+            break;
+        case PM_AF_RECORD:
+            if (depth > 16)
+                return pm_corrupt(err, "%s: Avro records nested too deeply", what);
+            rc = decode_fields(op->sub, c, dst, arena, what, depth + 1, err);
+            break;
+        case PM_AF_ARRAY:
+            rc = decode_array(op, c, (pm_avro_array *)dst, arena, what, depth, err);
+            break;
+        }
         if (rc != 0)
             return rc;
         if (fd->present_offset >= 0)
             *(bool *)(base + fd->present_offset) = true;
     }
     return 0;
+}
+
+static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
+                         pm_arena *arena, const char *what, int depth, paimon_error *err)
+{
+    memset(base, 0, plan->rd->size);
+    return decode_fields(plan, c, base, arena, what, depth, err);
 }
 
 int pm_avro_decode(const pm_avro_plan *plan, pm_avro_cursor *c, void *target, pm_arena *arena,
@@ -537,30 +587,38 @@ int pm_avro_decode(const pm_avro_plan *plan, pm_avro_cursor *c, void *target, pm
 /* ---- whole files ----------------------------------------------------------------------- */
 
 int pm_avro_file_open(pm_avro_file_reader *r, const uint8_t *data, size_t len, const char *what,
-                      const pm_avro_rdesc *rd, pm_arena *arena, paimon_error *err)
+                      const pm_avro_rdesc *rd, pm_arena *arena, bool retain, paimon_error *err)
 {
     int rc;
     memset(r, 0, sizeof(*r));
     r->arena = arena;
+    r->retain = retain;
+    pm_buf_init(&r->block, 0);
     rc = pm_avro_reader_open(&r->file, data, len, what, err);
     if (rc == 0)
         rc = pm_avro_plan_compile(r->file.schema, rd, &r->file.arena, what, &r->plan, err);
     return rc;
 }
 
-int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err)
+/* Makes the next block current. */
+static int load_block(pm_avro_file_reader *r, paimon_error *err)
 {
+    int64_t count;
+    size_t off, len;
+    uint8_t *bytes;
     int rc;
-    while (r->remaining == 0) {
+
+    if (r->cursor.p != r->cursor.end)
+        return pm_corrupt(err, "%s: Avro block at offset %zu has %zu bytes after its last record",
+                          r->file.what, r->block_off, (size_t)(r->cursor.end - r->cursor.p));
+    if (!r->retain) {
+        rc = pm_avro_reader_next_block(&r->file, &r->block, &count, &off, err);
+        if (rc != 0)
+            return rc;
+        bytes = r->block.data;
+        len = r->block.len;
+    } else {
         pm_buf block;
-        int64_t count;
-        size_t off, len;
-        uint8_t *bytes;
-        if (r->cursor.p != r->cursor.end)
-            return pm_corrupt(err,
-                              "%s: Avro block at offset %zu has %zu bytes after its last "
-                              "record",
-                              r->file.what, r->block_off, (size_t)(r->cursor.end - r->cursor.p));
         pm_buf_init(&block, 0);
         rc = pm_avro_reader_next_block(&r->file, &block, &count, &off, err);
         if (rc != 0) {
@@ -571,12 +629,23 @@ int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err)
         bytes = pm_buf_detach(&block, &len);
         if (bytes != NULL && pm_arena_adopt(r->arena, bytes, len) != 0)
             return pm_nomem(err);
-        r->cursor.start = bytes;
-        r->cursor.p = bytes;
-        r->cursor.end = bytes == NULL ? NULL : bytes + len;
-        r->remaining = count;
-        r->block_off = off;
     }
+    r->cursor.start = bytes;
+    r->cursor.p = bytes;
+    r->cursor.end = bytes == NULL ? NULL : bytes + len;
+    r->remaining = count;
+    r->block_off = off;
+    return 0;
+}
+
+int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err)
+{
+    int rc;
+    while (r->remaining == 0)
+        if ((rc = load_block(r, err)) != 0)
+            return rc;
+    if (!r->retain)
+        pm_arena_reset(r->arena);
     rc = pm_avro_decode(r->plan, &r->cursor, target, r->arena, r->file.what, err);
     if (rc == PAIMON_ECORRUPT && err != NULL) {
         size_t used = strlen(err->message);
@@ -590,4 +659,5 @@ int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err)
 void pm_avro_file_close(pm_avro_file_reader *r)
 {
     pm_avro_reader_close(&r->file);
+    pm_buf_free(&r->block);
 }

@@ -108,19 +108,25 @@ bool pm_avro_skip_value(const pm_avro_schema *s, pm_avro_cursor *c, int depth);
 
 /* ---- whole files ----------------------------------------------------------------------- */
 
-/* Iterates the records of a container file held in memory.  Decoded BYTES point into block
- * buffers that are handed to `arena`, so records stay valid as long as the arena. */
+/* Iterates the records of a container file held in memory, in one of two modes:
+ *   retain:    decoded BYTES point into block buffers handed to `arena`, and strings and
+ *              arrays are allocated there: every record stays valid as long as the arena;
+ *   streaming: one block buffer is reused and `arena` is reset before each record, so a
+ *              record is valid until the next call and memory stays flat whatever the
+ *              file's size. */
 typedef struct pm_avro_file_reader {
     pm_avro_reader file;
     pm_avro_plan *plan;
     pm_arena *arena;
+    bool retain;
+    pm_buf block; /* streaming: the reused block buffer */
     pm_avro_cursor cursor;
     int64_t remaining; /* records left in the current block */
     size_t block_off;  /* file offset of the current block */
 } pm_avro_file_reader;
 
 int pm_avro_file_open(pm_avro_file_reader *r, const uint8_t *data, size_t len, const char *what,
-                      const pm_avro_rdesc *rd, pm_arena *arena, paimon_error *err);
+                      const pm_avro_rdesc *rd, pm_arena *arena, bool retain, paimon_error *err);
 /* Decodes the next record into `target`; PAIMON_ITEROVER at the end. */
 int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err);
 void pm_avro_file_close(pm_avro_file_reader *r);

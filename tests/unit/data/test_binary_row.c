@@ -51,8 +51,7 @@ static void test_worked_examples(void **state)
     expect_row(ts, v, 1, "0001000000000000 0000000000000000");
     v[0] = pm_datum_bytes("20240514", 8);
     v[1] = pm_datum_int(12);
-    expect_row(tsi, v, 2,
-               "0000000000000000 0800000018000000 0c00000000000000 3230323430353134");
+    expect_row(tsi, v, 2, "0000000000000000 0800000018000000 0c00000000000000 3230323430353134");
     v[0] = pm_datum_int(1);
     v[1] = pm_datum_bytes("1", 1);
     expect_row(tis, v, 2, "0000000000000000 0100000000000000 3100000000000081");
@@ -98,13 +97,13 @@ static void test_round_trip_every_type(void **state)
     paimon_error err = {0};
     int n = 0;
     (void)state;
-#define ADD(tid, setup, value)                                                                    \
-    do {                                                                                          \
-        types_store[n] = T(tid);                                                                  \
-        setup;                                                                                    \
-        types[n] = &types_store[n];                                                               \
-        in[n] = value;                                                                            \
-        n++;                                                                                      \
+#define ADD(tid, setup, value)                                                                     \
+    do {                                                                                           \
+        types_store[n] = T(tid);                                                                   \
+        setup;                                                                                     \
+        types[n] = &types_store[n];                                                                \
+        in[n] = value;                                                                             \
+        n++;                                                                                       \
     } while (0)
     pm_datum x;
     x.is_null = false;
@@ -263,13 +262,16 @@ static void test_more_hash_values(void **state)
     static const struct {
         int64_t v;
         int32_t hash, b4, b10;
-    } longs[] = {{0, -300363099, 3, 9}, {1, 1465514398, 2, 8}, {2, 1340390384, 0, 4},
-                 {3, -771300025, 1, 5}, {-1, -821098432, 0, 2}};
+    } longs[] = {{0, -300363099, 3, 9},
+                 {1, 1465514398, 2, 8},
+                 {2, 1340390384, 0, 4},
+                 {3, -771300025, 1, 5},
+                 {-1, -821098432, 0, 2}};
     static const struct {
         const char *s;
         int32_t hash, b4, b10;
-    } strings[] = {{"a", 943281246, 2, 6}, {"hello", 243722546, 2, 6},
-                   {"hello world!", 609810467, 3, 7}};
+    } strings[] = {
+        {"a", 943281246, 2, 6}, {"hello", 243722546, 2, 6}, {"hello world!", 609810467, 3, 7}};
     pm_datum v[2];
     pm_buf b;
     (void)state;
@@ -303,14 +305,10 @@ static void test_more_hash_values(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_worked_examples),
-        cmocka_unit_test(test_header_sizes),
-        cmocka_unit_test(test_non_compact_nulls),
-        cmocka_unit_test(test_round_trip_every_type),
-        cmocka_unit_test(test_nested_array_and_map),
-        cmocka_unit_test(test_corrupt_references),
-        cmocka_unit_test(test_java_bucket_vectors),
-        cmocka_unit_test(test_more_hash_values),
+        cmocka_unit_test(test_worked_examples),      cmocka_unit_test(test_header_sizes),
+        cmocka_unit_test(test_non_compact_nulls),    cmocka_unit_test(test_round_trip_every_type),
+        cmocka_unit_test(test_nested_array_and_map), cmocka_unit_test(test_corrupt_references),
+        cmocka_unit_test(test_java_bucket_vectors),  cmocka_unit_test(test_more_hash_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

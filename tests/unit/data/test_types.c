@@ -136,10 +136,11 @@ static void test_columns_and_ids(void **state)
     assert_int_equal(pm_type_check_ids(row, &err), 0);
     pm_type_free(row);
 
-    assert_int_equal(pm_columns_parse("id BIGINT NOT NULL, `select` STRING COMMENT 'a ''quoted'' word', "
-                                      "m MAP<STRING, ARRAY<ROW<k INT>>>",
-                                      &row, &err),
-                     0);
+    assert_int_equal(
+        pm_columns_parse("id BIGINT NOT NULL, `select` STRING COMMENT 'a ''quoted'' word', "
+                         "m MAP<STRING, ARRAY<ROW<k INT>>>",
+                         &row, &err),
+        0);
     assert_int_equal(row->field_count, 3);
     assert_string_equal(row->fields[1].name, "select");
     assert_string_equal(row->fields[1].description, "a 'quoted' word");
@@ -222,7 +223,8 @@ static void test_clone_and_equal(void **state)
     pm_type *row = NULL, *copy;
     paimon_error err = {0};
     (void)state;
-    assert_int_equal(pm_columns_parse("a INT, b ROW<x MAP<STRING, BIGINT>> NOT NULL", &row, &err), 0);
+    assert_int_equal(pm_columns_parse("a INT, b ROW<x MAP<STRING, BIGINT>> NOT NULL", &row, &err),
+                     0);
     copy = pm_type_clone(row);
     assert_true(pm_type_equals(row, copy));
     copy->fields[1].type->fields[0].type->value->nullable = false;
@@ -240,7 +242,8 @@ static void test_allocation_failures(void **state)
         paimon_error err = {0};
         int rc;
         pm_alloc_fail_after(n);
-        rc = pm_columns_parse("a INT, b ROW<x MAP<STRING, ARRAY<DECIMAL(5, 2)>>>, c STRING", &row, &err);
+        rc = pm_columns_parse("a INT, b ROW<x MAP<STRING, ARRAY<DECIMAL(5, 2)>>>, c STRING", &row,
+                              &err);
         pm_alloc_fail_after(0);
         if (rc == 0) {
             pm_type_free(row);
@@ -253,10 +256,10 @@ static void test_allocation_failures(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_atomic_types),     cmocka_unit_test(test_nested_types),
-        cmocka_unit_test(test_type_errors),      cmocka_unit_test(test_columns_and_ids),
-        cmocka_unit_test(test_json_round_trip),  cmocka_unit_test(test_duplicate_ids_rejected),
-        cmocka_unit_test(test_clone_and_equal),  cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_atomic_types),    cmocka_unit_test(test_nested_types),
+        cmocka_unit_test(test_type_errors),     cmocka_unit_test(test_columns_and_ids),
+        cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_duplicate_ids_rejected),
+        cmocka_unit_test(test_clone_and_equal), cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

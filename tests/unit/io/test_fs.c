@@ -207,7 +207,7 @@ static void test_fault_halt(void **state)
     if (pid == 0) {
         pm_fs *fs = pm_fs_fault_new(pm_fs_local_new(false), 2, PM_FAULT_HALT);
         pm_output *out = NULL;
-        fs->create(fs, file, &out, NULL);  /* operation 1 */
+        fs->create(fs, file, &out, NULL);        /* operation 1 */
         out->write(out, "0123456789", 10, NULL); /* operation 2: halts */
         _exit(0);
     }
@@ -228,7 +228,7 @@ static void test_fault_halt(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_local_contract),     cmocka_unit_test(test_memory_contract),
+        cmocka_unit_test(test_local_contract),      cmocka_unit_test(test_memory_contract),
         cmocka_unit_test(test_atomic_create_races), cmocka_unit_test(test_fault_fail_every_n),
         cmocka_unit_test(test_fault_halt),
     };

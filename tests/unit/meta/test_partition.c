@@ -73,8 +73,8 @@ static void test_paths(void **state)
                 "p=__DEFAULT_PARTITION__/");
     expect_path("p", &s, pm_datum_bytes(" \t ", 3), NULL, NULL, pm_datum_null(), true,
                 "p=__DEFAULT_PARTITION__/");
-    expect_path("p", &s, pm_datum_bytes("a/b:c=d%e f,g+h", 15), NULL, NULL, pm_datum_null(),
-                true, "p=a%2Fb%3Ac%3Dd%25e f,g+h/");
+    expect_path("p", &s, pm_datum_bytes("a/b:c=d%e f,g+h", 15), NULL, NULL, pm_datum_null(), true,
+                "p=a%2Fb%3Ac%3Dd%25e f,g+h/");
     expect_path("k#1", &s, pm_datum_bytes("x\x01{}[]^?*'\"\\", 12), NULL, NULL, pm_datum_null(),
                 true, "k%231=x%01%7B%7D%5B%5D%5E%3F%2A%27%22%5C/");
     expect_path("p", &s, pm_datum_bytes("h\xc3\xa9llo", 6), NULL, NULL, pm_datum_null(), true,
@@ -83,8 +83,7 @@ static void test_paths(void **state)
     expect_path("dt", &d, pm_datum_int(19857), NULL, NULL, pm_datum_null(), true, "dt=19857/");
     expect_path("dt", &d, pm_datum_int(19857), NULL, NULL, pm_datum_null(), false,
                 "dt=2024-05-14/");
-    expect_path("t", &tm, pm_datum_int(36672000), NULL, NULL, pm_datum_null(), true,
-                "t=36672000/");
+    expect_path("t", &tm, pm_datum_int(36672000), NULL, NULL, pm_datum_null(), true, "t=36672000/");
     /* TIMESTAMP: LocalDateTime.toString() */
     expect_path("ts", &t3, ts(1715681472345LL, 0), NULL, NULL, pm_datum_null(), true,
                 "ts=2024-05-14T10%3A11%3A12.345/");

@@ -31,7 +31,8 @@ static const char JAVA_14[] =
 
 /* 1.3-era: explicit nulls, logOffsets, changelogRecordCount 0. */
 static const char JAVA_13[] =
-    "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\",\"baseManifestListSize\":884,"
+    "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\",\"baseManifestListSize\":"
+    "884,"
     "\"deltaManifestList\":\"d\",\"deltaManifestListSize\":1000,\"changelogManifestList\":null,"
     "\"commitUser\":\"u\",\"commitIdentifier\":9223372036854775807,\"commitKind\":\"APPEND\","
     "\"timeMillis\":1724509030368,\"logOffsets\":{},\"totalRecordCount\":1,\"deltaRecordCount\":1,"

@@ -50,12 +50,12 @@ static void test_arena(void **state)
 
 static void test_varints(void **state)
 {
-    static const int64_t values[] = {0, 1, -1, 63, -64, 64, 300, INT32_MAX, INT32_MIN, INT64_MAX,
-                                     INT64_MIN};
+    static const int64_t values[] = {0,   1,         -1,        63,        -64,      64,
+                                     300, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN};
     uint8_t buf[PM_UVARINT_MAX];
     (void)state;
     for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
-        uint64_t z = pm_zigzag_encode(values[i]), back;
+        uint64_t z = pm_zigzag_encode(values[i]), back = 0;
         size_t n = pm_uvarint_encode(buf, z);
         assert_int_equal(pm_uvarint_decode(buf, buf + n, &back), n);
         assert_int_equal(pm_zigzag_decode(back), values[i]);
@@ -71,7 +71,7 @@ static void test_varints(void **state)
 
 static void test_codecs_round_trip(void **state)
 {
-    static const pm_codec codecs[] = {PM_CODEC_NONE, PM_CODEC_ZSTD, PM_CODEC_SNAPPY,
+    static const pm_codec codecs[] = {PM_CODEC_NONE,        PM_CODEC_ZSTD, PM_CODEC_SNAPPY,
                                       PM_CODEC_DEFLATE_RAW, PM_CODEC_GZIP, PM_CODEC_LZ4_RAW};
     enum { N = 300000 };
     uint8_t *input = pm_malloc(N);
@@ -155,8 +155,13 @@ static void test_jackson_printer(void **state)
                                          "  \"i\" : 2.5\n"
                                          "}");
     pm_buf_reset(&b);
-    assert_int_equal(pm_json_quote(&b, "a\xff" "b", 3), 0); /* invalid UTF-8 -> U+FFFD */
-    assert_string_equal(pm_buf_cstr(&b), "\"a\xef\xbf\xbd" "b\"");
+    assert_int_equal(pm_json_quote(&b,
+                                   "a\xff"
+                                   "b",
+                                   3),
+                     0); /* invalid UTF-8 -> U+FFFD */
+    assert_string_equal(pm_buf_cstr(&b), "\"a\xef\xbf\xbd"
+                                         "b\"");
     pm_buf_free(&b);
     json_decref(j);
 }
@@ -180,9 +185,12 @@ static void test_calendar(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_buf_limits),        cmocka_unit_test(test_arena),
-        cmocka_unit_test(test_varints),           cmocka_unit_test(test_codecs_round_trip),
-        cmocka_unit_test(test_zstd_stream_frames), cmocka_unit_test(test_jackson_printer),
+        cmocka_unit_test(test_buf_limits),
+        cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_varints),
+        cmocka_unit_test(test_codecs_round_trip),
+        cmocka_unit_test(test_zstd_stream_frames),
+        cmocka_unit_test(test_jackson_printer),
         cmocka_unit_test(test_calendar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
