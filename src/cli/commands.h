@@ -2,4 +2,6 @@
 #ifndef PM_CLI_COMMANDS_H
 #define PM_CLI_COMMANDS_H
 
+int cmd_file(int argc, char **argv); /* cmd_file.c */
+
 #endif

@@ -16,6 +16,7 @@ typedef struct command {
 
 /* Adding a subcommand: a cmd_<name>.c file, its declaration in commands.h, a line here. */
 static const command COMMANDS[] = {
+    {"file", cmd_file, "print the rows or the layout of one data file"},
     {NULL, NULL, NULL},
 };
 
