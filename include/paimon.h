@@ -15,5 +15,7 @@
 #include "paimon/version.h"
 #include "paimon/table.h"
 #include "paimon/inspect.h"
+#include "paimon/arrow.h"
+#include "paimon/file.h"
 
 #endif /* PAIMON_H */

@@ -5,5 +5,6 @@
 int cli_cmd_create(int argc, char **argv);
 int cli_cmd_inspect(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
+int cli_cmd_file(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const command COMMANDS[] = {
     {"create", cli_cmd_create, "create a table"},
     {"inspect", cli_cmd_inspect, "list a table's snapshots, schemas, manifests, files, options"},
     {"demo", cli_cmd_demo, "create a demo warehouse and show what the tool does"},
+    {"file", cli_cmd_file, "print the rows or the layout of one data file"},
     {NULL, NULL, NULL},
 };
 

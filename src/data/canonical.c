@@ -45,6 +45,16 @@ int pm_format_time(pm_buf *out, int64_t ms, int precision)
     return fraction(out, pm_floor_mod(ms, 1000) * 1000000, precision);
 }
 
+int pm_format_time_nanos(pm_buf *out, int64_t nanos, int precision)
+{
+    int64_t secs = pm_floor_div(nanos, 1000000000);
+    int rc = pm_buf_printf(out, "%02lld:%02lld:%02lld", (long long)(secs / 3600),
+                           (long long)(secs / 60 % 60), (long long)(secs % 60));
+    if (rc != 0)
+        return rc;
+    return fraction(out, pm_floor_mod(nanos, 1000000000), precision);
+}
+
 int pm_format_timestamp(pm_buf *out, int64_t millis, int32_t nanos, int precision)
 {
     int64_t days = pm_floor_div(millis, 86400000), ms_of_day = pm_floor_mod(millis, 86400000);

@@ -21,6 +21,8 @@ int pm_canonical_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_e
 /* Pieces (no quotes added). */
 int pm_format_date(pm_buf *out, int64_t days);                         /* YYYY-MM-DD */
 int pm_format_time(pm_buf *out, int64_t millis_of_day, int precision); /* HH:MM:SS[.f] */
+/* TIME from nanoseconds of the day, for TIME(p) with sub-millisecond digits (p > 3). */
+int pm_format_time_nanos(pm_buf *out, int64_t nanos_of_day, int precision);
 int pm_format_timestamp(pm_buf *out, int64_t millis, int32_t nanos, int precision);
 int pm_format_decimal(pm_buf *out, pm_int128 unscaled, int scale); /* -12.30 */
 int pm_format_double(pm_buf *out, double v); /* shortest round-trip; NaN/Infinity bare */

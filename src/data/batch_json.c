@@ -1,0 +1,92 @@
+/*
+ * Canonical JSON (shared/spec/canonical-rows.md) of batch values: scalars go through
+ * pm_canonical_json() with a pm_datum; nested values are walked here (ARRAY as a JSON array,
+ * MAP and MULTISET as [key, value] pairs in stored order, ROW as an object).
+ */
+#include "data/batch.h"
+
+#include <string.h>
+
+#include "data/canonical.h"
+#include "util/error.h"
+
+static int put(pm_buf *out, const char *s, paimon_error *err)
+{
+    int rc = pm_buf_puts(out, s);
+    return rc != 0 ? pm_buf_error(err, rc) : 0;
+}
+
+int pm_column_json(pm_buf *out, const pm_column *c, int64_t i, paimon_error *err)
+{
+    int rc = 0;
+    if (!pm_column_is_valid(c, i))
+        return put(out, "null", err);
+    switch (c->layout) {
+    case PM_LAYOUT_LIST: {
+        int32_t a = pm_column_offset(c, i), b = pm_column_offset(c, i + 1);
+        if ((rc = put(out, "[", err)) != 0)
+            return rc;
+        for (int32_t j = a; j < b; j++) {
+            if ((j > a && (rc = put(out, ",", err)) != 0) ||
+                (rc = pm_column_json(out, c->children[0], j, err)) != 0)
+                return rc;
+        }
+        return put(out, "]", err);
+    }
+    case PM_LAYOUT_MAP: {
+        int32_t a = pm_column_offset(c, i), b = pm_column_offset(c, i + 1);
+        if ((rc = put(out, "[", err)) != 0)
+            return rc;
+        for (int32_t j = a; j < b; j++) {
+            if ((rc = put(out, j > a ? ",[" : "[", err)) != 0 ||
+                (rc = pm_column_json(out, c->children[0], j, err)) != 0 ||
+                (rc = put(out, ",", err)) != 0 ||
+                (rc = pm_column_json(out, c->children[1], j, err)) != 0 ||
+                (rc = put(out, "]", err)) != 0)
+                return rc;
+        }
+        return put(out, "]", err);
+    }
+    case PM_LAYOUT_STRUCT:
+        if ((rc = put(out, "{", err)) != 0)
+            return rc;
+        for (size_t k = 0; k < c->child_count; k++) {
+            const char *name = c->type->fields[k].name;
+            if ((k > 0 && (rc = put(out, ",", err)) != 0) ||
+                (rc = pm_buf_error(err, pm_json_quote(out, name, strlen(name)))) != 0 ||
+                (rc = put(out, ":", err)) != 0 ||
+                (rc = pm_column_json(out, c->children[k], i, err)) != 0)
+                return rc;
+        }
+        return put(out, "}", err);
+    default: break;
+    }
+    if (c->type->id == PM_TYPE_TIME && c->type->precision > 3) {
+        int64_t v;
+        memcpy(&v, c->values.data + (size_t)i * 8, 8);
+        v *= 1000000000 / pm_time_units_per_second(c->type->precision);
+        if ((rc = put(out, "\"", err)) != 0 ||
+            (rc = pm_buf_error(err, pm_format_time_nanos(out, v, c->type->precision))) != 0)
+            return rc;
+        return put(out, "\"", err);
+    }
+    {
+        pm_datum d;
+        pm_column_get_datum(c, i, &d);
+        return pm_canonical_json(out, c->type, &d, err);
+    }
+}
+
+int pm_batch_row_json(pm_buf *out, const pm_batch *b, int64_t row, paimon_error *err)
+{
+    int rc = put(out, "{", err);
+    for (size_t k = 0; rc == 0 && k < b->column_count; k++) {
+        const char *name = b->type->fields[k].name;
+        if ((k > 0 && (rc = put(out, ",", err)) != 0) ||
+            (rc = pm_buf_error(err, pm_json_quote(out, name, strlen(name)))) != 0 ||
+            (rc = put(out, ":", err)) != 0)
+            break;
+        rc = pm_column_json(out, b->columns[k], row, err);
+    }
+    return rc != 0 ? rc : put(out, "}", err);
+}

@@ -1,0 +1,56 @@
+/*
+ * Single data files of any format behind one interface: the dispatch point of
+ * `paimon file cat/meta` and of the table readers.
+ *
+ * pm_data_file_open() reads the first bytes of the file and picks the format whose magic
+ * they start with (Parquet "PAR1"; ORC "ORC" and Avro "Obj\x01" are added by their own
+ * modules with one line in data_file.c's table).  Another magic is PAIMON_EUNSUPPORTED
+ * naming the file.
+ *
+ * Thread safety: one thread per pm_data_file.
+ */
+#ifndef PM_FORMAT_DATA_FILE_H
+#define PM_FORMAT_DATA_FILE_H
+
+#include "data/batch.h"
+#include "data/predicate.h"
+#include "io/fs.h"
+
+/* What to read; every field may be left 0 / NULL. */
+typedef struct pm_read_options {
+    const pm_type *read_type;   /* ROW type (field ids matter); NULL: the file's own */
+    int64_t batch_rows;         /* rows per batch; 0: the format's default */
+    const pm_predicate *filter; /* over read_type: prunes what cannot match (borrowed) */
+    const int64_t *ranges;      /* [start, end) row position pairs, sorted (borrowed) */
+    size_t range_count;
+} pm_read_options;
+
+/* One format's implementation. */
+typedef struct pm_data_format {
+    const char *name;  /* "parquet" */
+    const char *magic; /* bytes the file starts with */
+    size_t magic_len;
+    /* Takes ownership of `in`, also on failure. */
+    int (*open)(void **impl, pm_input *in, const char *path, paimon_error *err);
+    void (*close)(void *impl);
+    const pm_type *(*type)(void *impl); /* the file's columns as Paimon types */
+    int64_t (*row_count)(void *impl);
+    int (*start)(void *impl, const pm_read_options *o, paimon_error *err);
+    int (*next)(void *impl, pm_batch **out, paimon_error *err);  /* PAIMON_ITEROVER at the end */
+    int (*describe)(void *impl, pm_buf *out, paimon_error *err); /* `paimon file meta` text */
+} pm_data_format;
+
+typedef struct pm_data_file {
+    const pm_data_format *format;
+    void *impl;
+} pm_data_file;
+
+/* Opens `path` on `fs` and picks its format.  Caller owns `*out`; release with
+ * pm_data_file_free(). */
+int pm_data_file_open(pm_data_file **out, pm_fs *fs, const char *path, paimon_error *err);
+void pm_data_file_free(pm_data_file *f);
+
+/* The Parquet implementation (format/parquet/format_parquet.c). */
+extern const pm_data_format pm_parquet_format;
+
+#endif /* PM_FORMAT_DATA_FILE_H */

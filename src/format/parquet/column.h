@@ -1,0 +1,117 @@
+/*
+ * Reading one column chunk: pages, the dictionary, levels and values.
+ *
+ * The chunk's bytes (all its pages, as stored) are handed over in one padded buffer.  Pages
+ * are read in order: the page header (Thrift), then the page body, checked against its CRC
+ * when the page has one, decompressed with the chunk's codec (Hadoop-framed LZ4 included),
+ * its levels decoded into byte arrays, and its values decoded on demand straight into the
+ * leaf's pm_column in the batch layout (converting physical values as the plan says;
+ * dictionaries are converted once when their page is read).
+ *
+ * Two ways to read:
+ *  - flat columns (max_rep == 0): pm_pq_col_read_flat() appends `n` slots (values and
+ *    nulls) to the column directly;
+ *  - nested columns: pm_pq_col_read_levels() appends the definition and repetition levels
+ *    of `n` rows to two byte buffers and the non-null values, densely, to the column; the
+ *    assembler (assemble.c) then builds offsets and validity and spaces the values out.
+ * pm_pq_col_skip_rows() skips rows, dropping whole pages unread when their row count is
+ * known (flat columns, v2 pages, or the offset index).
+ *
+ * Every failure names the file and the offset of the page concerned.
+ */
+#ifndef PM_FORMAT_PARQUET_COLUMN_H
+#define PM_FORMAT_PARQUET_COLUMN_H
+
+#include "data/batch.h"
+#include "format/parquet/encoding.h"
+#include "format/parquet/meta.h"
+#include "format/parquet/schema.h"
+#include "util/compress.h"
+
+/* Limits on what one page may claim, against hostile headers. */
+#define PQ_MAX_PAGE_BYTES  (1u << 30) /* decompressed page size */
+#define PQ_MAX_PAGE_VALUES (1 << 28)  /* level entries in a page */
+
+typedef struct pq_col_reader {
+    /* set by init */
+    const char *path;        /* file, for messages */
+    const pq_leaf *leaf;     /* the leaf column */
+    const pq_plan *plan;     /* the leaf's plan: conversion and scale */
+    int codec;               /* PQ_* codec of the chunk */
+    pm_codec_ctx *codec_ctx; /* borrowed, reused across pages */
+    const uint8_t *chunk;    /* the chunk's bytes (borrowed, padded) */
+    size_t chunk_len;
+    uint64_t chunk_off;        /* file offset of chunk[0] */
+    int64_t chunk_values;      /* ColumnMetaData.num_values: level entries in the chunk */
+    const pq_offset_index *oi; /* optional, for skipping pages */
+    bool verify_crc;           /* check page CRCs where present */
+
+    /* position */
+    size_t pos;          /* next page header in chunk */
+    uint32_t page_idx;   /* data pages started so far */
+    int64_t values_seen; /* level entries of the pages started so far */
+
+    /* dictionary, converted to the batch layout */
+    pm_column *dict; /* NULL until a dictionary page was read */
+    int64_t dict_count;
+
+    /* current data page */
+    bool in_page;
+    uint64_t page_off;   /* file offset of its header */
+    int encoding;        /* of its values */
+    int32_t page_levels; /* level entries in the page */
+    int32_t level_pos;   /* next level entry */
+    int32_t page_values; /* non-null values in the page */
+    int32_t value_pos;   /* next value */
+    pm_buf page_buf;     /* decompressed page (owned, padded) */
+    pm_buf def, rep;     /* the page's levels (one byte each) */
+    const uint8_t *data; /* the values section */
+    size_t data_len;
+
+    /* value decoder state */
+    pm_rle_decoder rle;     /* dictionary indices, RLE booleans */
+    pm_delta_decoder delta; /* DELTA_BINARY_PACKED ints */
+    pm_buf lengths;         /* DELTA_LENGTH/DELTA_BYTE_ARRAY: int32 lengths */
+    pm_buf prefixes;        /* DELTA_BYTE_ARRAY: int32 prefix lengths */
+    pm_buf last_value;      /* DELTA_BYTE_ARRAY: the previous value */
+    size_t data_pos;        /* PLAIN, DELTA_*: next byte of `data`; BOOLEAN: next bit */
+    pm_buf scratch;         /* decoded physical values before conversion */
+    pm_buf indices;         /* dictionary indices */
+    pm_column *tmp;         /* a column of the physical values, for conversions */
+    pm_column *skip;        /* where skipped values are decoded and dropped */
+} pq_col_reader;
+
+void pm_pq_col_init(pq_col_reader *r, const char *path, const pq_leaf *leaf, const pq_plan *plan,
+                    int codec, pm_codec_ctx *ctx);
+/* Starts a new chunk (keeps the buffers). */
+void pm_pq_col_start(pq_col_reader *r, const uint8_t *chunk, size_t len, uint64_t chunk_off,
+                     int64_t num_values, const pq_offset_index *oi);
+void pm_pq_col_free(pq_col_reader *r);
+
+/* Appends `n` slots of a flat column (max_rep 0) to `col`. */
+int pm_pq_col_read_flat(pq_col_reader *r, int64_t n, pm_column *col, paimon_error *err);
+
+/* Appends the levels of `n` rows to `def`/`rep` and their non-null values to `col`. */
+int pm_pq_col_read_levels(pq_col_reader *r, int64_t n, pm_buf *def, pm_buf *rep, pm_column *col,
+                          paimon_error *err);
+
+/* Skips `n` rows. */
+int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err);
+
+/* Decodes `n` values of the current page into `col` (internal to the column reader, shared
+ * with values.c). */
+int pm_pq_values_decode(pq_col_reader *r, int64_t n, pm_column *col, paimon_error *err);
+/* Prepares the value decoder of a page whose values section is r->data. */
+int pm_pq_values_begin(pq_col_reader *r, paimon_error *err);
+/* Decodes a dictionary page body (PLAIN values) into r->dict. */
+int pm_pq_dict_load(pq_col_reader *r, const uint8_t *data, size_t len, int32_t count,
+                    paimon_error *err);
+/* Converts physical values (in r->tmp) into `col`; the conversions of the plan. */
+int pm_pq_convert(pq_col_reader *r, const pm_column *phys, int64_t from, int64_t n, pm_column *col,
+                  paimon_error *err);
+
+/* Spreads the last `dense` values of `col` over the last `slots` slots, leaving the slots
+ * whose byte in `valid` is 0 null (for flat reads and the assembler). */
+int pm_pq_spread(pm_column *col, int64_t dense, const uint8_t *valid, int64_t slots);
+
+#endif /* PM_FORMAT_PARQUET_COLUMN_H */

@@ -1,0 +1,44 @@
+// Every Parquet data file of the fixtures: paimon-c decodes it, with the row count of its
+// footer and of DuckDB's count(*), and the same rows as DuckDB's read_parquet (INT96 columns
+// from hyparquet, which keeps their nanoseconds).  Usage: node parquet_fixtures.mjs FIXTURES
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { duck, duckLines, compareLines, fieldsFromMeta, sqlString } from './parquet_lib.mjs';
+
+const cli = process.env.PAIMON_CLI;
+const root = process.argv[2];
+
+function walk(dir, out) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else if (e.name.endsWith('.parquet')) out.push(p);
+  }
+  return out;
+}
+
+const files = walk(root, []).sort();
+let failed = 0, rows = 0;
+const con = await duck();
+for (const f of files) {
+  try {
+    const meta = execFileSync(cli, ['file', 'meta', f], { encoding: 'utf8' });
+    const fields = fieldsFromMeta(meta);
+    const footer = Number(/^rows: (\d+)$/m.exec(meta)[1]);
+    const out = execFileSync(cli, ['file', 'cat', f, '--format', 'jsonl'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    const mine = out.split('\n').filter((l) => l.length > 0);
+    const count = Number((await con.runAndReadAll(`SELECT count(*) AS n FROM read_parquet(${sqlString(f)})`)).getRows()[0][0]);
+    if (mine.length !== footer || mine.length !== count) throw new Error(`paimon-c read ${mine.length} rows, footer ${footer}, DuckDB ${count}`);
+    const int96 = [...meta.matchAll(/^\s+\w+ int96 (\S+)/gm)].map((m) => m[1]).filter((n) => fields.some((x) => x.name === n));
+    const theirs = await duckLines(f, fields, int96);
+    const diff = compareLines(mine, theirs, path.relative(root, f));
+    if (diff) throw new Error(diff);
+    rows += mine.length;
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${path.relative(root, f)}: ${e.message}`);
+  }
+}
+console.log(`${files.length - failed} passed, ${failed} failed (${files.length} Parquet fixture files, ${rows} rows)`);
+process.exitCode = failed ? 1 : 0;
