@@ -162,6 +162,7 @@ static int parse_name(parser *ps, char **out)
 {
     char *name;
     size_t n = 0;
+    int rc;
     if (ps->kind == TOK_WORD) {
         name = pm_strndup(ps->start, ps->len);
     } else if (ps->kind == TOK_QUOTED) {
@@ -183,8 +184,12 @@ static int parse_name(parser *ps, char **out)
     }
     if (name == NULL)
         return pm_nomem(ps->err);
+    if ((rc = next(ps)) != 0) {
+        pm_free(name);
+        return rc;
+    }
     *out = name;
-    return next(ps);
+    return 0;
 }
 
 static char *unquote_string(const parser *ps)
