@@ -15,6 +15,7 @@
 #include "paimon/version.h"
 #include "paimon/table.h"
 #include "paimon/inspect.h"
+#include "paimon/scan.h"
 #include "paimon/arrow.h"
 #include "paimon/file.h"
 

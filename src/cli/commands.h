@@ -4,6 +4,7 @@
 
 int cli_cmd_create(int argc, char **argv);
 int cli_cmd_inspect(int argc, char **argv);
+int cli_cmd_cat(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_file(int argc, char **argv);
 

@@ -196,6 +196,11 @@ void pm_column_get_datum(const pm_column *c, int64_t i, pm_datum *out);
  * included. */
 int pm_column_json(pm_buf *out, const pm_column *c, int64_t i, paimon_error *err);
 
+/* Appends the canonical text of slot `i` as tables and CSV show it: the canonical JSON value
+ * without the quotes of a top-level string (strings, dates, decimals, "base64:" bytes, "NaN"
+ * are bare); *is_null tells a null (nothing is appended). */
+int pm_column_text(pm_buf *out, const pm_column *c, int64_t i, bool *is_null, paimon_error *err);
+
 /* Appends row `row` as a canonical JSON object keyed by column name. */
 int pm_batch_row_json(pm_buf *out, const pm_batch *b, int64_t row, paimon_error *err);
 

@@ -90,3 +90,26 @@ int pm_batch_row_json(pm_buf *out, const pm_batch *b, int64_t row, paimon_error 
     }
     return rc != 0 ? rc : put(out, "}", err);
 }
+
+int pm_column_text(pm_buf *out, const pm_column *c, int64_t i, bool *is_null, paimon_error *err)
+{
+    size_t start = out->len;
+    int rc;
+    *is_null = !pm_column_is_valid(c, i);
+    if (*is_null)
+        return 0;
+    if (c->layout == PM_LAYOUT_VAR && pm_type_is_string(c->type)) {
+        pm_datum d;
+        pm_column_get_datum(c, i, &d);
+        rc = pm_buf_append(out, d.v.s.ptr, d.v.s.len);
+        return rc != 0 ? pm_buf_error(err, rc) : 0;
+    }
+    if ((rc = pm_column_json(out, c, i, err)) != 0)
+        return rc;
+    /* drop the quotes of a top-level JSON string (dates, decimals, base64, "NaN") */
+    if (out->len - start >= 2 && out->data[start] == '"' && out->data[out->len - 1] == '"') {
+        memmove(out->data + start, out->data + start + 1, out->len - start - 2);
+        out->len -= 2;
+    }
+    return 0;
+}

@@ -142,3 +142,51 @@ int pm_options_get_bool(const pm_options *o, const char *key, bool fallback, boo
         return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not true or false", key, v);
     return 0;
 }
+
+int pm_options_get_memory(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
+                          paimon_error *err)
+{
+    static const struct {
+        const char *unit;
+        int64_t factor;
+    } units[] = {{"b", 1},
+                 {"bytes", 1},
+                 {"k", 1LL << 10},
+                 {"kb", 1LL << 10},
+                 {"kibibytes", 1LL << 10},
+                 {"m", 1LL << 20},
+                 {"mb", 1LL << 20},
+                 {"mebibytes", 1LL << 20},
+                 {"g", 1LL << 30},
+                 {"gb", 1LL << 30},
+                 {"gibibytes", 1LL << 30},
+                 {"t", 1LL << 40},
+                 {"tb", 1LL << 40},
+                 {"tebibytes", 1LL << 40}};
+    const char *v = pm_options_get(o, key), *p;
+    char *end = NULL;
+    long long n;
+    if (v == NULL) {
+        *out = fallback;
+        return 0;
+    }
+    errno = 0;
+    n = strtoll(v, &end, 10);
+    if (errno != 0 || end == v || n < 0)
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a memory size", key, v);
+    p = end;
+    while (*p == ' ')
+        p++;
+    if (*p == '\0') {
+        *out = n;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcasecmp(p, units[i].unit) == 0) {
+            if (__builtin_mul_overflow((int64_t)n, units[i].factor, out))
+                break;
+            return 0;
+        }
+    }
+    return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a memory size", key, v);
+}

@@ -38,4 +38,9 @@ int pm_options_get_i64(const pm_options *o, const char *key, int64_t fallback, i
 int pm_options_get_bool(const pm_options *o, const char *key, bool fallback, bool *out,
                         paimon_error *err);
 
+/* Memory sizes as Java's MemorySize parses them: a number and an optional unit (b, k/kb,
+ * m/mb, g/gb, t/tb, any case, spaces allowed), e.g. "128 mb", "64MB", "4096". */
+int pm_options_get_memory(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
+                          paimon_error *err);
+
 #endif /* PM_META_OPTIONS_H */

@@ -47,9 +47,7 @@ int pm_partition_escape(pm_buf *out, const char *s, size_t len);
 /* Reverses pm_partition_escape ("%XX" with two hex digits; other '%' kept). */
 int pm_partition_unescape(pm_buf *out, const char *s, size_t len);
 
-/* Java's toString() forms, exposed for tests and other layers. */
-int pm_java_local_date_time(pm_buf *out, int64_t millis, int32_t nanos_of_milli);
-int pm_java_double_string(pm_buf *out, double v);
-int pm_java_float_string(pm_buf *out, float v);
+/* Java's toString() forms of values are in data/java_text.h. */
+#include "data/java_text.h"
 
 #endif /* PM_META_PARTITION_H */

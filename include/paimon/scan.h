@@ -1,0 +1,137 @@
+/*
+ * paimon-c: reading a table.
+ *
+ * A scan is the plan of a batch read of one snapshot: which data files, with which
+ * deletion vectors, grouped into splits per partition and bucket (a split is read with a
+ * merge when its primary-key files overlap).  The rows are exactly the rows Java Paimon's
+ * batch read of that snapshot returns, in the snapshot's schema.
+ *
+ *   paimon_scan *scan;
+ *   paimon_scan_options o = PAIMON_SCAN_OPTIONS_INIT;
+ *   o.filter = "dt = DATE '2026-04-19' AND amount > 10";
+ *   paimon_table_scan(&scan, table, &o, &err);
+ *   for (size_t i = 0; i < paimon_scan_split_count(scan); i++)
+ *       paimon_scan_read_split(scan, i, &stream, &err);   // an ArrowArrayStream each
+ *
+ * Splits are independent: an engine may read them on different threads at once (each
+ * stream has its own state; the scan is immutable once planned and must outlive them).
+ * paimon_scan_rows() reads every split in turn, row at a time, as the `paimon cat` command
+ * does.
+ *
+ * Thread safety: a paimon_scan may be shared by threads reading different splits; a
+ * paimon_rows belongs to one thread.  Planning uses the table handle (one thread at a time).
+ */
+#ifndef PAIMON_SCAN_H
+#define PAIMON_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "paimon/arrow.h"
+#include "paimon/error.h"
+#include "paimon/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct paimon_scan paimon_scan;
+typedef struct paimon_rows paimon_rows;
+
+/* What to read.  Version the struct with PAIMON_SCAN_OPTIONS_INIT. */
+typedef struct paimon_scan_options {
+    unsigned int version;       /* PAIMON_SCAN_OPTIONS_VERSION */
+    int64_t snapshot_id;        /* > 0: this snapshot; 0: the latest (or tag/timestamp) */
+    const char *tag;            /* the snapshot of this tag, or NULL */
+    int use_timestamp;          /* nonzero: time travel to timestamp_millis */
+    int64_t timestamp_millis;   /* the latest snapshot committed at or before it (epoch ms) */
+    const char *const *columns; /* output columns by name, in order; NULL: every column */
+    size_t column_count;
+    const char *filter; /* a filter expression (DESIGN.md EXPR), or NULL */
+    int64_t batch_rows; /* rows per batch; 0: 4096 */
+} paimon_scan_options;
+
+#define PAIMON_SCAN_OPTIONS_VERSION 1
+#define PAIMON_SCAN_OPTIONS_INIT                                                                   \
+    {                                                                                              \
+        PAIMON_SCAN_OPTIONS_VERSION, 0, NULL, 0, 0, NULL, 0, NULL, 0                               \
+    }
+
+/* Plans a read.  PAIMON_ENOTFOUND for a table without snapshots, an unknown snapshot or tag,
+ * or an unknown column; PAIMON_EINVALID for a malformed filter (the message gives the
+ * position).  Caller owns `*out`; release with paimon_scan_free(). */
+PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
+                                 const paimon_scan_options *options, paimon_error *err);
+
+/* Releases the scan.  Streams and row readers of it must be released first.  NULL ok. */
+PAIMON_API void paimon_scan_free(paimon_scan *scan);
+
+/* The snapshot read. */
+PAIMON_API int64_t paimon_scan_snapshot_id(const paimon_scan *scan);
+
+/* The output columns: number, names and type strings ("DECIMAL(18, 2)").  Borrowed; valid
+ * until the scan is freed. */
+PAIMON_API size_t paimon_scan_column_count(const paimon_scan *scan);
+PAIMON_API const char *paimon_scan_column_name(const paimon_scan *scan, size_t column);
+PAIMON_API const char *paimon_scan_column_type(const paimon_scan *scan, size_t column);
+
+/* ---- splits ------------------------------------------------------------------------------ */
+
+PAIMON_API size_t paimon_scan_split_count(const paimon_scan *scan);
+
+typedef struct paimon_split_info {
+    const char *partition; /* canonical JSON object of the partition values ({} if none) */
+    int32_t bucket;
+    size_t file_count;
+    int needs_merge; /* 1: primary-key files merged by key; 0: files read one by one */
+} paimon_split_info;
+
+typedef struct paimon_split_file {
+    const char *path;  /* full path of the data file */
+    int32_t level;     /* LSM level */
+    int64_t row_count; /* rows in the file (before deletion vectors) */
+    int64_t file_size;
+    int64_t min_sequence_number, max_sequence_number;
+    const char *deletion_vector_file; /* index file holding its deletion vector, or NULL */
+    int64_t deletion_vector_offset, deletion_vector_length;
+} paimon_split_file;
+
+/* Describes split `split` / one of its files.  Strings are borrowed; valid until the scan is
+ * freed. */
+PAIMON_API int paimon_scan_split(paimon_scan *scan, size_t split, paimon_split_info *out,
+                                 paimon_error *err);
+PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, size_t file,
+                                      paimon_split_file *out, paimon_error *err);
+
+/* ---- reading ----------------------------------------------------------------------------- */
+
+/* The rows of one split as an Arrow stream of struct arrays (one child per output column).
+ * On success the caller owns `*out` and must call out->release(out) before the scan is
+ * freed. */
+PAIMON_API int paimon_scan_read_split(paimon_scan *scan, size_t split, struct ArrowArrayStream *out,
+                                      paimon_error *err);
+
+/* Every split in turn, row at a time.  Caller owns `*out`; release with paimon_rows_free()
+ * before the scan. */
+PAIMON_API int paimon_scan_rows(paimon_rows **out, paimon_scan *scan, paimon_error *err);
+PAIMON_API void paimon_rows_free(paimon_rows *rows);
+
+/* Moves to the next row: 0, or PAIMON_ITEROVER after the last. */
+PAIMON_API int paimon_rows_next(paimon_rows *rows, paimon_error *err);
+
+/* The current row as one canonical JSON object (no newline), keys in column order.
+ * Borrowed; valid until the next call on `rows`. */
+PAIMON_API int paimon_rows_json(paimon_rows *rows, const char **json, size_t *len,
+                                paimon_error *err);
+
+/* One value of the current row as canonical text (a top-level string without its quotes,
+ * as CSV and tables show values); *text NULL for a null.  Borrowed; valid until the next
+ * call on `rows`. */
+PAIMON_API int paimon_rows_value_text(paimon_rows *rows, size_t column, const char **text,
+                                      size_t *len, paimon_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAIMON_SCAN_H */

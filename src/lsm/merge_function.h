@@ -1,0 +1,71 @@
+/*
+ * Merge engines (behaviour.md §2): what the records of one primary key merge into.
+ *
+ * The merge reader hands a merge function every record of one key, oldest first (by user
+ * sequence fields, then sequence number).  The function appends the merged row to an output
+ * batch, or nothing when the key ends deleted; batch reads drop retractions ("drop delete").
+ *
+ *   deduplicate      the last record; deleted when it is -U/-D (ignore-delete skips retracts)
+ *   first-row        the first record; retracts are an error unless ignore-delete
+ *   partial-update   field by field, the last non-null value of the add records;
+ *                    partial-update.remove-record-on-delete, ignore-delete, or an error for
+ *                    retracts; sequence groups and aggregators: PAIMON_EUNSUPPORTED for now
+ *   aggregation      per field `fields.<f>.aggregate-function` (default
+ *                    `fields.default-aggregate-function`, else last_non_null_value): sum,
+ *                    product, max, min, last_value, last_non_null_value, first_value,
+ *                    first_non_null_value, bool_and, bool_or, listagg; retraction where Java
+ *                    supports it (sum, product, last_value, last_non_null_value), else an
+ *                    error unless fields.<f>.ignore-retract; aggregation.remove-record-on-delete.
+ *                    The collection, map and sketch functions: PAIMON_EUNSUPPORTED.
+ *
+ * A single record for a key bypasses the function (it is passed through as is), as Java's
+ * reducer wrapper does, except under the lookup wrapper (`lookup`), which also keeps only
+ * the record of the smallest level >= 1 besides all level-0 records (behaviour.md §2.0).
+ */
+#ifndef PM_LSM_MERGE_FUNCTION_H
+#define PM_LSM_MERGE_FUNCTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "data/batch.h"
+#include "meta/schema.h"
+
+/* Row kinds (RowKind byte values). */
+#define PM_KIND_INSERT        0
+#define PM_KIND_UPDATE_BEFORE 1
+#define PM_KIND_UPDATE_AFTER  2
+#define PM_KIND_DELETE        3
+
+static inline bool pm_kind_is_add(int kind)
+{
+    return kind == PM_KIND_INSERT || kind == PM_KIND_UPDATE_AFTER;
+}
+
+/* One record of a key: a row of a batch whose first `value_count` columns are the values. */
+typedef struct pm_record {
+    const pm_batch *batch;
+    int64_t row;
+    int64_t seq;
+    int8_t kind;
+    int32_t level;
+} pm_record;
+
+typedef struct pm_merge_fn pm_merge_fn;
+
+/* A merge function for `schema`'s merge engine over rows of `value_type` (the read's value
+ * columns; key and sequence fields included).  PAIMON_EUNSUPPORTED names what is missing. */
+int pm_merge_fn_new(pm_merge_fn **out, const pm_schema *schema, const pm_type *value_type,
+                    paimon_error *err);
+void pm_merge_fn_free(pm_merge_fn *f);
+
+/* Whether the table reads through the lookup wrapper (changelog-producer=lookup, deletion
+ * vectors or force-lookup; never first-row). */
+bool pm_merge_fn_lookup(const pm_merge_fn *f);
+
+/* Merges `n` >= 1 records (oldest first) and appends the result's value columns to `out`
+ * (whose first columns have value_type) when it is an add. */
+int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
+                      paimon_error *err);
+
+#endif /* PM_LSM_MERGE_FUNCTION_H */

@@ -1,0 +1,53 @@
+/*
+ * The k-way merge of sorted runs (behaviour.md §3.8): records ordered by (key, user sequence
+ * fields, sequence number, retract before add), the records of one key handed oldest first
+ * to a merge function (lsm/merge_function.h), the results gathered into batches.
+ *
+ * A run yields batches sorted by key and sequence number whose last two columns are
+ * _SEQUENCE_NUMBER (BIGINT) and _VALUE_KIND (TINYINT), after `value_count` value columns
+ * (table/file_reader.h produces them).  A binary min-heap over the runs' cursors picks the
+ * next record; the loser tree Java uses by default orders the same way.  Batches a cursor
+ * has moved past stay alive until the key they hold is merged.
+ *
+ * Under the lookup wrapper (changelog-producer=lookup, deletion vectors, force-lookup) only
+ * the record of the smallest level >= 1 takes part, with every level-0 record.
+ */
+#ifndef PM_LSM_MERGE_READER_H
+#define PM_LSM_MERGE_READER_H
+
+#include "data/batch.h"
+#include "lsm/merge_function.h"
+
+typedef struct pm_run_source {
+    /* The next batch of the run (caller owns it); PAIMON_ITEROVER at the end. */
+    int (*next)(void *ctx, pm_batch **out, paimon_error *err);
+    void *ctx;
+    int32_t level; /* LSM level of the run's files */
+} pm_run_source;
+
+typedef struct pm_merge_reader_options {
+    const pm_type *value_type; /* the value columns of the runs' batches (merge output) */
+    const int *key_cols;       /* key columns (indexes into value_type), in key order */
+    size_t key_count;
+    const int *seq_cols; /* user sequence fields (sequence.field), or none */
+    size_t seq_count;
+    bool seq_descending; /* sequence.field.sort-order = descending */
+    int64_t batch_rows;  /* output rows per batch */
+} pm_merge_reader_options;
+
+typedef struct pm_merge_reader pm_merge_reader;
+
+/* Borrows `runs`, `fn` and the options' arrays until freed.  Caller owns `*out`. */
+int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_count,
+                        pm_merge_fn *fn, const pm_merge_reader_options *o, paimon_error *err);
+
+/* The next batch of merged rows (value_type); PAIMON_ITEROVER when every run is done.
+ * Caller owns `*out`. */
+int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err);
+
+void pm_merge_reader_free(pm_merge_reader *r);
+
+/* Compares slot `i` of `a` with slot `j` of `b` (same type): Java's ordering, nulls first. */
+int pm_column_compare(const pm_column *a, int64_t i, const pm_column *b, int64_t j);
+
+#endif /* PM_LSM_MERGE_READER_H */

@@ -1,0 +1,289 @@
+/* Schema-evolved data file reads: see file_reader.h. */
+#include "table/file_reader.h"
+
+#include <string.h>
+
+#include "data/cast.h"
+#include "format/data_file.h"
+#include "lsm/deletion_vector.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+struct pm_file_reader {
+    pm_data_file *file;
+    const char *path;
+    pm_type *read_type; /* asked of the file: its own fields, by id */
+    pm_type *out_type;  /* out_type + system fields */
+    int *source;        /* per output column: column of the file batch, or -1 (null) */
+    int64_t *ranges;    /* kept row ranges under a deletion vector */
+    bool empty;         /* the deletion vector deletes every row */
+};
+
+static pm_type *system_field_type(pm_type_id id)
+{
+    pm_type *t = pm_type_new(id);
+    if (t != NULL)
+        t->nullable = false;
+    return t;
+}
+
+/* Sets `c`'s type (and its children's) to `t`, whose shape equals the column's own. */
+static void retype(pm_column *c, const pm_type *t)
+{
+    c->type = t;
+    if (t->id == PM_TYPE_ROW) {
+        for (size_t i = 0; i < c->child_count && i < t->field_count; i++)
+            retype(c->children[i], t->fields[i].type);
+    } else if (t->id == PM_TYPE_ARRAY) {
+        retype(c->children[0], t->element);
+    } else if (t->id == PM_TYPE_MAP || t->id == PM_TYPE_MULTISET) {
+        retype(c->children[0], t->element);
+        if (c->child_count > 1)
+            retype(c->children[1], t->id == PM_TYPE_MAP ? t->value : &pm_multiset_count_type);
+    }
+}
+
+static int null_column(const pm_type *t, int64_t rows, pm_column **out, paimon_error *err)
+{
+    pm_column *c = pm_column_new(t);
+    if (c == NULL)
+        return pm_nomem(err);
+    for (int64_t i = 0; i < rows; i++) {
+        if (pm_column_append_null(c) != 0) {
+            pm_column_free(c);
+            return pm_nomem(err);
+        }
+    }
+    *out = c;
+    return 0;
+}
+
+static int evolve_column(pm_column *src, const pm_type *to, const char *what, pm_column **out,
+                         bool *moved, paimon_error *err);
+
+/* A ROW column read with the file's nested fields, rebuilt as `to` by nested field id. */
+static int evolve_row(pm_column *src, const pm_type *to, const char *what, pm_column **out,
+                      paimon_error *err)
+{
+    const pm_type *from = src->type;
+    pm_column *dst = pm_column_new(to);
+    int rc = 0;
+    if (dst == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < to->field_count && rc == 0; i++) {
+        size_t k;
+        pm_column *child = NULL;
+        bool moved = false;
+        if (pm_type_field_by_id(from, to->fields[i].id, &k) != NULL)
+            rc = evolve_column(src->children[k], to->fields[i].type, what, &child, &moved, err);
+        else
+            rc = null_column(to->fields[i].type, src->length, &child, err);
+        if (rc == 0) {
+            if (moved) /* the child now belongs to dst: detach it from src */
+                src->children[k] = NULL;
+            pm_column_free(dst->children[i]);
+            dst->children[i] = child;
+        }
+    }
+    if (rc == 0) {
+        /* The row's own validity and length. */
+        dst->length = src->length;
+        dst->null_count = src->null_count;
+        if (pm_buf_append(&dst->validity, src->validity.data, src->validity.len) != 0)
+            rc = pm_nomem(err);
+    }
+    if (rc != 0) {
+        pm_column_free(dst);
+        return rc;
+    }
+    *out = dst;
+    return 0;
+}
+
+/* Produces `to` from `src`; *moved when `src` itself was reused (retyped). */
+static int evolve_column(pm_column *src, const pm_type *to, const char *what, pm_column **out,
+                         bool *moved, paimon_error *err)
+{
+    *moved = false;
+    if (pm_type_equals_ignore_nullable(src->type, to) ||
+        (to->id == src->type->id && !pm_type_is_nested(to) && to->length == src->type->length &&
+         to->precision == src->type->precision && to->scale == src->type->scale)) {
+        retype(src, to);
+        *out = src;
+        *moved = true;
+        return 0;
+    }
+    if (to->id == PM_TYPE_ROW && src->type->id == PM_TYPE_ROW)
+        return evolve_row(src, to, what, out, err);
+    return pm_cast_column(src, to, what, out, err);
+}
+
+int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
+                        const pm_manifest_entry *entry, const pm_schema *file_schema,
+                        const pm_file_reader_options *o, paimon_error *err)
+{
+    pm_file_reader *r = pm_calloc(1, sizeof(*r));
+    const pm_type *out_type = o->out_type;
+    size_t nout = out_type->field_count;
+    pm_read_options ro;
+    int rc = 0;
+
+    *out = NULL;
+    if (r == NULL)
+        return pm_nomem(err);
+    r->path = path;
+    r->read_type = pm_type_new(PM_TYPE_ROW);
+    r->out_type = pm_type_clone(out_type);
+    r->source = pm_calloc(nout + 2, sizeof(int));
+    if (r->read_type == NULL || r->out_type == NULL || r->source == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    r->read_type->nullable = false;
+    for (size_t i = 0; i < nout; i++) {
+        const pm_field *want = &out_type->fields[i];
+        const pm_field *have = pm_type_field_by_id(file_schema->row, want->id, NULL);
+        size_t existing;
+        r->source[i] = -1;
+        if (have == NULL)
+            continue;
+        if (pm_type_field_by_id(r->read_type, have->id, &existing) != NULL) {
+            r->source[i] = (int)existing;
+            continue;
+        }
+        if ((rc = pm_type_row_add(r->read_type, have->id, have->name, pm_type_clone(have->type))) !=
+            0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        r->source[i] = (int)r->read_type->field_count - 1;
+    }
+    if (o->system_fields) {
+        if (pm_type_row_add(r->read_type, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER",
+                            system_field_type(PM_TYPE_BIGINT)) != 0 ||
+            pm_type_row_add(r->read_type, PM_VALUE_KIND_ID, "_VALUE_KIND",
+                            system_field_type(PM_TYPE_TINYINT)) != 0 ||
+            pm_type_row_add(r->out_type, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER",
+                            system_field_type(PM_TYPE_BIGINT)) != 0 ||
+            pm_type_row_add(r->out_type, PM_VALUE_KIND_ID, "_VALUE_KIND",
+                            system_field_type(PM_TYPE_TINYINT)) != 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        r->source[nout] = (int)r->read_type->field_count - 2;
+        r->source[nout + 1] = (int)r->read_type->field_count - 1;
+    }
+    memset(&ro, 0, sizeof(ro));
+    ro.read_type = r->read_type;
+    ro.batch_rows = o->batch_rows;
+    if (o->dv != NULL) {
+        pm_dv *dv = NULL;
+        int64_t rows = entry->file.row_count, start = 0;
+        size_t n = 0;
+        if ((rc = pm_dv_read(fs, o->dv->index_path, o->dv->offset, o->dv->length, &dv, err)) != 0)
+            goto done;
+        /* Kept rows as [start, end) pairs: at most one more than the deleted rows. */
+        r->ranges = pm_malloc(((size_t)pm_dv_cardinality(dv) + 2) * 2 * sizeof(int64_t));
+        if (r->ranges == NULL) {
+            pm_dv_free(dv);
+            rc = pm_nomem(err);
+            goto done;
+        }
+        for (int64_t pos = 0; pos < rows; pos++) {
+            if (pm_dv_contains(dv, (uint64_t)pos)) {
+                if (pos > start) {
+                    r->ranges[2 * n] = start;
+                    r->ranges[2 * n + 1] = pos;
+                    n++;
+                }
+                start = pos + 1;
+            }
+        }
+        if (rows > start) {
+            r->ranges[2 * n] = start;
+            r->ranges[2 * n + 1] = rows;
+            n++;
+        }
+        pm_dv_free(dv);
+        r->empty = n == 0;
+        ro.ranges = r->ranges;
+        ro.range_count = n;
+    }
+    if (r->empty)
+        goto done;
+    if ((rc = pm_data_file_open(&r->file, fs, path, err)) != 0)
+        goto done;
+    if (r->file->format->row_count(r->file->impl) != entry->file.row_count) {
+        rc = pm_corrupt(err, "%s: holds %lld rows, its manifest entry records %lld", path,
+                        (long long)r->file->format->row_count(r->file->impl),
+                        (long long)entry->file.row_count);
+        goto done;
+    }
+    rc = r->file->format->start(r->file->impl, &ro, err);
+done:
+    if (rc != 0) {
+        pm_file_reader_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+const pm_type *pm_file_reader_type(const pm_file_reader *r)
+{
+    return r->out_type;
+}
+
+int pm_file_reader_next(pm_file_reader *r, pm_batch **out, paimon_error *err)
+{
+    pm_batch *in = NULL, *b = NULL;
+    int rc;
+
+    *out = NULL;
+    if (r->empty)
+        return PAIMON_ITEROVER;
+    if ((rc = r->file->format->next(r->file->impl, &in, err)) != 0)
+        return rc;
+    if ((rc = pm_batch_new(&b, r->out_type, err)) != 0)
+        goto done;
+    for (size_t i = 0; i < r->out_type->field_count; i++) {
+        const pm_type *to = b->type->fields[i].type;
+        pm_column *col = NULL;
+        bool moved = false;
+        if (r->source[i] < 0) {
+            rc = null_column(to, in->row_count, &col, err);
+        } else {
+            pm_column *src = in->columns[r->source[i]];
+            if (src == NULL) { /* the same file column feeds two outputs: copy */
+                rc = pm_err_set(err, PAIMON_EINVALID, "%s: a column is read twice", r->path);
+                goto done;
+            }
+            rc = evolve_column(src, to, r->path, &col, &moved, err);
+            if (rc == 0 && moved)
+                in->columns[r->source[i]] = NULL;
+        }
+        if (rc != 0)
+            goto done;
+        pm_column_free(b->columns[i]);
+        b->columns[i] = col;
+    }
+    b->row_count = in->row_count;
+    *out = b;
+    b = NULL;
+done:
+    pm_batch_free(b);
+    pm_batch_free(in);
+    return rc;
+}
+
+void pm_file_reader_free(pm_file_reader *r)
+{
+    if (r == NULL)
+        return;
+    pm_data_file_free(r->file);
+    pm_type_free(r->read_type);
+    pm_type_free(r->out_type);
+    pm_free(r->source);
+    pm_free(r->ranges);
+    pm_free(r);
+}

@@ -1,0 +1,50 @@
+/*
+ * Reading one data file of a table in the schema of the read (behaviour.md §8.8).
+ *
+ * A data file was written with the schema its manifest entry names (`_SCHEMA_ID`).  Columns
+ * are matched to the read schema by field id (DESIGN.md invariant 4): renamed columns are
+ * found by id, dropped ones are not read, columns the file lacks read as null, changed types
+ * are cast as Java casts them (data/cast.h), nested ROW fields are matched by id too.  The
+ * file itself is asked for its columns by id, or by the names of the file's own schema when
+ * it has no ids (Parquet written by Paimon 0.9 and older).
+ *
+ * With `system_fields`, every batch also carries _SEQUENCE_NUMBER (BIGINT) and _VALUE_KIND
+ * (TINYINT) as its last two columns, for the merge of primary-key files.  A deletion vector
+ * makes the file skip the deleted positions (the format readers read row ranges).
+ */
+#ifndef PM_TABLE_FILE_READER_H
+#define PM_TABLE_FILE_READER_H
+
+#include "data/batch.h"
+#include "meta/manifest.h"
+#include "meta/schema.h"
+#include "table/scan.h"
+
+#define PM_SEQUENCE_NUMBER_ID 2147483646
+#define PM_VALUE_KIND_ID      2147483645
+
+typedef struct pm_file_reader pm_file_reader;
+
+typedef struct pm_file_reader_options {
+    const pm_type *out_type; /* ROW of the columns to produce (read schema fields, by id) */
+    bool system_fields;      /* append _SEQUENCE_NUMBER and _VALUE_KIND */
+    const pm_dv_ref *dv;     /* deletion vector of the file, or NULL */
+    int64_t batch_rows;      /* 0: the format's default */
+} pm_file_reader_options;
+
+/* Opens `path` (the entry's file) written with `file_schema`.  Borrows everything given
+ * until pm_file_reader_free().  Caller owns `*out`. */
+int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
+                        const pm_manifest_entry *entry, const pm_schema *file_schema,
+                        const pm_file_reader_options *o, paimon_error *err);
+
+/* The next batch of out_type (+ the two system columns); PAIMON_ITEROVER at the end.
+ * Caller owns `*out`; release with pm_batch_free(). */
+int pm_file_reader_next(pm_file_reader *r, pm_batch **out, paimon_error *err);
+
+/* The type of the batches it returns (out_type plus the system fields). Borrowed. */
+const pm_type *pm_file_reader_type(const pm_file_reader *r);
+
+void pm_file_reader_free(pm_file_reader *r);
+
+#endif /* PM_TABLE_FILE_READER_H */

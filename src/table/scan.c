@@ -1,0 +1,748 @@
+/* Scan planning: see scan.h and behaviour.md §7.1. */
+#include "table/scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/binary_row.h"
+#include "meta/file_entry.h"
+#include "meta/partition.h"
+#include "meta/paths.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+#define MAX_KEYS          64
+#define MAX_BUCKET_COMBOS 1024
+
+/* What planning needs to know about the table and the read. */
+typedef struct plan_ctx {
+    paimon_table *t;
+    pm_scan_plan *plan;
+    const pm_schema *schema;         /* the snapshot's schema */
+    const pm_predicate *filter;      /* may be NULL */
+    const pm_field *parts[MAX_KEYS]; /* partition fields */
+    int part_cols[MAX_KEYS];         /* their column index in the schema row */
+    size_t part_count;
+    bool pk, dv, first_row, skip_level0;
+    const char *merge_engine;
+    int32_t num_buckets; /* bucket option */
+    bool *bucket_ok;     /* candidate buckets (fixed-bucket pruning), or NULL */
+    pm_schema **schemas; /* cache by schema id (index = id) */
+    size_t schema_cap;
+    pm_partition_naming naming;
+} plan_ctx;
+
+/* ---- schemas of data files --------------------------------------------------------------- */
+
+static int schema_of(plan_ctx *c, int64_t id, const pm_schema **out, paimon_error *err)
+{
+    if (id < 0 || id > 1000000)
+        return pm_corrupt(err, "%s: data file with schema id %lld", c->t->path, (long long)id);
+    if ((size_t)id >= c->schema_cap) {
+        size_t cap = (size_t)id + 8;
+        pm_schema **grown = pm_realloc(c->schemas, cap * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err);
+        memset(grown + c->schema_cap, 0, (cap - c->schema_cap) * sizeof(*grown));
+        c->schemas = grown;
+        c->schema_cap = cap;
+    }
+    if (c->schemas[id] == NULL) {
+        int rc = pm_schema_read(c->t->fs, c->t->path, id, &c->schemas[id], err);
+        if (rc != 0)
+            return rc;
+    }
+    *out = c->schemas[id];
+    return 0;
+}
+
+/* ---- statistics as predicate inputs -------------------------------------------------------- */
+
+/* Fills stats for the partition columns from a partition row: exact values. */
+static void partition_value_stats(plan_ctx *c, const pm_binrow *row, pm_col_stats *cells,
+                                  const pm_col_stats **stats, int64_t row_count)
+{
+    for (size_t i = 0; i < c->part_count; i++) {
+        pm_col_stats *s = &cells[i];
+        pm_datum d;
+        memset(s, 0, sizeof(*s));
+        if (pm_binrow_get(row, (int32_t)i, c->parts[i]->type, &d, NULL) != 0)
+            continue; /* unknown */
+        s->has_null_count = true;
+        if (d.is_null) {
+            s->null_count = row_count;
+        } else {
+            s->has_min_max = true;
+            s->min = s->max = d;
+        }
+        stats[c->part_cols[i]] = s;
+    }
+}
+
+/* Whether the filter may match rows whose partition columns lie within `min`..`max`. */
+static bool partition_stats_may_match(plan_ctx *c, const pm_simple_stats *ps)
+{
+    pm_col_stats cells[MAX_KEYS];
+    const pm_col_stats **stats;
+    pm_binrow lo, hi;
+    bool result = true;
+    if (c->filter == NULL || c->part_count == 0 || ps->min_values.ptr == NULL)
+        return true;
+    if (pm_binrow_deserialize(&lo, ps->min_values.ptr, ps->min_values.len, NULL) != 0 ||
+        pm_binrow_deserialize(&hi, ps->max_values.ptr, ps->max_values.len, NULL) != 0 ||
+        lo.arity != (int32_t)c->part_count || hi.arity != (int32_t)c->part_count)
+        return true;
+    stats = pm_calloc(c->schema->row->field_count, sizeof(*stats));
+    if (stats == NULL)
+        return true;
+    for (size_t i = 0; i < c->part_count; i++) {
+        pm_col_stats *s = &cells[i];
+        pm_datum a, b;
+        memset(s, 0, sizeof(*s));
+        if (pm_binrow_get(&lo, (int32_t)i, c->parts[i]->type, &a, NULL) != 0 ||
+            pm_binrow_get(&hi, (int32_t)i, c->parts[i]->type, &b, NULL) != 0)
+            continue;
+        if (!a.is_null && !b.is_null) {
+            s->has_min_max = true;
+            s->min = a;
+            s->max = b;
+        }
+        if (ps->null_counts.present && i < ps->null_counts.count) {
+            int64_t n = ((const int64_t *)ps->null_counts.items)[i];
+            if (n != PM_AVRO_NULL_LONG) {
+                s->has_null_count = true;
+                s->null_count = n;
+            }
+        }
+        /* A manifest's row count is unknown: a null count only says "some nulls" when > 0;
+         * it cannot prove "all null", so only the min/max bounds prune here. */
+        s->has_null_count = s->has_null_count && s->null_count == 0;
+        stats[c->part_cols[i]] = s;
+    }
+    result = pm_predicate_eval_stats(c->filter, stats, INT64_MAX);
+    pm_free(stats);
+    return result;
+}
+
+/* Statistics of a data file's columns, mapped by field id onto the read schema. */
+static void file_stats(plan_ctx *c, const pm_schema *fs, const pm_simple_stats *ss,
+                       const pm_avro_array *cols, bool key_stats, int64_t row_count,
+                       pm_col_stats *cells, const pm_col_stats **stats)
+{
+    const pm_field *fields[1024];
+    size_t n = 0;
+    pm_binrow lo, hi;
+    bool have_rows;
+
+    if (key_stats) {
+        if (pm_schema_trimmed_pk_fields(fs, fields, 1024, &n, NULL) != 0)
+            return;
+    } else if (cols->present) {
+        for (size_t i = 0; i < cols->count && n < 1024; i++) {
+            const pm_field *f = pm_schema_field(fs, ((const char *const *)cols->items)[i]);
+            if (f == NULL)
+                return;
+            fields[n++] = f;
+        }
+    } else {
+        for (size_t i = 0; i < fs->row->field_count && n < 1024; i++)
+            fields[n++] = &fs->row->fields[i];
+    }
+    have_rows = ss->min_values.ptr != NULL &&
+                pm_binrow_deserialize(&lo, ss->min_values.ptr, ss->min_values.len, NULL) == 0 &&
+                pm_binrow_deserialize(&hi, ss->max_values.ptr, ss->max_values.len, NULL) == 0 &&
+                lo.arity == (int32_t)n && hi.arity == (int32_t)n;
+    for (size_t i = 0; i < n; i++) {
+        size_t col;
+        const pm_field *rf = pm_type_field_by_id(c->schema->row, fields[i]->id, &col);
+        pm_col_stats *s = &cells[col];
+        if (rf == NULL || pm_type_is_nested(rf->type))
+            continue;
+        memset(s, 0, sizeof(*s));
+        if (have_rows && pm_type_equals_ignore_nullable(rf->type, fields[i]->type)) {
+            pm_datum a, b;
+            if (pm_binrow_get(&lo, (int32_t)i, fields[i]->type, &a, NULL) == 0 &&
+                pm_binrow_get(&hi, (int32_t)i, fields[i]->type, &b, NULL) == 0 && !a.is_null &&
+                !b.is_null) {
+                s->has_min_max = true;
+                s->min = a;
+                s->max = b;
+            }
+        }
+        if (ss->null_counts.present && i < ss->null_counts.count) {
+            int64_t nc = ((const int64_t *)ss->null_counts.items)[i];
+            if (nc != PM_AVRO_NULL_LONG) {
+                s->has_null_count = true;
+                s->null_count = nc;
+            }
+        }
+        stats[col] = s;
+    }
+    /* Columns the file's schema does not have read as null in every row. */
+    if (!key_stats) {
+        for (size_t col = 0; col < c->schema->row->field_count; col++) {
+            const pm_field *rf = &c->schema->row->fields[col];
+            if (stats[col] == NULL && pm_type_field_by_id(fs->row, rf->id, NULL) == NULL) {
+                memset(&cells[col], 0, sizeof(cells[col]));
+                cells[col].has_null_count = true;
+                cells[col].null_count = row_count;
+                stats[col] = &cells[col];
+            }
+        }
+    }
+}
+
+/* Whether an entry can hold matching rows, from its partition and statistics.  `values`:
+ * also consult the value statistics. */
+static int entry_may_match(plan_ctx *c, const pm_manifest_entry *e, bool values, bool *match,
+                           paimon_error *err)
+{
+    size_t nf = c->schema->row->field_count;
+    pm_col_stats *cells;
+    const pm_col_stats **stats;
+    pm_binrow part;
+    const pm_schema *fs;
+    int rc;
+
+    *match = true;
+    if (c->filter == NULL)
+        return 0;
+    cells = pm_calloc(nf + MAX_KEYS, sizeof(*cells));
+    stats = pm_calloc(nf + 1, sizeof(*stats));
+    if (cells == NULL || stats == NULL) {
+        pm_free(cells);
+        pm_free(stats);
+        return pm_nomem(err);
+    }
+    if ((rc = schema_of(c, e->file.schema_id, &fs, err)) != 0)
+        goto done;
+    if (c->pk)
+        file_stats(c, fs, &e->file.key_stats, NULL, true, e->file.row_count, cells, stats);
+    if (values)
+        file_stats(c, fs, &e->file.value_stats, &e->file.value_stats_cols, false, e->file.row_count,
+                   cells, stats);
+    if (pm_binrow_deserialize(&part, e->partition.ptr, e->partition.len, NULL) == 0 &&
+        part.arity == (int32_t)c->part_count)
+        partition_value_stats(c, &part, cells + nf, stats, e->file.row_count);
+    *match = pm_predicate_eval_stats(c->filter, stats, e->file.row_count);
+done:
+    pm_free(cells);
+    pm_free(stats);
+    return rc;
+}
+
+/* ---- bucket pruning ------------------------------------------------------------------------ */
+
+/* The literals an AND-ed equality or IN on `column` allows, or none. */
+static bool column_literals(const pm_predicate *p, int column, const pm_datum **lits, size_t *n)
+{
+    if (p->op == PM_PRED_AND) {
+        for (size_t i = 0; i < p->child_count; i++)
+            if (column_literals(p->children[i], column, lits, n))
+                return true;
+        return false;
+    }
+    if (p->column == column && (p->op == PM_PRED_EQ || p->op == PM_PRED_IN) &&
+        p->literal_count > 0) {
+        *lits = p->literals;
+        *n = p->literal_count;
+        return true;
+    }
+    return false;
+}
+
+/* For fixed-bucket tables whose filter fixes every bucket-key column: the buckets rows
+ * matching it can be in (Java's bucket filter, DefaultBucketFunction). */
+static int prune_buckets(plan_ctx *c, paimon_error *err)
+{
+    const char *bucket_key = pm_schema_option(c->schema, "bucket-key");
+    const char *fn = pm_schema_option(c->schema, "bucket-function.type");
+    const pm_field *keys[MAX_KEYS];
+    const pm_type *types[MAX_KEYS];
+    const pm_datum *lits[MAX_KEYS];
+    size_t counts[MAX_KEYS], idx[MAX_KEYS], nk = 0, combos = 1;
+    pm_datum row[MAX_KEYS];
+    pm_buf b;
+    int rc = 0;
+
+    if (c->filter == NULL || c->num_buckets <= 0 || (fn != NULL && strcasecmp(fn, "default") != 0))
+        return 0;
+    if (bucket_key != NULL) {
+        char *copy = pm_strdup(bucket_key), *save = NULL;
+        if (copy == NULL)
+            return pm_nomem(err);
+        for (char *tok = strtok_r(copy, ",", &save); tok != NULL && nk < MAX_KEYS;
+             tok = strtok_r(NULL, ",", &save)) {
+            const pm_field *f = pm_schema_field(c->schema, tok);
+            if (f == NULL) {
+                pm_free(copy);
+                return 0;
+            }
+            keys[nk++] = f;
+        }
+        pm_free(copy);
+    } else if ((rc = pm_schema_trimmed_pk_fields(c->schema, keys, MAX_KEYS, &nk, err)) != 0) {
+        return rc;
+    }
+    if (nk == 0)
+        return 0;
+    for (size_t i = 0; i < nk; i++) {
+        size_t col;
+        pm_type_field_by_id(c->schema->row, keys[i]->id, &col);
+        if (!column_literals(c->filter, (int)col, &lits[i], &counts[i]))
+            return 0;
+        types[i] = keys[i]->type;
+        combos *= counts[i];
+        if (combos > MAX_BUCKET_COMBOS)
+            return 0;
+    }
+    c->bucket_ok = pm_arena_calloc(&c->plan->arena, (size_t)c->num_buckets, sizeof(bool));
+    if (c->bucket_ok == NULL)
+        return pm_nomem(err);
+    memset(idx, 0, sizeof(idx));
+    pm_buf_init(&b, 0);
+    for (size_t k = 0; k < combos; k++) {
+        for (size_t i = 0; i < nk; i++)
+            row[i] = lits[i][idx[i]];
+        pm_buf_reset(&b);
+        if ((rc = pm_binrow_write(&b, types, row, (int32_t)nk, 0)) != 0) {
+            rc = pm_buf_error(err, rc);
+            break;
+        }
+        c->bucket_ok[pm_bucket_of_hash(pm_binrow_hash(b.data, b.len), c->num_buckets)] = true;
+        for (size_t i = 0; i < nk && ++idx[i] == counts[i]; i++)
+            idx[i] = 0;
+    }
+    pm_buf_free(&b);
+    return rc;
+}
+
+/* ---- paths --------------------------------------------------------------------------------- */
+
+static const char *bucket_dir(paimon_table *t, const pm_schema *schema, const pm_avro_bytes *p,
+                              int32_t bucket, pm_arena *arena, paimon_error *err)
+{
+    const pm_field *parts[MAX_KEYS];
+    size_t np = 0;
+    pm_partition_naming naming;
+    pm_binrow row;
+    const char *dir = pm_schema_option(schema, "data-file.path-directory");
+    pm_buf b;
+    const char *out = NULL;
+    int rc;
+
+    if ((rc = pm_schema_partition_fields(schema, parts, MAX_KEYS, &np, err)) != 0 ||
+        (rc = pm_partition_naming_from(schema, &naming, err)) != 0 ||
+        (rc = pm_binrow_deserialize(&row, p->ptr, p->len, err)) != 0)
+        return NULL;
+    pm_buf_init(&b, 0);
+    rc = pm_buf_printf(&b, "%s/%s%s", t->path, dir != NULL ? dir : "", dir != NULL ? "/" : "");
+    if (rc == 0)
+        rc = pm_partition_path(&b, parts, np, &row, &naming, err);
+    if (rc == 0)
+        rc = bucket == -2 ? pm_buf_puts(&b, "bucket-postpone")
+                          : pm_buf_printf(&b, "bucket-%d", bucket);
+    if (rc == 0 && (out = pm_arena_strndup(arena, (const char *)b.data, b.len)) == NULL)
+        pm_nomem(err);
+    else if (rc == PAIMON_ENOMEM || rc == PAIMON_ELIMIT)
+        pm_buf_error(err, rc);
+    pm_buf_free(&b);
+    return out;
+}
+
+const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,
+                              pm_arena *arena, paimon_error *err)
+{
+    const char *dir;
+    size_t n;
+    char *path;
+    if (e->file.external_path != NULL)
+        return e->file.external_path;
+    if (strchr(e->file.file_name, '/') != NULL) {
+        pm_corrupt(err, "%s: data file name '%s' is not a plain file name", t->path,
+                   e->file.file_name);
+        return NULL;
+    }
+    if ((dir = bucket_dir(t, schema, &e->partition, e->bucket, arena, err)) == NULL)
+        return NULL;
+    n = strlen(dir) + strlen(e->file.file_name) + 2;
+    if ((path = pm_arena_alloc(arena, n)) == NULL) {
+        pm_nomem(err);
+        return NULL;
+    }
+    snprintf(path, n, "%s/%s", dir, e->file.file_name);
+    return path;
+}
+
+/* ---- deletion vectors ---------------------------------------------------------------------- */
+
+typedef struct dv_item {
+    const char *file;
+    pm_dv_ref ref;
+} dv_item;
+
+static int cmp_dv_item(const void *a, const void *b)
+{
+    return strcmp(((const dv_item *)a)->file, ((const dv_item *)b)->file);
+}
+
+static int load_dvs(plan_ctx *c, dv_item **out, size_t *count, paimon_error *err)
+{
+    pm_index_manifest_entry *idx = NULL;
+    size_t n = 0, total = 0, k = 0;
+    dv_item *items;
+    bool in_data_dir = false;
+    int rc;
+
+    *out = NULL;
+    *count = 0;
+    if (c->plan->snapshot->index_manifest == NULL)
+        return 0;
+    if ((rc = pm_options_get_bool(&c->schema->options, "index-file-in-data-file-dir", false,
+                                  &in_data_dir, err)) != 0)
+        return rc;
+    if ((rc = pm_index_manifest_read(c->t->fs, c->t->path, c->plan->snapshot->index_manifest,
+                                     &c->plan->arena, &idx, &n, err)) != 0)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        if (idx[i].kind == PM_FILE_KIND_ADD && strcmp(idx[i].index_type, "DELETION_VECTORS") == 0)
+            total += idx[i].dv_ranges.count;
+    items = pm_arena_calloc(&c->plan->arena, total + 1, sizeof(*items));
+    if (items == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < n; i++) {
+        const char *path;
+        if (idx[i].kind != PM_FILE_KIND_ADD || strcmp(idx[i].index_type, "DELETION_VECTORS") != 0)
+            continue;
+        if (idx[i].external_path != NULL) {
+            path = idx[i].external_path;
+        } else if (in_data_dir) {
+            const char *dir =
+                bucket_dir(c->t, c->schema, &idx[i].partition, idx[i].bucket, &c->plan->arena, err);
+            size_t len;
+            char *p;
+            if (dir == NULL)
+                return err != NULL ? err->code : PAIMON_EINVALID;
+            len = strlen(dir) + strlen(idx[i].file_name) + 2;
+            if ((p = pm_arena_alloc(&c->plan->arena, len)) == NULL)
+                return pm_nomem(err);
+            snprintf(p, len, "%s/%s", dir, idx[i].file_name);
+            path = p;
+        } else {
+            char *p = pm_table_file(c->t->path, PM_DIR_INDEX, idx[i].file_name);
+            if (p == NULL)
+                return pm_nomem(err);
+            path = pm_arena_strndup(&c->plan->arena, p, strlen(p));
+            pm_free(p);
+            if (path == NULL)
+                return pm_nomem(err);
+        }
+        for (size_t r = 0; r < idx[i].dv_ranges.count; r++) {
+            const pm_dv_range *range = (const pm_dv_range *)idx[i].dv_ranges.items + r;
+            items[k].file = range->data_file;
+            items[k].ref.index_path = path;
+            items[k].ref.offset = range->offset;
+            items[k].ref.length = range->length;
+            k++;
+        }
+    }
+    qsort(items, k, sizeof(*items), cmp_dv_item);
+    *out = items;
+    *count = k;
+    return 0;
+}
+
+static const pm_dv_ref *dv_for(const dv_item *items, size_t n, const char *file)
+{
+    dv_item key;
+    const dv_item *hit;
+    key.file = file;
+    hit = bsearch(&key, items, n, sizeof(*items), cmp_dv_item);
+    return hit != NULL ? &hit->ref : NULL;
+}
+
+/* ---- grouping into splits ------------------------------------------------------------------ */
+
+static int cmp_bytes(const pm_avro_bytes *a, const pm_avro_bytes *b)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    int r = n > 0 ? memcmp(a->ptr, b->ptr, n) : 0;
+    return r != 0 ? r : (a->len < b->len ? -1 : a->len > b->len);
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
+    const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
+    int r = cmp_bytes(&a->partition, &b->partition);
+    if (r != 0)
+        return r;
+    if (a->bucket != b->bucket)
+        return a->bucket < b->bucket ? -1 : 1;
+    if (a->file.min_sequence_number != b->file.min_sequence_number)
+        return a->file.min_sequence_number < b->file.min_sequence_number ? -1 : 1;
+    if (a->file.level != b->file.level)
+        return a->file.level < b->file.level ? -1 : 1;
+    return strcmp(a->file.file_name, b->file.file_name);
+}
+
+/* Java's MergeTreeSplitGenerator.rawConvertible (for a whole bucket). */
+static bool bucket_raw(plan_ctx *c, const pm_manifest_entry *const *files, size_t n)
+{
+    if (!c->pk)
+        return true;
+    for (size_t i = 0; i < n; i++) {
+        if (files[i]->file.level == 0 || !files[i]->file.has_delete_row_count ||
+            files[i]->file.delete_row_count != 0)
+            return false;
+    }
+    if (c->dv || c->first_row)
+        return true;
+    for (size_t i = 1; i < n; i++)
+        if (files[i]->file.level != files[0]->file.level)
+            return false;
+    return true;
+}
+
+static int add_split(plan_ctx *c, const pm_manifest_entry *const *files, size_t n, bool raw,
+                     const dv_item *dvs, size_t ndv, size_t *cap, paimon_error *err)
+{
+    pm_scan_plan *p = c->plan;
+    pm_split *s;
+    if (p->split_count == *cap) {
+        size_t ncap = *cap == 0 ? 16 : *cap * 2;
+        pm_split *grown = pm_arena_alloc(&p->arena, ncap * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err);
+        if (p->split_count > 0)
+            memcpy(grown, p->splits, p->split_count * sizeof(*grown));
+        p->splits = grown;
+        *cap = ncap;
+    }
+    s = &p->splits[p->split_count];
+    memset(s, 0, sizeof(*s));
+    s->partition = files[0]->partition;
+    s->bucket = files[0]->bucket;
+    s->total_buckets = files[0]->total_buckets;
+    s->raw = raw;
+    s->file_count = n;
+    s->files = pm_arena_alloc(&p->arena, n * sizeof(*s->files));
+    s->paths = pm_arena_alloc(&p->arena, n * sizeof(*s->paths));
+    s->dvs = pm_arena_calloc(&p->arena, n, sizeof(*s->dvs));
+    if (s->files == NULL || s->paths == NULL || s->dvs == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < n; i++) {
+        s->files[i] = files[i];
+        s->paths[i] = pm_data_file_path(c->t, c->schema, files[i], &p->arena, err);
+        if (s->paths[i] == NULL)
+            return err != NULL && err->code != 0 ? err->code : PAIMON_EINVALID;
+        s->dvs[i] = ndv > 0 ? dv_for(dvs, ndv, files[i]->file.file_name) : NULL;
+    }
+    p->split_count++;
+    return 0;
+}
+
+/* One bucket's files: filtered by Java's rules, then into splits. */
+static int plan_bucket(plan_ctx *c, const pm_manifest_entry **files, size_t n, const dv_item *dvs,
+                       size_t ndv, int64_t target, int64_t open_cost, size_t *cap,
+                       paimon_error *err)
+{
+    bool raw, *keep = NULL;
+    size_t kept = 0;
+    int rc = 0;
+
+    if (n == 0)
+        return 0;
+    raw = bucket_raw(c, files, n);
+    keep = pm_calloc(n, sizeof(bool));
+    if (keep == NULL)
+        return pm_nomem(err);
+    /* Value statistics: per file for append tables and raw primary-key buckets; for merged
+     * primary-key buckets the whole bucket is dropped only when no file can match, and only
+     * for engines whose merged rows come from one record (Java never value-filters
+     * partial-update and aggregation buckets without deletion vectors). */
+    {
+        bool per_file = !c->pk || raw;
+        bool whole =
+            c->pk && !raw && (c->dv || c->first_row || strcmp(c->merge_engine, "deduplicate") == 0);
+        bool any = false;
+        for (size_t i = 0; i < n; i++) {
+            bool m = true;
+            if ((per_file || whole) && (rc = entry_may_match(c, files[i], true, &m, err)) != 0)
+                goto done;
+            keep[i] = per_file ? m : true;
+            any |= m;
+        }
+        if (whole && !any)
+            memset(keep, 0, n * sizeof(bool));
+    }
+    for (size_t i = 0; i < n; i++)
+        if (keep[i])
+            files[kept++] = files[i];
+    c->plan->files_skipped += n - kept;
+    if (kept == 0)
+        goto done;
+    if (!raw) {
+        rc = add_split(c, files, kept, false, dvs, ndv, cap, err);
+        goto done;
+    }
+    /* Raw: pack files into splits of about `target` bytes. */
+    {
+        size_t start = 0;
+        int64_t weight = 0;
+        for (size_t i = 0; i < kept; i++) {
+            int64_t w = files[i]->file.file_size > open_cost ? files[i]->file.file_size : open_cost;
+            if (i > start && weight + w > target) {
+                if ((rc = add_split(c, files + start, i - start, true, dvs, ndv, cap, err)) != 0)
+                    goto done;
+                start = i;
+                weight = 0;
+            }
+            weight += w;
+        }
+        rc = add_split(c, files + start, kept - start, true, dvs, ndv, cap, err);
+    }
+done:
+    pm_free(keep);
+    return rc;
+}
+
+/* ---- the plan ------------------------------------------------------------------------------ */
+
+void pm_scan_plan_free(pm_scan_plan *p)
+{
+    if (p == NULL)
+        return;
+    pm_snapshot_free(p->snapshot);
+    pm_schema_free(p->schema);
+    pm_arena_free(&p->arena);
+    pm_free(p);
+}
+
+int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan **out,
+                       paimon_error *err)
+{
+    plan_ctx c;
+    pm_scan_plan *p = pm_calloc(1, sizeof(*p));
+    pm_manifest_file_meta *metas = NULL;
+    const pm_manifest_entry **entries = NULL, **live = NULL, **candidates = NULL;
+    size_t *counts = NULL, nm = 0, nlive = 0, ncand = 0, ndv = 0, cap = 0;
+    dv_item *dvs = NULL;
+    int64_t target, open_cost, buckets;
+    bool dv_mor = false;
+    int rc;
+
+    *out = NULL;
+    memset(&c, 0, sizeof(c));
+    if (p == NULL)
+        return pm_nomem(err);
+    pm_arena_init(&p->arena, 1 << 16);
+    c.t = t;
+    c.plan = p;
+    c.filter = o->filter;
+    PM_TRY(pm_table_select_snapshot(t, &o->snapshot, &p->snapshot, err));
+    PM_TRY(pm_schema_read(t->fs, t->path, p->snapshot->schema_id, &p->schema, err));
+    c.schema = p->schema;
+    p->primary_key = c.pk = p->schema->primary_keys.count > 0;
+    {
+        const pm_field *parts[MAX_KEYS];
+        PM_TRY(pm_schema_partition_fields(p->schema, parts, MAX_KEYS, &c.part_count, err));
+        for (size_t i = 0; i < c.part_count; i++) {
+            size_t col;
+            c.parts[i] = parts[i];
+            pm_type_field_by_id(p->schema->row, parts[i]->id, &col);
+            c.part_cols[i] = (int)col;
+        }
+    }
+    c.merge_engine = pm_schema_option(p->schema, "merge-engine");
+    if (c.merge_engine == NULL)
+        c.merge_engine = "deduplicate";
+    PM_TRY(pm_options_get_bool(&p->schema->options, "deletion-vectors.enabled", false, &c.dv, err));
+    PM_TRY(pm_options_get_bool(&p->schema->options, "deletion-vectors.merge-on-read", false,
+                               &dv_mor, err));
+    c.first_row = c.pk && strcmp(c.merge_engine, "first-row") == 0;
+    c.skip_level0 = c.pk && !o->keep_level0 && ((c.dv && !dv_mor) || c.first_row);
+    PM_TRY(pm_options_get_i64(&p->schema->options, "bucket", c.pk ? -1 : -1, &buckets, err));
+    c.num_buckets = (int32_t)buckets;
+    PM_TRY(pm_options_get_memory(&p->schema->options, "source.split.target-size", 128 << 20,
+                                 &target, err));
+    PM_TRY(pm_options_get_memory(&p->schema->options, "source.split.open-file-cost", 4 << 20,
+                                 &open_cost, err));
+    PM_TRY(pm_partition_naming_from(p->schema, &c.naming, err));
+    PM_TRY(prune_buckets(&c, err));
+
+    /* Manifests, pruned by partition statistics and bucket range. */
+    PM_TRY(pm_snapshot_data_manifests(t->fs, t->path, p->snapshot, &p->arena, &metas, &nm, err));
+    p->manifests_total = nm;
+    entries = pm_arena_calloc(&p->arena, nm + 1, sizeof(*entries));
+    counts = pm_arena_calloc(&p->arena, nm + 1, sizeof(*counts));
+    if (entries == NULL || counts == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < nm; i++) {
+        pm_manifest_entry *e = NULL;
+        bool skip = !partition_stats_may_match(&c, &metas[i].partition_stats);
+        if (!skip && c.bucket_ok != NULL && metas[i].has_min_bucket && metas[i].has_max_bucket) {
+            skip = true;
+            for (int32_t b = metas[i].min_bucket; b <= metas[i].max_bucket && skip; b++)
+                skip = !(b >= 0 && b < c.num_buckets && c.bucket_ok[b]);
+        }
+        if (skip) {
+            p->manifests_skipped++;
+            continue;
+        }
+        PM_TRY(pm_manifest_read(t->fs, t->path, metas[i].file_name, metas[i].file_size, &p->arena,
+                                &e, &counts[i], err));
+        entries[i] = e;
+    }
+    PM_TRY(pm_fold_live_entries(metas, entries, counts, nm, &p->arena, &live, &nlive, err));
+    p->files_total = nlive;
+
+    /* Entries: postpone buckets, level 0, partition, bucket, key statistics. */
+    candidates = pm_arena_alloc(&p->arena, (nlive + 1) * sizeof(*candidates));
+    if (candidates == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < nlive; i++) {
+        const pm_manifest_entry *e = live[i];
+        bool m = true;
+        if (e->bucket == -2)
+            continue; /* postpone buckets are not readable yet, as in Java */
+        if (c.skip_level0 && e->file.level == 0) {
+            p->level0_skipped++;
+            continue;
+        }
+        if (c.bucket_ok != NULL && e->total_buckets == c.num_buckets &&
+            (e->bucket < 0 || e->bucket >= c.num_buckets || !c.bucket_ok[e->bucket])) {
+            p->files_skipped++;
+            continue;
+        }
+        PM_TRY(entry_may_match(&c, e, false, &m, err));
+        if (!m) {
+            p->files_skipped++;
+            continue;
+        }
+        candidates[ncand++] = e;
+    }
+    PM_TRY(load_dvs(&c, &dvs, &ndv, err));
+
+    qsort(candidates, ncand, sizeof(*candidates), cmp_entry);
+    for (size_t start = 0, i = 1; start < ncand; i++) {
+        if (i == ncand || candidates[i]->bucket != candidates[start]->bucket ||
+            cmp_bytes(&candidates[i]->partition, &candidates[start]->partition) != 0) {
+            PM_TRY(plan_bucket(&c, candidates + start, i - start, dvs, ndv, target, open_cost, &cap,
+                               err));
+            start = i;
+        }
+    }
+    *out = p;
+    p = NULL;
+done:
+    for (size_t i = 0; i < c.schema_cap; i++)
+        pm_schema_free(c.schemas[i]);
+    pm_free(c.schemas);
+    pm_scan_plan_free(p);
+    return rc;
+}

@@ -1,0 +1,80 @@
+/*
+ * Planning a batch scan of a snapshot (behaviour.md §7.1): which data files a read needs,
+ * with their deletion vectors, grouped into splits per partition and bucket.
+ *
+ *  1. choose the snapshot (table/snapshot_select.h);
+ *  2. read its base and delta manifest lists; drop manifests whose partition statistics or
+ *     bucket range cannot match the filter;
+ *  3. read the manifests, fold them into the live files (meta/file_entry.h), dropping
+ *     entries whose partition, bucket, key statistics (primary-key tables) or value
+ *     statistics (append tables; primary-key tables by Java's whole-bucket rule) cannot match;
+ *     deletion-vector and first-row tables skip level 0, as Java's batch scans do;
+ *  4. load the deletion-vector ranges of the index manifest;
+ *  5. group by (partition, bucket) into splits: a split is raw (read file by file, no merge)
+ *     when Java would convert it to raw files: append tables, and primary-key buckets whose
+ *     files are all above level 0 without retractions and either use deletion vectors or
+ *     first-row or sit on one level.  Raw files are packed into splits of
+ *     `source.split.target-size` (128 MB) counting each file at least
+ *     `source.split.open-file-cost` (4 MB); a bucket that needs a merge is one split.
+ *
+ * Statistics are only ever used to skip what cannot match; the split reader applies the
+ * filter exactly.  A plan owns everything it points to.
+ */
+#ifndef PM_TABLE_SCAN_H
+#define PM_TABLE_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/predicate.h"
+#include "meta/manifest.h"
+#include "table/snapshot_select.h"
+
+/* A deletion vector's place: an index file and a byte range in it. */
+typedef struct pm_dv_ref {
+    const char *index_path; /* full path of the index file */
+    int64_t offset;
+    int64_t length;
+} pm_dv_ref;
+
+typedef struct pm_split {
+    pm_avro_bytes partition; /* serialized partition BinaryRow (arena) */
+    int32_t bucket;
+    int32_t total_buckets;
+    const pm_manifest_entry **files; /* in read order (append: by sequence; PK: any) */
+    const char **paths;              /* full path of each file */
+    const pm_dv_ref **dvs;           /* per file, NULL when the file has no deletion vector */
+    size_t file_count;
+    bool raw; /* read file by file, no merge */
+} pm_split;
+
+typedef struct pm_scan_plan {
+    pm_arena arena; /* everything below, and the decoded manifests */
+    pm_snapshot *snapshot;
+    pm_schema *schema; /* the schema of the snapshot: the rows come out in it */
+    bool primary_key;  /* the table has a primary key */
+    pm_split *splits;
+    size_t split_count;
+    /* what planning skipped, for tests and `paimon cat --explain`-style output */
+    size_t manifests_total, manifests_skipped;
+    size_t files_total, files_skipped, level0_skipped;
+} pm_scan_plan;
+
+typedef struct pm_scan_options {
+    pm_snapshot_selector snapshot;
+    const pm_predicate *filter; /* over the snapshot schema's row type; may be NULL */
+    bool keep_level0;           /* read level-0 files even where Java's batch scan skips them */
+} pm_scan_options;
+
+/* Plans a scan.  Caller owns `*out`; release with pm_scan_plan_free(). */
+int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan **out,
+                       paimon_error *err);
+void pm_scan_plan_free(pm_scan_plan *p);
+
+/* The data file path of an entry (partition directory as Java names it, bucket directory,
+ * or _EXTERNAL_PATH).  Allocated in `arena`; NULL with *err set on failure. */
+const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,
+                              pm_arena *arena, paimon_error *err);
+
+#endif /* PM_TABLE_SCAN_H */

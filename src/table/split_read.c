@@ -1,0 +1,470 @@
+/* Split reads: see split_read.h. */
+#include "table/split_read.h"
+
+#include <string.h>
+
+#include "data/binary_row.h"
+#include "lsm/merge_reader.h"
+#include "table/file_reader.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+struct pm_split_reader {
+    paimon_table *t;
+    const pm_scan_plan *plan;
+    const pm_split *split;
+    pm_type *out_type;  /* the output columns */
+    pm_type *read_type; /* output columns, then the extra columns the read needs */
+    size_t out_count;
+    pm_predicate *filter; /* over read_type */
+    int64_t batch_rows;
+    /* partition columns: position in read_type and value */
+    int part_pos[64];
+    pm_datum part_value[64];
+    size_t part_count;
+    pm_schema **schemas; /* file schemas by id */
+    size_t schema_cap;
+    /* raw reads */
+    size_t next_file;
+    pm_file_reader *current;
+    /* merged reads */
+    pm_file_reader **files;
+    pm_run_source *runs;
+    pm_merge_fn *fn;
+    pm_merge_reader *merge;
+    int *key_cols, *seq_cols;
+    size_t key_count, seq_count;
+};
+
+static int schema_of(pm_split_reader *r, int64_t id, const pm_schema **out, paimon_error *err)
+{
+    if (id < 0 || id > 1000000)
+        return pm_corrupt(err, "%s: data file with schema id %lld", r->t->path, (long long)id);
+    if ((size_t)id >= r->schema_cap) {
+        size_t cap = (size_t)id + 4;
+        pm_schema **grown = pm_realloc(r->schemas, cap * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err);
+        memset(grown + r->schema_cap, 0, (cap - r->schema_cap) * sizeof(*grown));
+        r->schemas = grown;
+        r->schema_cap = cap;
+    }
+    if (r->schemas[id] == NULL) {
+        int rc = pm_schema_read(r->t->fs, r->t->path, id, &r->schemas[id], err);
+        if (rc != 0)
+            return rc;
+    }
+    *out = r->schemas[id];
+    return 0;
+}
+
+/* ---- the columns of the read ------------------------------------------------------------- */
+
+/* Adds schema column `col` to the read type unless present; its position in *pos. */
+static int need_column(pm_split_reader *r, size_t col, int *pos, paimon_error *err)
+{
+    const pm_field *f = &r->plan->schema->row->fields[col];
+    size_t at;
+    if (pm_type_field_by_id(r->read_type, f->id, &at) != NULL) {
+        *pos = (int)at;
+        return 0;
+    }
+    if (pm_type_row_add(r->read_type, f->id, f->name, pm_type_clone(f->type)) != 0)
+        return pm_nomem(err);
+    *pos = (int)r->read_type->field_count - 1;
+    return 0;
+}
+
+typedef struct col_set {
+    pm_split_reader *r;
+    int rc;
+    paimon_error *err;
+} col_set;
+
+static void need_filter_column(int column, void *ctx)
+{
+    col_set *s = ctx;
+    int pos;
+    if (s->rc == 0)
+        s->rc = need_column(s->r, (size_t)column, &pos, s->err);
+}
+
+/* Rebuilds the filter over read_type (columns renumbered by field id). */
+static int remap(pm_split_reader *r, const pm_predicate *p, pm_predicate **out, paimon_error *err)
+{
+    const pm_type *row = r->read_type;
+    size_t col = 0;
+    int rc;
+    *out = NULL;
+    switch (p->op) {
+    case PM_PRED_TRUE:
+    case PM_PRED_FALSE: return pm_predicate_const(out, p->op == PM_PRED_TRUE, err);
+    case PM_PRED_AND:
+    case PM_PRED_OR: {
+        pm_predicate **kids = pm_calloc(p->child_count + 1, sizeof(*kids));
+        if (kids == NULL)
+            return pm_nomem(err);
+        for (size_t i = 0; i < p->child_count; i++) {
+            if ((rc = remap(r, p->children[i], &kids[i], err)) != 0) {
+                for (size_t k = 0; k < i; k++)
+                    pm_predicate_free(kids[k]);
+                pm_free(kids);
+                return rc;
+            }
+        }
+        rc = p->op == PM_PRED_AND ? pm_predicate_and(out, kids, p->child_count, err)
+                                  : pm_predicate_or(out, kids, p->child_count, err);
+        pm_free(kids);
+        return rc;
+    }
+    default: break;
+    }
+    if (pm_type_field_by_id(row, r->plan->schema->row->fields[p->column].id, &col) == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "filter column outside the read");
+    switch (p->op) {
+    case PM_PRED_IN: return pm_predicate_in(out, row, (int)col, p->literals, p->literal_count, err);
+    case PM_PRED_NOT_IN: {
+        pm_predicate *in = NULL;
+        if ((rc = pm_predicate_in(&in, row, (int)col, p->literals, p->literal_count, err)) != 0)
+            return rc;
+        return pm_predicate_not(out, in, err);
+    }
+    case PM_PRED_IS_NULL:
+    case PM_PRED_IS_NOT_NULL:
+        return pm_predicate_is_null(out, row, (int)col, p->op == PM_PRED_IS_NOT_NULL, err);
+    default: return pm_predicate_compare(out, p->op, row, (int)col, &p->literals[0], err);
+    }
+}
+
+/* ---- runs over files ------------------------------------------------------------------------- */
+
+static int run_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    return pm_file_reader_next((pm_file_reader *)ctx, out, err);
+}
+
+static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
+                     paimon_error *err)
+{
+    const pm_schema *fs;
+    pm_file_reader_options o;
+    int rc = schema_of(r, r->split->files[i]->file.schema_id, &fs, err);
+    if (rc != 0)
+        return rc;
+    memset(&o, 0, sizeof(o));
+    o.out_type = r->read_type;
+    o.system_fields = system;
+    o.dv = r->split->dvs[i];
+    o.batch_rows = r->batch_rows;
+    return pm_file_reader_open(out, r->t->fs, r->split->paths[i], r->split->files[i], fs, &o, err);
+}
+
+/* ---- open ------------------------------------------------------------------------------------ */
+
+static int split_keys(pm_split_reader *r, paimon_error *err)
+{
+    const pm_schema *s = r->plan->schema;
+    const pm_field *keys[64];
+    size_t nk = 0;
+    const char *seq = pm_schema_option(s, "sequence.field");
+    int rc = pm_schema_trimmed_pk_fields(s, keys, 64, &nk, err);
+    if (rc != 0)
+        return rc;
+    r->key_cols = pm_calloc(nk + 1, sizeof(int));
+    r->seq_cols = pm_calloc(65, sizeof(int));
+    if (r->key_cols == NULL || r->seq_cols == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < nk; i++) {
+        size_t col;
+        pm_type_field_by_id(s->row, keys[i]->id, &col);
+        if ((rc = need_column(r, col, &r->key_cols[i], err)) != 0)
+            return rc;
+    }
+    r->key_count = nk;
+    if (seq != NULL) {
+        char *copy = pm_strdup(seq), *save = NULL;
+        if (copy == NULL)
+            return pm_nomem(err);
+        for (char *tok = strtok_r(copy, ",", &save); tok != NULL && r->seq_count < 64;
+             tok = strtok_r(NULL, ",", &save)) {
+            size_t col;
+            while (*tok == ' ')
+                tok++;
+            if (pm_type_field_by_name(s->row, tok, &col) == NULL) {
+                pm_free(copy);
+                return pm_err_set(err, PAIMON_EINVALID, "%s: sequence.field %s is not a column",
+                                  r->t->path, tok);
+            }
+            if ((rc = need_column(r, col, &r->seq_cols[r->seq_count++], err)) != 0) {
+                pm_free(copy);
+                return rc;
+            }
+        }
+        pm_free(copy);
+    }
+    return 0;
+}
+
+int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
+                         const pm_split *split, const int *columns, size_t column_count,
+                         const pm_predicate *filter, int64_t batch_rows, paimon_error *err)
+{
+    pm_split_reader *r = pm_calloc(1, sizeof(*r));
+    const pm_schema *s = plan->schema;
+    size_t nf = s->row->field_count;
+    int rc = 0, pos;
+
+    *out = NULL;
+    if (r == NULL)
+        return pm_nomem(err);
+    r->t = t;
+    r->plan = plan;
+    r->split = split;
+    r->batch_rows = batch_rows;
+    r->read_type = pm_type_new(PM_TYPE_ROW);
+    r->out_type = pm_type_new(PM_TYPE_ROW);
+    if (r->read_type == NULL || r->out_type == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    r->read_type->nullable = r->out_type->nullable = false;
+    for (size_t i = 0; i < (columns != NULL ? column_count : nf); i++) {
+        size_t col = columns != NULL ? (size_t)columns[i] : i;
+        if (col >= nf) {
+            rc = pm_err_set(err, PAIMON_EINVALID, "column %zu out of range", col);
+            goto done;
+        }
+        if ((rc = need_column(r, col, &pos, err)) != 0)
+            goto done;
+        if (pm_type_row_add(r->out_type, s->row->fields[col].id, s->row->fields[col].name,
+                            pm_type_clone(s->row->fields[col].type)) != 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+    }
+    r->out_count = r->out_type->field_count;
+    if (r->out_count != r->read_type->field_count) {
+        rc = pm_err_set(err, PAIMON_EINVALID, "a column is selected twice");
+        goto done;
+    }
+    if (filter != NULL) {
+        col_set cs = {r, 0, err};
+        pm_predicate_columns(filter, need_filter_column, &cs);
+        if ((rc = cs.rc) != 0)
+            goto done;
+    }
+    if (!split->raw && (rc = split_keys(r, err)) != 0)
+        goto done;
+    if (filter != NULL && (rc = remap(r, filter, &r->filter, err)) != 0)
+        goto done;
+    /* Partition columns in the read: constants from the split's BinaryRow. */
+    {
+        const pm_field *parts[64];
+        size_t np = 0;
+        pm_binrow row;
+        if ((rc = pm_schema_partition_fields(s, parts, 64, &np, err)) != 0 ||
+            (rc = pm_binrow_deserialize(&row, split->partition.ptr, split->partition.len, err)))
+            goto done;
+        for (size_t i = 0; i < np && i < (size_t)row.arity; i++) {
+            size_t at;
+            if (pm_type_field_by_id(r->read_type, parts[i]->id, &at) == NULL)
+                continue;
+            if ((rc = pm_binrow_get(&row, (int32_t)i, parts[i]->type, &r->part_value[r->part_count],
+                                    err)) != 0)
+                goto done;
+            r->part_pos[r->part_count++] = (int)at;
+        }
+    }
+    if (!split->raw) {
+        pm_merge_reader_options mo;
+        if ((rc = pm_merge_fn_new(&r->fn, s, r->read_type, err)) != 0)
+            goto done;
+        r->files = pm_calloc(split->file_count + 1, sizeof(*r->files));
+        r->runs = pm_calloc(split->file_count + 1, sizeof(*r->runs));
+        if (r->files == NULL || r->runs == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        for (size_t i = 0; i < split->file_count; i++) {
+            if ((rc = open_file(r, i, true, &r->files[i], err)) != 0)
+                goto done;
+            r->runs[i].next = run_next;
+            r->runs[i].ctx = r->files[i];
+            r->runs[i].level = split->files[i]->file.level;
+        }
+        memset(&mo, 0, sizeof(mo));
+        mo.value_type = r->read_type;
+        mo.key_cols = r->key_cols;
+        mo.key_count = r->key_count;
+        mo.seq_cols = r->seq_cols;
+        mo.seq_count = r->seq_count;
+        {
+            const char *order = pm_schema_option(s, "sequence.field.sort-order");
+            mo.seq_descending = order != NULL && strcasecmp(order, "descending") == 0;
+        }
+        mo.batch_rows = batch_rows > 0 ? batch_rows : 4096;
+        rc = pm_merge_reader_new(&r->merge, r->runs, split->file_count, r->fn, &mo, err);
+    }
+done:
+    if (rc != 0) {
+        pm_split_reader_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+const pm_type *pm_split_reader_type(const pm_split_reader *r)
+{
+    return r->out_type;
+}
+
+void pm_split_reader_free(pm_split_reader *r)
+{
+    if (r == NULL)
+        return;
+    pm_merge_reader_free(r->merge);
+    for (size_t i = 0; r->files != NULL && i < r->split->file_count; i++)
+        pm_file_reader_free(r->files[i]);
+    pm_free(r->files);
+    pm_free(r->runs);
+    pm_merge_fn_free(r->fn);
+    pm_file_reader_free(r->current);
+    for (size_t i = 0; i < r->schema_cap; i++)
+        pm_schema_free(r->schemas[i]);
+    pm_free(r->schemas);
+    pm_free(r->key_cols);
+    pm_free(r->seq_cols);
+    pm_predicate_free(r->filter);
+    pm_type_free(r->read_type);
+    pm_type_free(r->out_type);
+    pm_free(r);
+}
+
+/* ---- next ------------------------------------------------------------------------------------ */
+
+/* A batch in read_type (the first read_type columns of `b`) from the files or the merge. */
+static int next_read_batch(pm_split_reader *r, pm_batch **out, paimon_error *err)
+{
+    int rc;
+    if (!r->split->raw)
+        return pm_merge_reader_next(r->merge, out, err);
+    for (;;) {
+        if (r->current == NULL) {
+            if (r->next_file >= r->split->file_count)
+                return PAIMON_ITEROVER;
+            if ((rc = open_file(r, r->next_file++, false, &r->current, err)) != 0)
+                return rc;
+        }
+        rc = pm_file_reader_next(r->current, out, err);
+        if (rc != PAIMON_ITEROVER)
+            return rc;
+        pm_file_reader_free(r->current);
+        r->current = NULL;
+    }
+}
+
+/* Sets the partition columns to the split's values. */
+static int fill_partition(pm_split_reader *r, pm_batch *b, paimon_error *err)
+{
+    for (size_t i = 0; i < r->part_count; i++) {
+        pm_column *c = pm_column_new(b->type->fields[r->part_pos[i]].type);
+        if (c == NULL)
+            return pm_nomem(err);
+        for (int64_t k = 0; k < b->row_count; k++) {
+            if (pm_column_append_datum(c, &r->part_value[i]) != 0) {
+                pm_column_free(c);
+                return pm_nomem(err);
+            }
+        }
+        pm_column_free(b->columns[r->part_pos[i]]);
+        b->columns[r->part_pos[i]] = c;
+    }
+    return 0;
+}
+
+/* The output columns of a read batch (moved, not copied). */
+static int project(pm_split_reader *r, pm_batch *in, pm_batch **out, paimon_error *err)
+{
+    pm_batch *b = NULL;
+    int rc = pm_batch_new(&b, r->out_type, err);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < r->out_count; i++) {
+        pm_column *c = in->columns[i];
+        in->columns[i] = NULL;
+        /* Same shape, the batch's own type tree. */
+        pm_column_free(b->columns[i]);
+        b->columns[i] = c;
+        c->type = b->type->fields[i].type;
+        {
+            /* children borrow the type tree too */
+            pm_column *stack[64];
+            const pm_type *types[64];
+            size_t top = 0;
+            stack[top] = c;
+            types[top++] = c->type;
+            while (top > 0) {
+                pm_column *x = stack[--top];
+                const pm_type *t = types[top];
+                x->type = t;
+                if (t->id == PM_TYPE_ROW) {
+                    for (size_t k = 0; k < x->child_count && top < 64; k++) {
+                        stack[top] = x->children[k];
+                        types[top++] = t->fields[k].type;
+                    }
+                } else if ((t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MAP ||
+                            t->id == PM_TYPE_MULTISET) &&
+                           x->child_count > 0 && top < 63) {
+                    stack[top] = x->children[0];
+                    types[top++] = t->element;
+                    if (x->child_count > 1) {
+                        stack[top] = x->children[1];
+                        types[top++] = t->id == PM_TYPE_MAP ? t->value : &pm_multiset_count_type;
+                    }
+                }
+            }
+        }
+    }
+    b->row_count = in->row_count;
+    *out = b;
+    return 0;
+}
+
+int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err)
+{
+    *out = NULL;
+    for (;;) {
+        pm_batch *in = NULL, *kept = NULL;
+        int rc = next_read_batch(r, &in, err);
+        if (rc != 0)
+            return rc;
+        if ((rc = fill_partition(r, in, err)) != 0)
+            goto fail;
+        if (r->filter != NULL && in->row_count > 0) {
+            uint8_t *res = pm_malloc((size_t)in->row_count);
+            if (res == NULL) {
+                rc = pm_nomem(err);
+                goto fail;
+            }
+            rc = pm_predicate_eval_batch(r->filter, in, res, err);
+            for (int64_t i = 0; rc == 0 && i < in->row_count; i++)
+                res[i] = res[i] == 1;
+            if (rc == 0)
+                rc = pm_batch_filter(in, res, &kept, err);
+            pm_free(res);
+            if (rc != 0)
+                goto fail;
+            pm_batch_free(in);
+            in = kept;
+        }
+        if (in->row_count == 0) {
+            pm_batch_free(in);
+            continue;
+        }
+        rc = project(r, in, out, err);
+    fail:
+        pm_batch_free(in);
+        return rc;
+    }
+}

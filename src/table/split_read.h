@@ -1,0 +1,38 @@
+/*
+ * Reading one split of a scan plan into batches of the read's columns (behaviour.md §7.1
+ * step 6).
+ *
+ *  - Raw splits (append tables, primary-key buckets Java reads without merging): each file
+ *    in turn, deletion vectors applied.
+ *  - Merged splits (primary-key buckets): every file is a sorted run; the k-way merge
+ *    (lsm/merge_reader.h) folds the records of each key with the table's merge engine and
+ *    drops retractions.  The merge reads the key columns, the sequence fields and the system
+ *    columns besides the requested ones.
+ *
+ * Partition columns take their values from the split's partition BinaryRow, never from the
+ * files or directory names.  The filter (over the snapshot schema's row) is applied exactly
+ * to the merged or raw rows; planning only pruned with statistics.
+ */
+#ifndef PM_TABLE_SPLIT_READ_H
+#define PM_TABLE_SPLIT_READ_H
+
+#include "data/batch.h"
+#include "table/scan.h"
+
+typedef struct pm_split_reader pm_split_reader;
+
+/* `columns`: indexes into the plan's schema row, the output columns in order (NULL: all).
+ * Borrows the table, the plan, the split and the filter until freed. */
+int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
+                         const pm_split *split, const int *columns, size_t column_count,
+                         const pm_predicate *filter, int64_t batch_rows, paimon_error *err);
+
+/* The next non-empty batch; PAIMON_ITEROVER at the end.  Caller owns `*out`. */
+int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err);
+
+/* The row type of the batches (the output columns).  Borrowed. */
+const pm_type *pm_split_reader_type(const pm_split_reader *r);
+
+void pm_split_reader_free(pm_split_reader *r);
+
+#endif /* PM_TABLE_SPLIT_READ_H */
