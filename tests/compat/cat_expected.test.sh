@@ -3,7 +3,6 @@
 # expected-S<N>.jsonl (and expected-S<N>.unpinned.jsonl) as a multiset, compared by the
 # oracle's compare.mjs.  Tables that need ORC (manifests or data files) or Avro data files
 # must, until those land (issue 4), fail with a plain "not yet supported" message.
-# supported, fail with the plain "not yet supported" message; they are listed as such.
 set -u
 : "${PAIMON_CLI:?}" "${ORACLE_DIR:?}"
 FIXTURES=${PAIMON_FIXTURES:-}
