@@ -7,16 +7,12 @@
  *
  *   deduplicate      the last record; deleted when it is -U/-D (ignore-delete skips retracts)
  *   first-row        the first record; retracts are an error unless ignore-delete
- *   partial-update   field by field, the last non-null value of the add records;
- *                    partial-update.remove-record-on-delete, ignore-delete, or an error for
- *                    retracts; sequence groups and aggregators: PAIMON_EUNSUPPORTED for now
- *   aggregation      per field `fields.<f>.aggregate-function` (default
- *                    `fields.default-aggregate-function`, else last_non_null_value): sum,
- *                    product, max, min, last_value, last_non_null_value, first_value,
- *                    first_non_null_value, bool_and, bool_or, listagg; retraction where Java
- *                    supports it (sum, product, last_value, last_non_null_value), else an
- *                    error unless fields.<f>.ignore-retract; aggregation.remove-record-on-delete.
- *                    The collection, map and sketch functions: PAIMON_EUNSUPPORTED.
+ *   partial-update   lsm/partial_update.h: field by field, sequence groups, aggregated
+ *                    fields, remove-record-on-delete / on-sequence-group, ignore-delete
+ *   aggregation      lsm/field_agg.h per field: `fields.<f>.aggregate-function`, else
+ *                    `fields.default-aggregate-function`, else last_non_null_value;
+ *                    primary keys keep the input, sequence fields the last value;
+ *                    aggregation.remove-record-on-delete.
  *
  * A single record for a key bypasses the function (it is passed through as is), as Java's
  * reducer wrapper does, except under the lookup wrapper (`lookup`), which also keeps only

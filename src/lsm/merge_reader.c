@@ -32,57 +32,6 @@ struct pm_merge_reader {
 
 /* ---- ordering ------------------------------------------------------------------------------ */
 
-static int cmp_i64(int64_t a, int64_t b)
-{
-    return a < b ? -1 : a > b;
-}
-
-int pm_column_compare(const pm_column *a, int64_t i, const pm_column *b, int64_t j)
-{
-    bool va = pm_column_is_valid(a, i), vb = pm_column_is_valid(b, j);
-    if (!va || !vb)
-        return va == vb ? 0 : (va ? 1 : -1);
-    switch (a->type->id) {
-    case PM_TYPE_TINYINT:
-        return cmp_i64(((const int8_t *)a->values.data)[i], ((const int8_t *)b->values.data)[j]);
-    case PM_TYPE_SMALLINT: {
-        int16_t x, y;
-        memcpy(&x, a->values.data + 2 * i, 2);
-        memcpy(&y, b->values.data + 2 * j, 2);
-        return cmp_i64(x, y);
-    }
-    case PM_TYPE_INT:
-    case PM_TYPE_DATE: {
-        int32_t x, y;
-        memcpy(&x, a->values.data + 4 * i, 4);
-        memcpy(&y, b->values.data + 4 * j, 4);
-        return cmp_i64(x, y);
-    }
-    case PM_TYPE_BIGINT: {
-        int64_t x, y;
-        memcpy(&x, a->values.data + 8 * i, 8);
-        memcpy(&y, b->values.data + 8 * j, 8);
-        return cmp_i64(x, y);
-    }
-    case PM_TYPE_CHAR:
-    case PM_TYPE_VARCHAR:
-    case PM_TYPE_BINARY:
-    case PM_TYPE_VARBINARY: {
-        int32_t a0 = pm_column_offset(a, i), a1 = pm_column_offset(a, i + 1);
-        int32_t b0 = pm_column_offset(b, j), b1 = pm_column_offset(b, j + 1);
-        size_t la = (size_t)(a1 - a0), lb = (size_t)(b1 - b0), n = la < lb ? la : lb;
-        int c = n > 0 ? memcmp(a->values.data + a0, b->values.data + b0, n) : 0;
-        return c != 0 ? (c < 0 ? -1 : 1) : (la < lb ? -1 : la > lb);
-    }
-    default: {
-        pm_datum x, y;
-        pm_column_get_datum(a, i, &x);
-        pm_column_get_datum(b, j, &y);
-        return pm_datum_compare(a->type, &x, &y);
-    }
-    }
-}
-
 static int64_t seq_of(const cursor *c, size_t vc)
 {
     int64_t v;
@@ -119,9 +68,15 @@ static int compare_cursors(const pm_merge_reader *r, const cursor *a, const curs
         return c;
     for (size_t k = 0; k < r->o.seq_count; k++) {
         int col = r->o.seq_cols[k];
-        c = pm_column_compare(a->batch->columns[col], a->row, b->batch->columns[col], b->row);
-        if (c != 0)
-            return r->o.seq_descending ? -c : c;
+        const pm_column *ca = a->batch->columns[col], *cb = b->batch->columns[col];
+        c = pm_column_compare(ca, a->row, cb, b->row);
+        if (c == 0)
+            continue;
+        /* Java's sequence comparator puts nulls first in either direction. */
+        if (!r->o.seq_descending || !pm_column_is_valid(ca, a->row) ||
+            !pm_column_is_valid(cb, b->row))
+            return c;
+        return -c;
     }
     sa = seq_of(a, r->value_count);
     sb = seq_of(b, r->value_count);

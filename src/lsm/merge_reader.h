@@ -47,7 +47,4 @@ int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err);
 
 void pm_merge_reader_free(pm_merge_reader *r);
 
-/* Compares slot `i` of `a` with slot `j` of `b` (same type): Java's ordering, nulls first. */
-int pm_column_compare(const pm_column *a, int64_t i, const pm_column *b, int64_t j);
-
 #endif /* PM_LSM_MERGE_READER_H */

@@ -1,10 +1,13 @@
 /* Split reads: see split_read.h. */
 #include "table/split_read.h"
 
+#include "lsm/partial_update.h"
+
 #include <string.h>
 
 #include "data/binary_row.h"
 #include "lsm/merge_reader.h"
+#include "lsm/partial_update.h"
 #include "table/file_reader.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -181,6 +184,14 @@ static int split_keys(pm_split_reader *r, paimon_error *err)
             return rc;
     }
     r->key_count = nk;
+    /* Sequence groups tie fields to other fields: merge whole rows (Java widens the read
+     * type to the groups' sequence fields; every field gives the same rows). */
+    if (pm_schema_has_sequence_groups(s)) {
+        int pos;
+        for (size_t col = 0; col < s->row->field_count; col++)
+            if ((rc = need_column(r, col, &pos, err)) != 0)
+                return rc;
+    }
     if (seq != NULL) {
         char *copy = pm_strdup(seq), *save = NULL;
         if (copy == NULL)

@@ -39,6 +39,33 @@ int32_t pm_murmur3_words(const void *data, size_t len, uint32_t seed)
     return (int32_t)fmix32(h);
 }
 
+static inline uint32_t mix_k1(uint32_t k)
+{
+    k *= 0xcc9e2d51u;
+    k = rotl32(k, 15);
+    return k * 0x1b873593u;
+}
+
+static inline uint32_t mix_h1(uint32_t h, uint32_t k)
+{
+    h ^= k;
+    h = rotl32(h, 13);
+    return h * 5 + 0xe6546b64u;
+}
+
+int32_t pm_murmur3_bytes_java(const void *data, size_t len, uint32_t seed)
+{
+    const uint8_t *p = data;
+    size_t aligned = len - len % 4;
+    uint32_t h = seed;
+    for (size_t i = 0; i < aligned; i += 4)
+        h = mix_h1(h, mix_k1(pm_load_le32(p + i)));
+    for (size_t i = aligned; i < len; i++) /* Java widens the byte with its sign */
+        h = mix_h1(h, mix_k1((uint32_t)(int32_t)(int8_t)p[i]));
+    h ^= (uint32_t)len;
+    return (int32_t)fmix32(h);
+}
+
 uint32_t pm_crc32_update(uint32_t crc, const void *data, size_t len)
 {
     const Bytef *p = data;

@@ -17,6 +17,11 @@
 /* `len` must be a multiple of 4 (asserted). */
 int32_t pm_murmur3_words(const void *data, size_t len, uint32_t seed);
 
+/* Java Paimon's MurmurHashUtils.hashBytes: MurmurHash3 x86_32 over 4-byte little-endian
+ * words, then each trailing byte mixed alone as a sign-extended int, finalized with the
+ * length.  BinaryString.hashCode() is this with seed 42. */
+int32_t pm_murmur3_bytes_java(const void *data, size_t len, uint32_t seed);
+
 /* java.util.zip.CRC32 (= zlib crc32). */
 uint32_t pm_crc32(const void *data, size_t len);
 uint32_t pm_crc32_update(uint32_t crc, const void *data, size_t len);

@@ -23,6 +23,8 @@ typedef struct rec {
     int32_t v1;
     bool v2_null;
     char v2[8];
+    bool sq_null; /* the user sequence field (sequence.field or a sequence group's) */
+    int32_t sq;
     int run;
 } rec;
 
@@ -47,7 +49,8 @@ static pm_type *value_type(void)
 {
     paimon_error err = {0};
     pm_type *row = NULL;
-    assert_int_equal(pm_columns_parse("k BIGINT NOT NULL, v1 INT, v2 STRING", &row, &err), 0);
+    assert_int_equal(pm_columns_parse("k BIGINT NOT NULL, v1 INT, v2 STRING, sq INT", &row, &err),
+                     0);
     return row;
 }
 
@@ -56,18 +59,28 @@ static pm_type *run_type(void)
     paimon_error err = {0};
     pm_type *row = NULL;
     assert_int_equal(
-        pm_columns_parse("k BIGINT NOT NULL, v1 INT, v2 STRING, "
+        pm_columns_parse("k BIGINT NOT NULL, v1 INT, v2 STRING, sq INT, "
                          "_SEQUENCE_NUMBER BIGINT NOT NULL, _VALUE_KIND TINYINT NOT NULL",
                          &row, &err),
         0);
     return row;
 }
 
+/* 0: no sequence.field; 1: ascending; -1: descending.  Nulls come first either way. */
+static int seq_field_order;
+/* partial-update: `fields.sq.sequence-group = v1`, with v1 summed when group_sum. */
+static bool groups, group_sum;
+
 static int cmp_rec(const void *pa, const void *pb)
 {
     const rec *a = pa, *b = pb;
     if (a->key != b->key)
         return a->key < b->key ? -1 : 1;
+    if (seq_field_order != 0 && (a->sq_null != b->sq_null || a->sq != b->sq)) {
+        if (a->sq_null || b->sq_null)
+            return a->sq_null ? -1 : 1;
+        return (a->sq < b->sq ? -1 : 1) * seq_field_order;
+    }
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
@@ -94,8 +107,10 @@ static int run_next(void *ctx, pm_batch **out, paimon_error *err)
         assert_int_equal(pm_column_append_datum(b->columns[1], &d), 0);
         d = x->v2_null ? pm_datum_null() : pm_datum_bytes(x->v2, strlen(x->v2));
         assert_int_equal(pm_column_append_datum(b->columns[2], &d), 0);
-        assert_int_equal(pm_column_append_i64(b->columns[3], x->seq), 0);
-        assert_int_equal(pm_column_append_i64(b->columns[4], x->kind), 0);
+        d = x->sq_null ? pm_datum_null() : pm_datum_int(x->sq);
+        assert_int_equal(pm_column_append_datum(b->columns[3], &d), 0);
+        assert_int_equal(pm_column_append_i64(b->columns[4], x->seq), 0);
+        assert_int_equal(pm_column_append_i64(b->columns[5], x->kind), 0);
         n++;
     }
     assert_int_equal(pm_batch_set_rows(b, (int64_t)n, err), 0);
@@ -108,6 +123,76 @@ static int run_next(void *ctx, pm_batch **out, paimon_error *err)
 static bool is_add(int8_t k)
 {
     return k == 0 || k == 2;
+}
+
+static void set_v1(expected_row *out, bool null, int32_t v)
+{
+    out->v1_null = null;
+    out->v1 = null ? 0 : v;
+}
+
+/* v1 + x (or - x) with int wrap-around; a null side leaves the other (or -x). */
+static void sum_v1(expected_row *out, const rec *x, bool subtract)
+{
+    if (x->v1_null)
+        return;
+    if (out->v1_null)
+        set_v1(out, false, subtract ? (int32_t)(0u - (uint32_t)x->v1) : x->v1);
+    else
+        out->v1 = subtract ? (int32_t)((uint32_t)out->v1 - (uint32_t)x->v1)
+                           : (int32_t)((uint32_t)out->v1 + (uint32_t)x->v1);
+}
+
+/* partial-update with `fields.sq.sequence-group = v1` (v1 summed when group_sum), the fields
+ * in the order k, v1, v2, sq.  v1 and the row's sq move only with records whose sq is set
+ * and not older than the row's (a null row sq is older than any); v2 takes every non-null
+ * value; a retraction clears v1 (or subtracts from it) and moves sq the same way. */
+static bool reference_groups(const rec *r, size_t n, expected_row *out)
+{
+    bool row_sq_null = true, filled = false, meet_insert = false;
+    int32_t row_sq = 0;
+    for (size_t i = 0; i < n; i++) {
+        const rec *x = &r[i];
+        bool newer;
+        if (!is_add(x->kind) && !filled) { /* a first retraction seeds the row */
+            set_v1(out, x->v1_null, x->v1);
+            out->v2_null = x->v2_null;
+            strcpy(out->v2, x->v2_null ? "" : x->v2);
+            row_sq_null = x->sq_null;
+            row_sq = x->sq;
+            filled = true;
+        }
+        newer = !x->sq_null && (row_sq_null || x->sq >= row_sq);
+        if (!is_add(x->kind)) {
+            if (x->sq_null)
+                continue;
+            if (group_sum)
+                sum_v1(out, x, true);
+            else if (newer)
+                set_v1(out, true, 0);
+            if (newer) {
+                row_sq_null = false;
+                row_sq = x->sq;
+            }
+            continue;
+        }
+        if (!x->sq_null) {
+            if (group_sum)
+                sum_v1(out, x, false); /* sum folds the same way for older records */
+            else if (newer)
+                set_v1(out, x->v1_null, x->v1);
+            if (newer) {
+                row_sq_null = false;
+                row_sq = x->sq;
+            }
+        }
+        if (!x->v2_null) {
+            out->v2_null = false;
+            strcpy(out->v2, x->v2);
+        }
+        meet_insert = filled = true;
+    }
+    return meet_insert;
 }
 
 /* Fills `out` for one key's records (oldest first); false when the key is deleted. */
@@ -142,6 +227,8 @@ static bool reference(const char *engine, const rec *r, size_t n, expected_row *
         strcpy(out->v2, r[0].v2);
         return true;
     }
+    if (strcmp(engine, "partial-update") == 0 && groups)
+        return reference_groups(r, n, out);
     if (strcmp(engine, "partial-update") == 0) {
         /* remove-record-on-delete: -D resets the row to its values; -U ignored */
         bool deleted = false, meet_insert = false;
@@ -208,6 +295,7 @@ static void run_model(const char *engine, const char *extra_options, uint64_t se
     size_t n = 200 + seed % 1000, nruns = 1 + seed % NRUNS_MAX, got = 0, want = 0;
     expected_row *expect = pm_calloc(MAX_RECS, sizeof(expected_row));
     bool retracts = strcmp(engine, "first-row") != 0;
+    int seq_col = 3;
     pm_batch *b;
     int rc;
 
@@ -218,10 +306,23 @@ static void run_model(const char *engine, const char *extra_options, uint64_t se
     pm_options_init(&schema.options);
     assert_int_equal(pm_strlist_push(&schema.primary_keys, "k"), 0);
     assert_int_equal(pm_options_set(&schema.options, "merge-engine", engine), 0);
-    if (extra_options != NULL) {
+    /* extra_options: "key=value;key=value" */
+    for (const char *p = extra_options; p != NULL && *p != '\0';) {
         char key[128], value[128];
-        assert_int_equal(sscanf(extra_options, "%127[^=]=%127s", key, value), 2);
+        int used = 0;
+        assert_int_equal(sscanf(p, "%127[^=]=%127[^;]%n", key, value, &used), 2);
         assert_int_equal(pm_options_set(&schema.options, key, value), 0);
+        p += used;
+        if (*p == ';')
+            p++;
+    }
+    {
+        const char *sf = pm_options_get(&schema.options, "sequence.field");
+        const char *order = pm_options_get(&schema.options, "sequence.field.sort-order");
+        seq_field_order =
+            sf == NULL ? 0 : (order != NULL && strcmp(order, "descending") == 0 ? -1 : 1);
+        groups = pm_options_get(&schema.options, "fields.sq.sequence-group") != NULL;
+        group_sum = pm_options_get(&schema.options, "fields.v1.aggregate-function") != NULL;
     }
     if (strcmp(engine, "aggregation") == 0) {
         assert_int_equal(pm_options_set(&schema.options, "fields.v1.aggregate-function", "sum"), 0);
@@ -237,12 +338,14 @@ static void run_model(const char *engine, const char *extra_options, uint64_t se
         x->key = rnd(60);
         x->seq = (int64_t)i;
         x->kind = retracts && rnd(5) == 0 ? (rnd(2) ? 3 : 1) : (rnd(3) == 0 ? 2 : 0);
-        if (strcmp(engine, "partial-update") == 0 && x->kind == 1)
+        if (strcmp(engine, "partial-update") == 0 && x->kind == 1 && !groups)
             x->kind = 3; /* -U is ignored under remove-record-on-delete: keep the model simple */
         x->v1_null = rnd(4) == 0;
         x->v1 = (int32_t)rnd(2000000000) - 1000000000;
         x->v2_null = rnd(4) == 0;
         snprintf(x->v2, sizeof(x->v2), "s%u", rnd(100));
+        x->sq_null = rnd(5) == 0;
+        x->sq = (int32_t)rnd(12);
         x->run = (int)rnd((uint32_t)nruns);
     }
     /* Each run sorted by (key, seq); the reference sees all records of a key by seq. */
@@ -275,6 +378,11 @@ static void run_model(const char *engine, const char *extra_options, uint64_t se
     mo.key_cols = &key_col;
     mo.key_count = 1;
     mo.batch_rows = 1 + rnd(50);
+    if (seq_field_order != 0) {
+        mo.seq_cols = &seq_col;
+        mo.seq_count = 1;
+        mo.seq_descending = seq_field_order < 0;
+    }
     assert_int_equal(pm_merge_reader_new(&mr, sources, nruns, fn, &mo, &err), 0);
     while ((rc = pm_merge_reader_next(mr, &b, &err)) == 0) {
         for (int64_t i = 0; i < b->row_count; i++, got++) {
@@ -343,6 +451,27 @@ static void test_aggregation(void **state)
         run_model("aggregation", NULL, seed);
 }
 
+static void test_sequence_field(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 100; seed++) {
+        run_model("deduplicate", "sequence.field=sq", seed);
+        run_model("deduplicate", "sequence.field=sq;sequence.field.sort-order=descending", seed);
+        run_model("aggregation", "sequence.field=sq", seed);
+    }
+}
+
+static void test_partial_update_sequence_groups(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 100; seed++) {
+        run_model("partial-update", "fields.sq.sequence-group=v1", seed);
+        run_model("partial-update", "fields.sq.sequence-group=v1;fields.v1.aggregate-function=sum",
+                  seed);
+        run_model("partial-update", "fields.sq.sequence-group=v1;sequence.field=sq", seed);
+    }
+}
+
 /* Partial update refuses retractions unless told what to do with them. */
 static void test_partial_update_refuses_deletes(void **state)
 {
@@ -388,6 +517,8 @@ int main(void)
         cmocka_unit_test(test_first_row),
         cmocka_unit_test(test_partial_update),
         cmocka_unit_test(test_aggregation),
+        cmocka_unit_test(test_sequence_field),
+        cmocka_unit_test(test_partial_update_sequence_groups),
         cmocka_unit_test(test_partial_update_refuses_deletes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
