@@ -19,12 +19,14 @@
 static const uint8_t EMPTY_ROW[12] = {0};
 
 /* A table under a fresh directory; partitioned by p INT when `partitioned`. */
-static char *make_table(const char *tag, bool partitioned, const char *const *opts, size_t nopt)
+static char *make_table_kind(const char *tag, bool partitioned, bool pk, const char *const *opts,
+                             size_t nopt)
 {
     char *dir = pm_test_tmpdir(tag);
     char *path = pm_path_join(dir, "t");
     paimon_create_options o = PAIMON_CREATE_OPTIONS_INIT;
     const char *parts[] = {"p"};
+    const char *pks[] = {"id", "p"};
     const char *keys[8], *values[8];
     char buf[8][128];
     paimon_error err;
@@ -39,12 +41,19 @@ static char *make_table(const char *tag, bool partitioned, const char *const *op
     o.columns = "id BIGINT, v STRING, p INT";
     o.partition_keys = partitioned ? parts : NULL;
     o.partition_key_count = partitioned ? 1 : 0;
+    o.primary_keys = pk ? pks : NULL;
+    o.primary_key_count = pk ? 2 : 0;
     o.option_keys = keys;
     o.option_values = values;
     o.option_count = nopt;
     assert_int_equal(paimon_table_create(path, &o, &err), 0);
     pm_free(dir);
     return path;
+}
+
+static char *make_table(const char *tag, bool partitioned, const char *const *opts, size_t nopt)
+{
+    return make_table_kind(tag, partitioned, false, opts, nopt);
 }
 
 /* Adds a data-file entry for partition p (or unpartitioned when p < 0). */
@@ -605,15 +614,16 @@ static void test_crash_halt_every_op(void **state)
 #define WRITERS 4
 #define COMMITS 50
 
-static void test_four_processes(void **state)
+/* 4 processes x 50 commits to one table; on a primary-key table each writes its own
+ * partition (two writers on one primary-key bucket are unsupported, as in Java). */
+static void four_processes(bool pk)
 {
-    char *t = make_table("commit_conc", true, NULL, 0);
+    char *t = make_table_kind("commit_conc", true, pk, NULL, 0);
     pid_t pids[WRITERS];
     pm_fs *fs = pm_fs_local_new(false);
     int64_t latest;
     bool found;
     paimon_error err;
-    (void)state;
     for (int w = 0; w < WRITERS; w++) {
         pids[w] = fork();
         assert_true(pids[w] >= 0);
@@ -671,6 +681,18 @@ static void test_four_processes(void **state)
     pm_free(t);
 }
 
+static void test_four_processes_append(void **state)
+{
+    (void)state;
+    four_processes(false);
+}
+
+static void test_four_processes_primary_key(void **state)
+{
+    (void)state;
+    four_processes(true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -682,7 +704,8 @@ int main(void)
         cmocka_unit_test(test_index_carried_forward),
         cmocka_unit_test(test_crash_fail_every_op),
         cmocka_unit_test(test_crash_halt_every_op),
-        cmocka_unit_test(test_four_processes),
+        cmocka_unit_test(test_four_processes_append),
+        cmocka_unit_test(test_four_processes_primary_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
