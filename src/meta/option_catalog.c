@@ -217,19 +217,6 @@ int pm_option_check_value(const pm_option_def *d, const char *key, const char *v
     return 0;
 }
 
-int pm_options_get_memory(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
-                          paimon_error *err)
-{
-    const char *v = pm_options_get(o, key);
-    if (v == NULL) {
-        *out = fallback;
-        return 0;
-    }
-    if (pm_parse_memory_size(v, out) != 0)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a memory size", key, v);
-    return 0;
-}
-
 int pm_options_get_duration(const pm_options *o, const char *key, int64_t fallback_ms, int64_t *out,
                             paimon_error *err)
 {

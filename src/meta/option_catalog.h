@@ -58,9 +58,7 @@ int pm_parse_memory_size(const char *text, int64_t *bytes);
 /* Java's TimeUtils.parseDuration into milliseconds (sub-millisecond units round down). */
 int pm_parse_duration_ms(const char *text, int64_t *ms);
 
-/* Typed reads with fallbacks (PAIMON_EINVALID naming the key when malformed). */
-int pm_options_get_memory(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
-                          paimon_error *err);
+/* Typed read with a fallback (pm_options_get_memory is in options.h) (PAIMON_EINVALID naming the key when malformed). */
 int pm_options_get_duration(const pm_options *o, const char *key, int64_t fallback_ms, int64_t *out,
                             paimon_error *err);
 
