@@ -18,5 +18,6 @@
 #include "paimon/scan.h"
 #include "paimon/arrow.h"
 #include "paimon/file.h"
+#include "paimon/write.h"
 
 #endif /* PAIMON_H */

@@ -3,6 +3,7 @@
 #define PM_CLI_COMMANDS_H
 
 int cli_cmd_create(int argc, char **argv);
+int cli_cmd_alter(int argc, char **argv);
 int cli_cmd_inspect(int argc, char **argv);
 int cli_cmd_cat(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);

@@ -17,6 +17,7 @@ typedef struct command {
 /* Adding a subcommand: a cmd_<name>.c file, its declaration in commands.h, a line here. */
 static const command COMMANDS[] = {
     {"create", cli_cmd_create, "create a table"},
+    {"alter", cli_cmd_alter, "change a table's columns or options"},
     {"cat", cli_cmd_cat, "print the rows of a table (a snapshot, filtered, projected)"},
     {"inspect", cli_cmd_inspect, "list a table's snapshots, schemas, manifests, files, options"},
     {"demo", cli_cmd_demo, "create a demo warehouse and show what the tool does"},

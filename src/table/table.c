@@ -1,5 +1,6 @@
 /* Table handles: see table.h. */
 #include "table/table.h"
+#include "meta/option_catalog.h"
 
 #include <string.h>
 
@@ -94,6 +95,8 @@ int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema, paimon_error
     int rc;
 
     if ((rc = pm_schema_validate(schema, err)) != 0)
+        return rc;
+    if ((rc = pm_options_validate(schema, err)) != 0)
         return rc;
     if ((rc = pm_schema_list_ids(fs, path, &ids, &n, err)) != 0)
         return rc;

@@ -1,0 +1,743 @@
+/*
+ * Option catalogue and Java's option checks (option_catalog.h).  The rules follow
+ * release-1.4.2 SchemaValidation.validateTableSchema, TableSchema's bucket-key checks and
+ * SchemaManager.checkAlterTableOption; messages keep Java's wording where it names the
+ * rule, so a user can search for it.
+ */
+#include "meta/option_catalog.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/alloc.h"
+#include "util/error.h"
+
+static const pm_option_def CATALOG[] = {
+#include "meta/option_catalog_table.inc"
+};
+#define CATALOG_COUNT (sizeof(CATALOG) / sizeof(CATALOG[0]))
+
+static int def_cmp(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, ((const pm_option_def *)elem)->key);
+}
+
+const pm_option_def *pm_option_lookup(const char *key)
+{
+    return bsearch(key, CATALOG, CATALOG_COUNT, sizeof(CATALOG[0]), def_cmp);
+}
+
+/* ---- value parsing --------------------------------------------------------------------- */
+
+/* Integer.parseInt / Long.parseLong: optional sign, decimal digits, nothing else. */
+static bool parse_java_long(const char *v, int64_t min, int64_t max, int64_t *out)
+{
+    const char *p = v;
+    char *end = NULL;
+    long long n;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    for (const char *q = p; *q; q++)
+        if (!isdigit((unsigned char)*q))
+            return false;
+    errno = 0;
+    n = strtoll(v, &end, 10);
+    if (errno != 0 || n < min || n > max)
+        return false;
+    *out = n;
+    return true;
+}
+
+/* Copies the trimmed, lower-cased text after the leading digits into `unit`. */
+static bool split_number_unit(const char *text, uint64_t *number, char *unit, size_t unit_cap)
+{
+    const char *p = text, *end;
+    size_t n;
+    uint64_t v = 0;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    for (; isdigit((unsigned char)*p); p++) {
+        if (__builtin_mul_overflow(v, 10, &v) ||
+            __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v))
+            return false;
+    }
+    while (isspace((unsigned char)*p))
+        p++;
+    end = p + strlen(p);
+    while (end > p && isspace((unsigned char)end[-1]))
+        end--;
+    n = (size_t)(end - p);
+    if (n >= unit_cap)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        unit[i] = (char)tolower((unsigned char)p[i]);
+    unit[n] = '\0';
+    *number = v;
+    return true;
+}
+
+static bool unit_in(const char *unit, const char *const *labels)
+{
+    for (size_t i = 0; labels[i] != NULL; i++)
+        if (strcmp(unit, labels[i]) == 0)
+            return true;
+    return false;
+}
+
+int pm_parse_memory_size(const char *text, int64_t *bytes)
+{
+    static const char *const B[] = {"", "b", "bytes", NULL};
+    static const char *const K[] = {"k", "kb", "kibibytes", NULL};
+    static const char *const M[] = {"m", "mb", "mebibytes", NULL};
+    static const char *const G[] = {"g", "gb", "gibibytes", NULL};
+    static const char *const T[] = {"t", "tb", "tebibytes", NULL};
+    char unit[32];
+    uint64_t n, mul, r;
+    if (!split_number_unit(text, &n, unit, sizeof(unit)))
+        return PAIMON_EINVALID;
+    if (unit_in(unit, B))
+        mul = 1;
+    else if (unit_in(unit, K))
+        mul = 1024;
+    else if (unit_in(unit, M))
+        mul = 1024 * 1024;
+    else if (unit_in(unit, G))
+        mul = 1024ull * 1024 * 1024;
+    else if (unit_in(unit, T))
+        mul = 1024ull * 1024 * 1024 * 1024;
+    else
+        return PAIMON_EINVALID;
+    if (__builtin_mul_overflow(n, mul, &r) || r > INT64_MAX)
+        return PAIMON_EINVALID;
+    *bytes = (int64_t)r;
+    return 0;
+}
+
+int pm_parse_duration_ms(const char *text, int64_t *ms)
+{
+    static const struct {
+        const char *labels[8];
+        uint64_t num, den; /* milliseconds = n * num / den */
+    } UNITS[] = {
+        {{"ns", "nano", "nanos", "nanosecond", "nanoseconds", NULL}, 1, 1000000},
+        {{"us", "\xc2\xb5s", "micro", "micros", "microsecond", "microseconds", NULL}, 1, 1000},
+        {{"", "ms", "milli", "millis", "millisecond", "milliseconds", NULL}, 1, 1},
+        {{"s", "sec", "secs", "second", "seconds", NULL}, 1000, 1},
+        {{"m", "min", "mins", "minute", "minutes", NULL}, 60000, 1},
+        {{"h", "hour", "hours", NULL}, 3600000, 1},
+        {{"d", "day", "days", NULL}, 86400000, 1},
+    };
+    char unit[32];
+    uint64_t n, r;
+    if (!split_number_unit(text, &n, unit, sizeof(unit)))
+        return PAIMON_EINVALID;
+    for (size_t i = 0; i < sizeof(UNITS) / sizeof(UNITS[0]); i++) {
+        if (!unit_in(unit, UNITS[i].labels))
+            continue;
+        if (__builtin_mul_overflow(n, UNITS[i].num, &r) || r / UNITS[i].den > INT64_MAX)
+            return PAIMON_EINVALID;
+        *ms = (int64_t)(r / UNITS[i].den);
+        return 0;
+    }
+    return PAIMON_EINVALID;
+}
+
+static bool enum_has(const char *values, const char *v)
+{
+    size_t vlen = strlen(v);
+    for (const char *p = values; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar != NULL ? (size_t)(bar - p) : strlen(p);
+        if (len == vlen && strncasecmp(p, v, len) == 0)
+            return true;
+        p += len + (bar != NULL);
+    }
+    return false;
+}
+
+int pm_option_check_value(const pm_option_def *d, const char *key, const char *value,
+                          paimon_error *err)
+{
+    int64_t n;
+    char *end = NULL;
+    switch (d->type) {
+    case PM_OPT_INT:
+        if (!parse_java_long(value, INT32_MIN, INT32_MAX, &n))
+            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not an integer", key,
+                              value);
+        return 0;
+    case PM_OPT_LONG:
+        if (!parse_java_long(value, INT64_MIN, INT64_MAX, &n))
+            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a long integer", key,
+                              value);
+        return 0;
+    case PM_OPT_BOOL:
+        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0)
+            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not true or false", key,
+                              value);
+        return 0;
+    case PM_OPT_DOUBLE: {
+        const char *p = value;
+        while (isspace((unsigned char)*p))
+            p++;
+        errno = 0;
+        (void)strtod(p, &end);
+        while (end != NULL && isspace((unsigned char)*end))
+            end++;
+        if (end == p || end == NULL || *end != '\0')
+            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a number", key, value);
+        return 0;
+    }
+    case PM_OPT_MEMORY:
+        if (pm_parse_memory_size(value, &n) != 0)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "option %s: '%s' is not a memory size (e.g. '64 mb')", key, value);
+        return 0;
+    case PM_OPT_DURATION:
+        if (pm_parse_duration_ms(value, &n) != 0)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "option %s: '%s' is not a duration (e.g. '10 s', '1 h')", key, value);
+        return 0;
+    case PM_OPT_ENUM:
+        if (d->values != NULL && !enum_has(d->values, value))
+            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not one of %s", key, value,
+                              d->values);
+        return 0;
+    case PM_OPT_STRING:
+    case PM_OPT_MAP: return 0;
+    }
+    return 0;
+}
+
+int pm_options_get_duration(const pm_options *o, const char *key, int64_t fallback_ms, int64_t *out,
+                            paimon_error *err)
+{
+    const char *v = pm_options_get(o, key);
+    if (v == NULL) {
+        *out = fallback_ms;
+        return 0;
+    }
+    if (pm_parse_duration_ms(v, out) != 0)
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a duration", key, v);
+    return 0;
+}
+
+/* ---- validation at create -------------------------------------------------------------- */
+
+/* The value of `key` or of one of its aliases (Java's fallback keys). */
+static const char *opt(const pm_options *o, const char *key)
+{
+    const char *v = pm_options_get(o, key);
+    if (v != NULL)
+        return v;
+    for (size_t i = 0; i < o->count; i++) {
+        const pm_option_def *d = pm_option_lookup(o->keys[i]);
+        if (d != NULL && d->alias_of != NULL && strcmp(d->alias_of, key) == 0)
+            return o->values[i];
+    }
+    return NULL;
+}
+
+static bool opt_is(const pm_options *o, const char *key, const char *dflt, const char *want)
+{
+    const char *v = opt(o, key);
+    return strcasecmp(v != NULL ? v : dflt, want) == 0;
+}
+
+static int64_t opt_i64(const pm_options *o, const char *key, int64_t dflt)
+{
+    const char *v = opt(o, key);
+    int64_t n;
+    return v != NULL && parse_java_long(v, INT64_MIN, INT64_MAX, &n) ? n : dflt;
+}
+
+static bool has_name(const pm_strlist *l, const char *name)
+{
+    return pm_strlist_find(l, name) >= 0;
+}
+
+/* Splits a comma list (Java's String.split(",") with trimming as CoreOptions does). */
+static int split_list(const char *text, pm_strlist *out)
+{
+    const char *p = text;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        const char *end = comma != NULL ? comma : p + strlen(p);
+        const char *a = p, *b = end;
+        while (a < b && isspace((unsigned char)*a))
+            a++;
+        while (b > a && isspace((unsigned char)b[-1]))
+            b--;
+        if (b > a && pm_strlist_pushn(out, a, (size_t)(b - a)) != 0)
+            return PAIMON_ENOMEM;
+        p = comma != NULL ? comma + 1 : end;
+    }
+    return 0;
+}
+
+static const pm_field *field(const pm_schema *s, const char *name)
+{
+    return pm_type_field_by_name(s->row, name, NULL);
+}
+
+static bool is_format_prefix(const char *key)
+{
+    static const char *const P[] = {"parquet.", "orc.", "avro.", "csv.", "json.", NULL};
+    for (size_t i = 0; P[i] != NULL; i++)
+        if (strncmp(key, P[i], strlen(P[i])) == 0)
+            return true;
+    return false;
+}
+
+static const char *const AGG_FUNCTIONS[] = {"sum",
+                                            "product",
+                                            "max",
+                                            "min",
+                                            "last_value",
+                                            "last_non_null_value",
+                                            "last_not_null_value",
+                                            "first_value",
+                                            "first_non_null_value",
+                                            "first_not_null_value",
+                                            "listagg",
+                                            "bool_or",
+                                            "bool_and",
+                                            "collect",
+                                            "merge_map",
+                                            "merge_map_with_keytime",
+                                            "nested_update",
+                                            "nested_partial_update",
+                                            "hll_sketch",
+                                            "theta_sketch",
+                                            "rbm32",
+                                            "rbm64",
+                                            "primary-key",
+                                            NULL};
+
+/* `fields.<f>[,<g>].<setting>`: the fields must exist (validateFieldsPrefix); aggregate
+ * function names must be known (validateMergeFunctionFactory). */
+static int check_fields_option(const pm_schema *s, const char *key, const char *value,
+                               paimon_error *err)
+{
+    const char *names = key + strlen("fields.");
+    const char *dot = strchr(names, '.');
+    char buf[512];
+    size_t len = dot != NULL ? (size_t)(dot - names) : strlen(names);
+    if (dot == NULL || len == 0 || len >= sizeof(buf) || dot[1] == '\0')
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: expected fields.<column>.<setting>",
+                          key);
+    memcpy(buf, names, len);
+    buf[len] = '\0';
+    for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
+        if (strcmp(tok, "default-aggregate-function") == 0)
+            continue;
+        if (field(s, tok) == NULL)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "option %s: Field %s can not be found in table schema.", key, tok);
+    }
+    if (strcmp(dot + 1, "aggregate-function") == 0 ||
+        strcmp(key, "fields.default-aggregate-function") == 0) {
+        for (size_t i = 0; AGG_FUNCTIONS[i] != NULL; i++)
+            if (strcmp(value, AGG_FUNCTIONS[i]) == 0)
+                return 0;
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: unknown aggregate function '%s'", key,
+                          value);
+    }
+    return 0;
+}
+
+static int check_keys_and_values(const pm_schema *s, paimon_error *err)
+{
+    const pm_options *o = &s->options;
+    for (size_t i = 0; i < o->count; i++) {
+        const char *key = o->keys[i], *value = o->values[i];
+        const pm_option_def *d = pm_option_lookup(key);
+        int rc;
+        if (d != NULL) {
+            if ((rc = pm_option_check_value(d, key, value, err)) != 0)
+                return rc;
+        } else if (strncmp(key, "fields.", 7) == 0) {
+            if ((rc = check_fields_option(s, key, value, err)) != 0)
+                return rc;
+        } else if (strncmp(key, "file-index.", 11) == 0 || is_format_prefix(key)) {
+            continue;
+        } else {
+            return pm_err_set(err, PAIMON_EINVALID, "option %s: unknown option", key);
+        }
+    }
+    return 0;
+}
+
+/* Java's PRIMARY_KEY_UNSUPPORTED_LOGICAL_TYPES: no nested, variant or blob keys. */
+static int check_primitive_keys(const pm_schema *s, const pm_strlist *keys, const char *what,
+                                paimon_error *err)
+{
+    for (size_t i = 0; i < keys->count; i++) {
+        const pm_field *f = field(s, keys->items[i]);
+        if (f == NULL)
+            return pm_err_set(err, PAIMON_EINVALID, "Cannot find field: %s", keys->items[i]);
+        if (pm_type_is_nested(f->type) || f->type->id == PM_TYPE_VARIANT ||
+            f->type->id == PM_TYPE_BLOB)
+            return pm_err_set(err, PAIMON_EINVALID, "%s field %s: nested types are unsupported",
+                              what, keys->items[i]);
+    }
+    return 0;
+}
+
+static int check_bucket(const pm_schema *s, paimon_error *err)
+{
+    const pm_options *o = &s->options;
+    int64_t bucket = opt_i64(o, "bucket", -1);
+    pm_strlist bkeys;
+    int rc = 0;
+    bool pk = s->primary_keys.count > 0;
+
+    pm_strlist_init(&bkeys);
+    if (opt(o, "bucket-key") != NULL && split_list(opt(o, "bucket-key"), &bkeys) != 0) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    /* TableSchema.originalBucketKeys */
+    for (size_t i = 0; i < bkeys.count; i++) {
+        if (field(s, bkeys.items[i]) == NULL) {
+            rc = pm_err_set(err, PAIMON_EINVALID, "bucket-key %s is not a column", bkeys.items[i]);
+            goto done;
+        }
+        if (has_name(&s->partition_keys, bkeys.items[i])) {
+            rc = pm_err_set(err, PAIMON_EINVALID, "Bucket key %s should not be a partition key",
+                            bkeys.items[i]);
+            goto done;
+        }
+        if (pk && !has_name(&s->primary_keys, bkeys.items[i])) {
+            rc = pm_err_set(err, PAIMON_EINVALID,
+                            "Primary keys should contain all bucket keys (%s is not one)",
+                            bkeys.items[i]);
+            goto done;
+        }
+    }
+    if (bucket == -1) {
+        if (bkeys.count > 0) {
+            rc = pm_err_set(err, PAIMON_EINVALID,
+                            "Cannot define 'bucket-key' with bucket = -1, please remove the "
+                            "'bucket-key' setting or specify a bucket number.");
+            goto done;
+        }
+        if (!pk && opt(o, "full-compaction.delta-commits") != NULL) {
+            rc = pm_err_set(err, PAIMON_EINVALID,
+                            "AppendOnlyTable of unaware or dynamic bucket does not support "
+                            "'full-compaction.delta-commits'");
+            goto done;
+        }
+    } else if (bucket < 1 && !(pk && bucket == -2)) {
+        rc = pm_err_set(err, PAIMON_EINVALID, "The number of buckets needs to be greater than 0.");
+        goto done;
+    } else {
+        if (!pk && bkeys.count == 0) {
+            rc = pm_err_set(err, PAIMON_EINVALID,
+                            "You should define a 'bucket-key' for bucketed append mode.");
+            goto done;
+        }
+        for (size_t i = 0; i < bkeys.count; i++) {
+            if (pm_type_is_nested(field(s, bkeys.items[i])->type)) {
+                rc = pm_err_set(err, PAIMON_EINVALID,
+                                "nested type can not in bucket-key, in your table these key are "
+                                "[%s]",
+                                bkeys.items[i]);
+                goto done;
+            }
+        }
+    }
+done:
+    pm_strlist_free(&bkeys);
+    return rc;
+}
+
+/* CoreOptions.startupMode(): DEFAULT resolves by which scan options are set. */
+static const char *startup_mode(const pm_options *o)
+{
+    const char *m = opt(o, "scan.mode");
+    if (m == NULL || strcasecmp(m, "default") == 0) {
+        if (opt(o, "scan.timestamp-millis") || opt(o, "scan.timestamp"))
+            return "from-timestamp";
+        if (opt(o, "scan.snapshot-id") || opt(o, "scan.tag-name") || opt(o, "scan.watermark"))
+            return "from-snapshot";
+        if (opt(o, "scan.file-creation-time-millis"))
+            return "from-file-creation-time";
+        if (opt(o, "incremental-between") || opt(o, "incremental-between-timestamp") ||
+            opt(o, "incremental-to-auto-tag"))
+            return "incremental";
+        return "latest-full";
+    }
+    if (strcasecmp(m, "full") == 0)
+        return "latest-full";
+    return m;
+}
+
+static int check_startup_mode(const pm_options *o, paimon_error *err)
+{
+    static const char *const ALL[] = {"scan.timestamp-millis",   "scan.timestamp",
+                                      "scan.snapshot-id",        "scan.tag-name",
+                                      "scan.watermark",          "scan.file-creation-time-millis",
+                                      "incremental-between",     "incremental-between-timestamp",
+                                      "incremental-to-auto-tag", NULL};
+    static const struct {
+        const char *mode;
+        const char *one_of[4]; /* exactly one must be set */
+        bool exactly_one;
+    } MODES[] = {
+        {"from-timestamp", {"scan.timestamp-millis", "scan.timestamp"}, true},
+        {"from-snapshot", {"scan.snapshot-id", "scan.tag-name", "scan.watermark"}, true},
+        {"incremental",
+         {"incremental-between", "incremental-between-timestamp", "incremental-to-auto-tag"},
+         true},
+        {"from-snapshot-full", {"scan.snapshot-id"}, false},
+        {"from-file-creation-time", {"scan.file-creation-time-millis"}, false},
+    };
+    const char *mode = startup_mode(o);
+    for (size_t m = 0; m < sizeof(MODES) / sizeof(MODES[0]); m++) {
+        int set = 0;
+        if (strcasecmp(mode, MODES[m].mode) != 0)
+            continue;
+        for (size_t i = 0; i < 4 && MODES[m].one_of[i] != NULL; i++)
+            set += opt(o, MODES[m].one_of[i]) != NULL;
+        if (set != 1)
+            return pm_err_set(
+                err, PAIMON_EINVALID,
+                "must set only one of %s%s%s%s%s when you use %s for scan.mode", MODES[m].one_of[0],
+                MODES[m].one_of[1] ? ", " : "", MODES[m].one_of[1] ? MODES[m].one_of[1] : "",
+                MODES[m].one_of[2] ? ", " : "", MODES[m].one_of[2] ? MODES[m].one_of[2] : "", mode);
+        for (size_t k = 0; ALL[k] != NULL; k++) {
+            bool legal = false;
+            for (size_t i = 0; i < 4 && MODES[m].one_of[i] != NULL; i++)
+                legal |= strcmp(ALL[k], MODES[m].one_of[i]) == 0;
+            /* scan.watermark is allowed beside snapshot options (Java lists it only among
+             * the from-snapshot choices). */
+            if (!legal && opt(o, ALL[k]) != NULL && strcmp(ALL[k], "scan.watermark") != 0)
+                return pm_err_set(err, PAIMON_EINVALID,
+                                  "[%s] must be null when you use %s for scan.mode", ALL[k], mode);
+        }
+        return 0;
+    }
+    for (size_t k = 0; ALL[k] != NULL; k++)
+        if (opt(o, ALL[k]) != NULL && strcmp(ALL[k], "scan.watermark") != 0)
+            return pm_err_set(err, PAIMON_EINVALID, "%s must be null when you use %s for scan.mode",
+                              ALL[k], mode);
+    return 0;
+}
+
+static int check_sequence_fields(const pm_schema *s, bool cross_partition, paimon_error *err)
+{
+    const pm_options *o = &s->options;
+    pm_strlist seq;
+    int rc = 0;
+    pm_strlist_init(&seq);
+    if (opt(o, "sequence.field") == NULL)
+        return 0;
+    if (split_list(opt(o, "sequence.field"), &seq) != 0)
+        return pm_nomem(err);
+    for (size_t i = 0; i < seq.count; i++) {
+        char key[600];
+        if (field(s, seq.items[i]) == NULL) {
+            rc = pm_err_set(err, PAIMON_EINVALID,
+                            "Sequence field: '%s' can not be found in table schema.", seq.items[i]);
+            goto done;
+        }
+        snprintf(key, sizeof(key), "fields.%s.aggregate-function", seq.items[i]);
+        if (pm_options_get(o, key) != NULL) {
+            rc = pm_err_set(err, PAIMON_EINVALID,
+                            "Should not define aggregation on sequence field: '%s'.", seq.items[i]);
+            goto done;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(seq.items[i], seq.items[j]) == 0) {
+                rc = pm_err_set(err, PAIMON_EINVALID, "Sequence field '%s' is defined repeatedly.",
+                                seq.items[i]);
+                goto done;
+            }
+    }
+    if (opt_is(o, "merge-engine", "deduplicate", "first-row")) {
+        rc = pm_err_set(err, PAIMON_EINVALID,
+                        "Do not support use sequence field on FIRST_ROW merge engine.");
+        goto done;
+    }
+    if (cross_partition)
+        rc = pm_err_set(err, PAIMON_EINVALID,
+                        "You can not use sequence.field in cross partition update case (Primary "
+                        "key constraint does not include all partition fields).");
+done:
+    pm_strlist_free(&seq);
+    return rc;
+}
+
+int pm_options_validate(const pm_schema *s, paimon_error *err)
+{
+    const pm_options *o = &s->options;
+    bool pk = s->primary_keys.count > 0;
+    bool cross_partition = false;
+    const char *v;
+    int rc;
+
+    if ((rc = check_keys_and_values(s, err)) != 0)
+        return rc;
+    if ((rc = check_primitive_keys(s, &s->primary_keys, "primary key", err)) != 0 ||
+        (rc = check_primitive_keys(s, &s->partition_keys, "partition", err)) != 0)
+        return rc;
+    for (size_t i = 0; pk && i < s->partition_keys.count; i++)
+        cross_partition |= !has_name(&s->primary_keys, s->partition_keys.items[i]);
+    if ((rc = check_bucket(s, err)) != 0 || (rc = check_startup_mode(o, err)) != 0 ||
+        (rc = check_sequence_fields(s, cross_partition, err)) != 0)
+        return rc;
+
+    if (!pk && !opt_is(o, "changelog-producer", "none", "none"))
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "Can not set changelog-producer on table without primary keys, please "
+                          "define primary keys.");
+    if (opt_is(o, "streaming-read-overwrite", "false", "true")) {
+        if (opt_is(o, "changelog-producer", "none", "full-compaction") ||
+            opt_is(o, "changelog-producer", "none", "lookup"))
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "Cannot set streaming-read-overwrite to true when changelog "
+                              "producer is full-compaction or lookup because it will read "
+                              "duplicated changes.");
+        if (!pk)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "Doesn't support streaming read the changes from overwrite when "
+                              "the primary keys are not defined.");
+    }
+    {
+        int64_t smin = opt_i64(o, "snapshot.num-retained.min", 10);
+        int64_t smax = opt_i64(o, "snapshot.num-retained.max", INT32_MAX);
+        int64_t cmin = opt_i64(o, "changelog.num-retained.min", smin);
+        int64_t cmax = opt_i64(o, "changelog.num-retained.max", smax);
+        if (smin <= 0)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "snapshot.num-retained.min should be at least 1");
+        if (smin > smax)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "snapshot.num-retained.min should not be "
+                              "larger than snapshot.num-retained.max");
+        if (cmin <= 0)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "changelog.num-retained.min should be at least 1");
+        if (cmin > cmax)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "changelog.num-retained.min should not be "
+                              "larger than changelog.num-retained.max");
+    }
+    for (size_t i = 0; i < s->row->field_count; i++) {
+        const char *name = s->row->fields[i].name;
+        static const char *const SYS[] = {"_SEQUENCE_NUMBER", "_VALUE_KIND", "_LEVEL",
+                                          "rowkind",          "_ROW_ID",     NULL};
+        for (size_t k = 0; SYS[k] != NULL; k++)
+            if (strcmp(name, SYS[k]) == 0)
+                return pm_err_set(err, PAIMON_EINVALID,
+                                  "Field name[%s] in schema cannot be a system field name", name);
+        if (strncmp(name, "_KEY_", 5) == 0)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "Field name[%s] in schema cannot start with [_KEY_]", name);
+    }
+    if (opt(o, "partition.expiration-time") != NULL && s->partition_keys.count == 0)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "Can not set 'partition.expiration-time' for non-partitioned table.");
+    if ((v = opt(o, "record-level.time-field")) != NULL) {
+        const pm_field *f = field(s, v);
+        if (f == NULL)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "Can not find time field %s for record level expire.", v);
+        if (f->type->id != PM_TYPE_INT && f->type->id != PM_TYPE_BIGINT &&
+            f->type->id != PM_TYPE_TIMESTAMP && f->type->id != PM_TYPE_TIMESTAMP_LTZ)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "The record level time field type should be one of INT, BIGINT, "
+                              "or TIMESTAMP");
+    }
+    if (opt_is(o, "merge-engine", "deduplicate", "first-row") &&
+        !opt_is(o, "changelog-producer", "none", "none") &&
+        !opt_is(o, "changelog-producer", "none", "lookup"))
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "Only support 'none' and 'lookup' changelog-producer on FIRST_ROW merge "
+                          "engine");
+    if ((v = opt(o, "rowkind.field")) != NULL && field(s, v) == NULL)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "Rowkind field: '%s' can not be found in table schema.", v);
+    if (opt_is(o, "deletion-vectors.enabled", "false", "true")) {
+        if (opt_is(o, "changelog-producer", "none", "full-compaction"))
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "Deletion vectors mode is only supported for NONE/INPUT/LOOKUP "
+                              "changelog producer now.");
+        if (opt_is(o, "merge-engine", "deduplicate", "first-row") &&
+            !opt_is(o, "pk-clustering-override", "false", "true"))
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "First row merge engine does not need deletion vectors because "
+                              "there is no deletion of old data in this merge engine.");
+    }
+    if (pk && opt_is(o, "merge-engine", "deduplicate", "aggregation")) {
+        /* validateMergeFunctionFactory: each column's function must exist; checked per key
+         * above.  An aggregation table with no function at all is still valid (last non-null
+         * value is the default). */
+    }
+    return 0;
+}
+
+/* ---- alter ----------------------------------------------------------------------------- */
+
+int pm_option_check_alter(const pm_options *old, const char *key, const char *new_value,
+                          bool has_snapshots, paimon_error *err)
+{
+    const pm_option_def *d = pm_option_lookup(key);
+    const char *old_value = pm_options_get(old, key);
+    if (strcasecmp(key, "path") == 0)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED, "Change path is not supported yet.");
+    if (!has_snapshots)
+        return 0;
+    if (d != NULL && (d->flags & PM_OPT_IMMUTABLE) != 0)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED, "Change '%s' is not supported yet.", key);
+    if (new_value == NULL) {
+        if (strcmp(key, "bucket") == 0)
+            return pm_err_set(err, PAIMON_EUNSUPPORTED, "Cannot reset bucket.");
+        if (strcmp(key, "clustering.columns") == 0 &&
+            pm_options_get(old, "pk-clustering-override") != NULL)
+            return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                              "Cannot reset clustering.columns when pk-clustering-override "
+                              "enabled.");
+        return 0;
+    }
+    if (strcmp(key, "bucket") == 0) {
+        int64_t ob = -1, nb = 0;
+        if (old_value != NULL)
+            (void)parse_java_long(old_value, INT32_MIN, INT32_MAX, &ob);
+        (void)parse_java_long(new_value, INT32_MIN, INT32_MAX, &nb);
+        if (ob == -1)
+            return pm_err_set(err, PAIMON_EUNSUPPORTED, "Cannot change bucket when it is -1.");
+        if (nb == -1)
+            return pm_err_set(err, PAIMON_EUNSUPPORTED, "Cannot change bucket to -1.");
+    }
+    if (strcmp(key, "deletion-vectors.enabled") == 0 &&
+        !opt_is(old, "deletion-vectors.modifiable", "false", "true")) {
+        bool o = old_value != NULL && strcasecmp(old_value, "true") == 0;
+        bool n = strcasecmp(new_value, "true") == 0;
+        if (o != n)
+            return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                              "Cannot change deletion vectors mode from %s to %s. If you are "
+                              "confident, set 'deletion-vectors.modifiable' = 'true'.",
+                              o ? "true" : "false", n ? "true" : "false");
+    }
+    if (strcmp(key, "ignore-delete") == 0 || strcmp(key, "ignore-update-before") == 0) {
+        bool o = old_value != NULL && strcasecmp(old_value, "true") == 0;
+        if (o && strcasecmp(new_value, "true") != 0)
+            return pm_err_set(err, PAIMON_EUNSUPPORTED, "Cannot change %s from true to false.",
+                              key);
+    }
+    if (strcmp(key, "clustering.columns") == 0 &&
+        pm_options_get(old, "pk-clustering-override") != NULL)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "Cannot change clustering.columns when pk-clustering-override enabled.");
+    return 0;
+}

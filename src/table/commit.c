@@ -1,0 +1,753 @@
+/*
+ * The commit protocol (commit.h; metadata.md §14, behaviour.md §8.7).
+ */
+#include "table/commit.h"
+
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "data/binary_row.h"
+#include "data/datum_compare.h"
+#include "format/avro/avro_container.h"
+#include "meta/file_entry.h"
+#include "meta/manifest_write.h"
+#include "meta/option_catalog.h"
+#include "meta/partition.h"
+#include "meta/paths.h"
+#include "meta/schema.h"
+#include "util/alloc.h"
+#include "util/error.h"
+#include "util/time.h"
+#include "util/uuid.h"
+
+#define MAX_KEY_FIELDS 64
+
+/* Settings a commit reads from the table options (behaviour.md §10). */
+typedef struct commit_conf {
+    const char *codec;
+    int level;
+    int64_t target_size, merge_min_count, full_compaction_size;
+    int64_t max_retries, min_wait_ms, max_wait_ms, timeout_ms;
+    bool ignore_empty, dynamic_overwrite;
+} commit_conf;
+
+static int read_conf(const pm_schema *s, commit_conf *c, paimon_error *err)
+{
+    const pm_options *o = &s->options;
+    const char *fmt = pm_options_get(o, "manifest.format");
+    const char *comp = pm_options_get(o, "manifest.compression");
+    int64_t level = 1;
+    int rc;
+    if (fmt != NULL && strcasecmp(fmt, "avro") != 0)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "manifest.format=%s: only Avro manifests can be written yet", fmt);
+    c->codec = pm_avro_codec_for_option(comp != NULL ? comp : "zstd");
+    if (c->codec == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "manifest.compression=%s is not supported", comp);
+    if ((rc = pm_options_get_i64(o, "file.compression.zstd-level", 1, &level, err)) != 0 ||
+        (rc = pm_options_get_memory(o, "manifest.target-file-size", 8 << 20, &c->target_size,
+                                    err)) != 0 ||
+        (rc = pm_options_get_i64(o, "manifest.merge-min-count", 30, &c->merge_min_count, err)) !=
+            0 ||
+        (rc = pm_options_get_memory(o, "manifest.full-compaction-threshold-size", 16 << 20,
+                                    &c->full_compaction_size, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "commit.max-retries", 10, &c->max_retries, err)) != 0 ||
+        (rc = pm_options_get_duration(o, "commit.min-retry-wait", 10, &c->min_wait_ms, err)) != 0 ||
+        (rc = pm_options_get_duration(o, "commit.max-retry-wait", 10000, &c->max_wait_ms, err)) !=
+            0 ||
+        (rc = pm_options_get_duration(o, "commit.timeout", INT64_MAX, &c->timeout_ms, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "snapshot.ignore-empty-commit", true, &c->ignore_empty,
+                                  err)) != 0 ||
+        (rc = pm_options_get_bool(o, "dynamic-partition-overwrite", true, &c->dynamic_overwrite,
+                                  err)) != 0)
+        return rc;
+    c->level = (int)level;
+    if (c->full_compaction_size <= 0)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "Manifest full compaction size trigger cannot be zero.");
+    return 0;
+}
+
+/* ---- entry vectors --------------------------------------------------------------------- */
+
+typedef struct entry_vec {
+    const pm_manifest_entry **items;
+    size_t count, cap;
+} entry_vec;
+
+static int vec_push(entry_vec *v, const pm_manifest_entry *e)
+{
+    if (v->count == v->cap) {
+        size_t cap = v->cap == 0 ? 64 : v->cap * 2;
+        const pm_manifest_entry **p = pm_realloc(v->items, cap * sizeof(*p));
+        if (p == NULL)
+            return PAIMON_ENOMEM;
+        v->items = p;
+        v->cap = cap;
+    }
+    v->items[v->count++] = e;
+    return 0;
+}
+
+static bool same_bytes(const pm_avro_bytes *a, const pm_avro_bytes *b)
+{
+    return a->len == b->len && (a->len == 0 || memcmp(a->ptr, b->ptr, a->len) == 0);
+}
+
+/* ---- the table as one attempt sees it -------------------------------------------------- */
+
+typedef struct table_view {
+    pm_schema *schema;                         /* latest schema */
+    const pm_field *parts[MAX_KEY_FIELDS];     /* partition columns */
+    const pm_type *part_types[MAX_KEY_FIELDS]; /* their types */
+    size_t part_count;
+    const pm_type *key_types[MAX_KEY_FIELDS]; /* trimmed primary key types */
+    size_t key_count;
+    pm_partition_naming naming;
+} table_view;
+
+static int view_load(pm_fs *fs, const char *table, table_view *v, paimon_error *err)
+{
+    const pm_field *keys[MAX_KEY_FIELDS];
+    int rc;
+    memset(v, 0, sizeof(*v));
+    if ((rc = pm_schema_read_latest(fs, table, &v->schema, err)) != 0)
+        return rc;
+    if ((rc = pm_schema_partition_fields(v->schema, v->parts, MAX_KEY_FIELDS, &v->part_count,
+                                         err)) != 0 ||
+        (rc = pm_schema_trimmed_pk_fields(v->schema, keys, MAX_KEY_FIELDS, &v->key_count, err)) !=
+            0 ||
+        (rc = pm_partition_naming_from(v->schema, &v->naming, err)) != 0)
+        return rc;
+    for (size_t i = 0; i < v->part_count; i++)
+        v->part_types[i] = v->parts[i]->type;
+    for (size_t i = 0; i < v->key_count; i++)
+        v->key_types[i] = keys[i]->type;
+    return 0;
+}
+
+/* Does the partition (serialized row) match every "k=v" item of the overwrite spec?  The
+ * comparison is on the directory names Java derives, so values match as Java prints them. */
+static int partition_matches(const table_view *v, const pm_avro_bytes *part,
+                             const char *const *spec, size_t spec_count, bool *out,
+                             paimon_error *err)
+{
+    pm_binrow row;
+    pm_buf path, item;
+    int rc;
+    *out = true;
+    if (spec_count == 0)
+        return 0;
+    if ((rc = pm_binrow_deserialize(&row, part->ptr, part->len, err)) != 0)
+        return rc;
+    pm_buf_init(&path, 0);
+    pm_buf_init(&item, 0);
+    if ((rc = pm_buf_putc(&path, '/')) != 0 ||
+        (rc = pm_partition_path(&path, v->parts, v->part_count, &row, &v->naming, err)) != 0)
+        goto done;
+    for (size_t i = 0; i < spec_count && *out; i++) {
+        const char *eq = strchr(spec[i], '=');
+        pm_buf_reset(&item);
+        if (eq == NULL) {
+            rc = pm_err_set(err, PAIMON_EINVALID, "partition '%s' is not k=v", spec[i]);
+            goto done;
+        }
+        if ((rc = pm_buf_putc(&item, '/')) != 0 ||
+            (rc = pm_partition_escape(&item, spec[i], (size_t)(eq - spec[i]))) != 0 ||
+            (rc = pm_buf_putc(&item, '=')) != 0 ||
+            (rc = pm_partition_escape(&item, eq + 1, strlen(eq + 1))) != 0 ||
+            (rc = pm_buf_putc(&item, '/')) != 0) {
+            rc = pm_buf_error(err, rc);
+            goto done;
+        }
+        *out = strstr(pm_buf_cstr(&path), pm_buf_cstr(&item)) != NULL;
+    }
+done:
+    pm_buf_free(&path);
+    pm_buf_free(&item);
+    return rc;
+}
+
+static int check_spec_keys(const table_view *v, const pm_commit_opts *o, paimon_error *err)
+{
+    for (size_t i = 0; i < o->partition_count; i++) {
+        const char *eq = strchr(o->partition[i], '=');
+        bool known = false;
+        if (eq == NULL)
+            return pm_err_set(err, PAIMON_EINVALID, "partition '%s' is not k=v", o->partition[i]);
+        for (size_t k = 0; k < v->part_count; k++)
+            known |=
+                strlen(v->parts[k]->name) == (size_t)(eq - o->partition[i]) &&
+                strncmp(v->parts[k]->name, o->partition[i], (size_t)(eq - o->partition[i])) == 0;
+        if (!known)
+            return pm_err_set(err, PAIMON_EINVALID, "partition '%s': not a partition column",
+                              o->partition[i]);
+    }
+    return 0;
+}
+
+/* ---- conflicts ------------------------------------------------------------------------- */
+
+static int compare_keys(const table_view *v, const pm_avro_bytes *a, const pm_avro_bytes *b,
+                        int *out, paimon_error *err)
+{
+    pm_binrow ra, rb;
+    int rc;
+    *out = 0;
+    if ((rc = pm_binrow_deserialize(&ra, a->ptr, a->len, err)) != 0 ||
+        (rc = pm_binrow_deserialize(&rb, b->ptr, b->len, err)) != 0)
+        return rc;
+    for (size_t i = 0; i < v->key_count && (int32_t)i < ra.arity && (int32_t)i < rb.arity; i++) {
+        pm_datum da, db;
+        if ((rc = pm_binrow_get(&ra, (int32_t)i, v->key_types[i], &da, err)) != 0 ||
+            (rc = pm_binrow_get(&rb, (int32_t)i, v->key_types[i], &db, err)) != 0)
+            return rc;
+        if ((*out = pm_datum_compare(v->key_types[i], &da, &db)) != 0)
+            return 0;
+    }
+    return 0;
+}
+
+static int lsm_check(const table_view *v, const entry_vec *files, paimon_error *err)
+{
+    /* Files of the same partition, bucket and level >= 1 must not overlap in key range. */
+    for (size_t i = 0; i < files->count; i++) {
+        const pm_manifest_entry *a = files->items[i];
+        if (a->file.level < 1)
+            continue;
+        for (size_t j = i + 1; j < files->count; j++) {
+            const pm_manifest_entry *b = files->items[j];
+            int c1, c2, rc;
+            if (b->file.level != a->file.level || b->bucket != a->bucket ||
+                !same_bytes(&a->partition, &b->partition))
+                continue;
+            if ((rc = compare_keys(v, &a->file.max_key, &b->file.min_key, &c1, err)) != 0 ||
+                (rc = compare_keys(v, &b->file.max_key, &a->file.min_key, &c2, err)) != 0)
+                return rc;
+            if (c1 >= 0 && c2 >= 0)
+                return pm_err_set(err, PAIMON_ECONFLICT,
+                                  "LSM conflicts detected! Give up committing. Conflict files "
+                                  "are: %s and %s",
+                                  a->file.file_name, b->file.file_name);
+        }
+    }
+    return 0;
+}
+
+/* Java's ConflictDetection.checkConflicts over the live files of `latest`. */
+static int check_conflicts(const table_view *v, const pm_manifest_entry *const *live,
+                           size_t live_count, const entry_vec *delta, bool overwrite,
+                           paimon_error *err)
+{
+    pm_file_set set = {0};
+    entry_vec after = {0};
+    int rc = 0;
+    for (size_t i = 0; i < live_count; i++)
+        if (pm_file_set_add(&set, live[i]) != 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+    for (size_t i = 0; i < delta->count; i++) {
+        const pm_manifest_entry *e = delta->items[i];
+        if (e->kind == PM_FILE_KIND_ADD) {
+            if (pm_file_set_contains(&set, e)) {
+                rc = pm_err_set(err, PAIMON_ECONFLICT,
+                                "File deletion conflicts detected! Give up committing. %s is "
+                                "added twice",
+                                e->file.file_name);
+                goto done;
+            }
+            if (pm_file_set_add(&set, e) != 0) {
+                rc = pm_nomem(err);
+                goto done;
+            }
+        } else if (!pm_file_set_remove(&set, e)) {
+            rc = pm_err_set(err, PAIMON_ECONFLICT,
+                            "File deletion conflicts detected! Give up committing. %s is not a "
+                            "live file (removed by a concurrent commit?)",
+                            e->file.file_name);
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < set.order_count; i++)
+        if (set.order[i] != NULL && vec_push(&after, set.order[i]) != 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+    /* One total-buckets value per partition (changing it needs an overwrite). */
+    for (size_t i = 0; !overwrite && i < delta->count; i++) {
+        const pm_manifest_entry *e = delta->items[i];
+        if (e->kind != PM_FILE_KIND_ADD)
+            continue;
+        for (size_t j = 0; j < after.count; j++)
+            if (same_bytes(&after.items[j]->partition, &e->partition) &&
+                after.items[j]->total_buckets != e->total_buckets) {
+                rc = pm_err_set(err, PAIMON_ECONFLICT,
+                                "Total buckets of a partition changed from %d to %d: overwrite "
+                                "the partition to change the bucket number",
+                                (int)after.items[j]->total_buckets, (int)e->total_buckets);
+                goto done;
+            }
+    }
+    if (v->key_count > 0)
+        rc = lsm_check(v, &after, err);
+done:
+    pm_free(after.items);
+    pm_file_set_free(&set);
+    return rc;
+}
+
+/* ---- one attempt ----------------------------------------------------------------------- */
+
+typedef struct attempt {
+    pm_arena arena;
+    pm_manifest_ctx ctx;
+    entry_vec delta;
+    pm_snapshot *latest;
+    int64_t schema_id;
+} attempt;
+
+static void attempt_cleanup(attempt *a, bool remove_files)
+{
+    for (size_t i = 0; remove_files && i < a->ctx.written.count; i++) {
+        char *p = pm_table_file(a->ctx.table, PM_DIR_MANIFEST, a->ctx.written.items[i]);
+        if (p != NULL)
+            (void)a->ctx.fs->remove(a->ctx.fs, p, NULL);
+        pm_free(p);
+    }
+    pm_strlist_free(&a->ctx.written);
+    pm_strlist_init(&a->ctx.written);
+    pm_free(a->delta.items);
+    memset(&a->delta, 0, sizeof(a->delta));
+    pm_snapshot_free(a->latest);
+    a->latest = NULL;
+    pm_arena_free(&a->arena);
+    pm_arena_init(&a->arena, 64 * 1024);
+}
+
+/* Builds the delta: overwrite DELETEs (computed on the latest snapshot), then the
+ * messages' entries.  Index changes go to `index_out`. */
+static int build_delta(attempt *a, const table_view *v, const pm_commit_messages *m,
+                       const pm_commit_opts *o, const commit_conf *conf,
+                       const pm_manifest_entry *const *live, size_t live_count,
+                       const pm_index_manifest_entry *prev_index, size_t prev_index_count,
+                       pm_index_manifest_entry **index_out, size_t *index_count, paimon_error *err)
+{
+    pm_index_manifest_entry *idx = NULL;
+    size_t n = 0;
+    int rc = 0;
+
+    idx = pm_arena_alloc(&a->arena, (prev_index_count + m->index_count + 1) * sizeof(*idx));
+    if (idx == NULL)
+        return pm_nomem(err);
+    if (o->overwrite) {
+        /* Which partitions: the spec; or with dynamic-partition-overwrite those of the new
+         * data; or (unpartitioned, or dynamic off without a spec) the whole table. */
+        bool dynamic = o->partition_count == 0 && conf->dynamic_overwrite && v->part_count > 0;
+        for (size_t i = 0; i < live_count; i++) {
+            bool hit = true;
+            pm_manifest_entry *d;
+            if (dynamic) {
+                hit = false;
+                for (size_t k = 0; k < m->data_count && !hit; k++)
+                    hit = m->data[k].kind == PM_FILE_KIND_ADD &&
+                          same_bytes(&m->data[k].partition, &live[i]->partition);
+            } else if ((rc = partition_matches(v, &live[i]->partition, o->partition,
+                                               o->partition_count, &hit, err)) != 0) {
+                return rc;
+            }
+            if (!hit)
+                continue;
+            if ((d = pm_arena_alloc(&a->arena, sizeof(*d))) == NULL)
+                return pm_nomem(err);
+            *d = *live[i];
+            d->kind = PM_FILE_KIND_DELETE;
+            if (vec_push(&a->delta, d) != 0)
+                return pm_nomem(err);
+        }
+        for (size_t i = 0; i < prev_index_count; i++) {
+            bool hit = true;
+            if (dynamic) {
+                hit = false;
+                for (size_t k = 0; k < m->data_count && !hit; k++)
+                    hit = same_bytes(&m->data[k].partition, &prev_index[i].partition);
+            } else if ((rc = partition_matches(v, &prev_index[i].partition, o->partition,
+                                               o->partition_count, &hit, err)) != 0) {
+                return rc;
+            }
+            if (hit) {
+                idx[n] = prev_index[i];
+                idx[n++].kind = PM_FILE_KIND_DELETE;
+            }
+        }
+    }
+    for (size_t i = 0; i < m->data_count; i++) {
+        if (o->overwrite && o->partition_count > 0 && m->data[i].kind == PM_FILE_KIND_ADD) {
+            bool hit;
+            if ((rc = partition_matches(v, &m->data[i].partition, o->partition, o->partition_count,
+                                        &hit, err)) != 0)
+                return rc;
+            if (!hit)
+                return pm_err_set(err, PAIMON_EINVALID,
+                                  "a row lies outside the partition being overwritten");
+        }
+        if (vec_push(&a->delta, &m->data[i]) != 0)
+            return pm_nomem(err);
+    }
+    for (size_t i = 0; i < m->index_count; i++)
+        idx[n++] = m->index[i];
+    *index_out = idx;
+    *index_count = n;
+    return 0;
+}
+
+/* The live index files after `changes` (GlobalFileNameCombiner: by file name). */
+static int combine_index(attempt *a, const pm_index_manifest_entry *prev, size_t prev_count,
+                         const pm_index_manifest_entry *changes, size_t change_count,
+                         pm_index_manifest_entry **out, size_t *out_count, paimon_error *err)
+{
+    pm_index_manifest_entry *res =
+        pm_arena_alloc(&a->arena, (prev_count + change_count + 1) * sizeof(*res));
+    size_t n = 0;
+    if (res == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < prev_count; i++)
+        res[n++] = prev[i];
+    for (size_t c = 0; c < change_count; c++) {
+        size_t w = 0;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(res[i].file_name, changes[c].file_name) != 0)
+                res[w++] = res[i];
+        n = w;
+        if (changes[c].kind == PM_FILE_KIND_ADD)
+            res[n++] = changes[c];
+    }
+    for (size_t i = 0; i < n; i++) {
+        res[i].kind = PM_FILE_KIND_ADD;
+        res[i].version = PM_INDEX_MANIFEST_VERSION;
+    }
+    *out = res;
+    *out_count = n;
+    return 0;
+}
+
+static int64_t row_sum(const entry_vec *v, int kind)
+{
+    int64_t s = 0;
+    for (size_t i = 0; i < v->count; i++)
+        if (v->items[i]->kind == kind)
+            s += v->items[i]->file.row_count;
+    return s;
+}
+
+/* Everything up to the snapshot write.  *snap is filled with names borrowed from `a`. */
+static int prepare(attempt *a, const table_view *v, const pm_commit_messages *m,
+                   const pm_commit_opts *o, const commit_conf *conf, pm_snapshot *snap, bool *empty,
+                   paimon_error *err)
+{
+    const pm_manifest_entry **live = NULL;
+    size_t live_count = 0;
+    pm_index_manifest_entry *prev_index = NULL, *index_changes = NULL, *index_live = NULL;
+    size_t prev_index_count = 0, index_change_count = 0, index_live_count = 0;
+    pm_manifest_file_meta *prev_metas = NULL;
+    size_t prev_meta_count = 0;
+    pm_meta_vec base = {0}, delta_metas = {0}, changelog_metas = {0};
+    bool has_delete = false, check;
+    int rc = 0;
+
+    *empty = false;
+    if (a->latest != NULL) {
+        if (a->latest->index_manifest != NULL &&
+            (rc = pm_index_manifest_read(a->ctx.fs, a->ctx.table, a->latest->index_manifest,
+                                         &a->arena, &prev_index, &prev_index_count, err)) != 0)
+            goto done;
+    }
+    check = o->overwrite || o->kind != PM_COMMIT_APPEND;
+    for (size_t i = 0; i < m->data_count; i++)
+        has_delete |= m->data[i].kind == PM_FILE_KIND_DELETE;
+    if (a->latest != NULL && (check || has_delete) &&
+        (rc = pm_snapshot_live_entries(a->ctx.fs, a->ctx.table, a->latest, &a->arena, &live,
+                                       &live_count, err)) != 0)
+        goto done;
+    if ((rc = build_delta(a, v, m, o, conf, live, live_count, prev_index, prev_index_count,
+                          &index_changes, &index_change_count, err)) != 0)
+        goto done;
+    if (a->delta.count == 0 && m->changelog_count == 0 && index_change_count == 0 &&
+        conf->ignore_empty) {
+        *empty = true;
+        goto done;
+    }
+    for (size_t i = 0; i < a->delta.count; i++)
+        has_delete |= a->delta.items[i]->kind == PM_FILE_KIND_DELETE;
+    if (a->latest != NULL && (check || has_delete) &&
+        (rc = check_conflicts(v, live, live_count, &a->delta, o->overwrite, err)) != 0)
+        goto done;
+
+    /* base list: the previous data manifests, merged */
+    if (a->latest != NULL &&
+        ((rc = pm_snapshot_data_manifests(a->ctx.fs, a->ctx.table, a->latest, &a->arena,
+                                          &prev_metas, &prev_meta_count, err)) != 0 ||
+         (rc = pm_manifest_merge(&a->ctx, prev_metas, prev_meta_count, conf->merge_min_count,
+                                 conf->full_compaction_size, &a->arena, &base, err)) != 0))
+        goto done;
+    if ((rc = pm_manifest_write_rolling(&a->ctx, a->delta.items, a->delta.count, &a->arena,
+                                        &delta_metas, err)) != 0)
+        goto done;
+    {
+        /* Java writes the base list, then the delta list: -0 and -1 of a fresh committer. */
+        const char *name;
+        int64_t size;
+        if ((rc = pm_manifest_list_write(&a->ctx, base.items, base.count, &a->arena, &name, &size,
+                                         err)) != 0)
+            goto done;
+        snap->base_manifest_list = (char *)name;
+        snap->base_manifest_list_size = size;
+        if ((rc = pm_manifest_list_write(&a->ctx, delta_metas.items, delta_metas.count, &a->arena,
+                                         &name, &size, err)) != 0)
+            goto done;
+        snap->delta_manifest_list = (char *)name;
+        snap->delta_manifest_list_size = size;
+    }
+    snap->changelog_manifest_list = NULL;
+    snap->changelog_manifest_list_size = PM_ABSENT;
+    snap->changelog_record_count = PM_ABSENT_COUNT;
+    if (m->changelog_count > 0) {
+        entry_vec cl = {0};
+        const char *name;
+        int64_t size, rows = 0;
+        for (size_t i = 0; i < m->changelog_count; i++) {
+            rows += m->changelog[i].file.row_count;
+            if (vec_push(&cl, &m->changelog[i]) != 0) {
+                pm_free(cl.items);
+                rc = pm_nomem(err);
+                goto done;
+            }
+        }
+        rc = pm_manifest_write_rolling(&a->ctx, cl.items, cl.count, &a->arena, &changelog_metas,
+                                       err);
+        pm_free(cl.items);
+        if (rc != 0 ||
+            (rc = pm_manifest_list_write(&a->ctx, changelog_metas.items, changelog_metas.count,
+                                         &a->arena, &name, &size, err)) != 0)
+            goto done;
+        snap->changelog_manifest_list = (char *)name;
+        snap->changelog_manifest_list_size = size;
+        snap->changelog_record_count = rows;
+    }
+    snap->index_manifest = a->latest != NULL ? a->latest->index_manifest : NULL;
+    if (index_change_count > 0) {
+        const char *name;
+        if ((rc = combine_index(a, prev_index, prev_index_count, index_changes, index_change_count,
+                                &index_live, &index_live_count, err)) != 0 ||
+            (rc = pm_index_manifest_write(&a->ctx, index_live, index_live_count, &a->arena, &name,
+                                          err)) != 0)
+            goto done;
+        snap->index_manifest = (char *)name;
+    }
+    {
+        int64_t delta_rows =
+            row_sum(&a->delta, PM_FILE_KIND_ADD) - row_sum(&a->delta, PM_FILE_KIND_DELETE);
+        int64_t prev_total = 0;
+        if (a->latest != NULL && a->latest->total_record_count != PM_ABSENT_COUNT)
+            prev_total = a->latest->total_record_count;
+        snap->delta_record_count = delta_rows;
+        snap->total_record_count = prev_total + delta_rows;
+    }
+    snap->has_watermark = m->has_watermark;
+    snap->watermark = m->watermark;
+    if (a->latest != NULL && a->latest->has_watermark &&
+        (!snap->has_watermark || a->latest->watermark > snap->watermark)) {
+        snap->has_watermark = true;
+        snap->watermark = a->latest->watermark;
+    }
+    /* APPEND changes that delete files (row-level deletes) commit as OVERWRITE. */
+    snap->commit_kind =
+        o->overwrite || (o->kind == PM_COMMIT_APPEND && has_delete) ? PM_COMMIT_OVERWRITE : o->kind;
+    snap->statistics =
+        a->latest != NULL && a->latest->schema_id == a->schema_id ? a->latest->statistics : NULL;
+    snap->has_next_row_id = true;
+    snap->next_row_id =
+        a->latest != NULL && a->latest->has_next_row_id ? a->latest->next_row_id : 0;
+done:
+    pm_meta_vec_free(&base);
+    pm_meta_vec_free(&delta_metas);
+    pm_meta_vec_free(&changelog_metas);
+    return rc;
+}
+
+static void sleep_ms(int64_t ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static int64_t backoff_ms(const commit_conf *c, int64_t retry)
+{
+    int64_t wait = c->min_wait_ms;
+    uint32_t r = 0;
+    char u[PM_UUID_STRLEN + 1];
+    for (int64_t i = 0; i < retry && wait < c->max_wait_ms; i++)
+        wait *= 2;
+    if (wait > c->max_wait_ms)
+        wait = c->max_wait_ms;
+    /* up to 20% jitter, so racing writers spread out */
+    if (pm_uuid_v4(u) == 0)
+        for (int i = 0; i < 8; i++)
+            r = r * 16 + (uint32_t)(u[i] >= 'a' ? u[i] - 'a' + 10 : u[i] - '0');
+    return wait + (wait > 0 ? (int64_t)(r % (uint32_t)(wait / 5 + 1)) : 0);
+}
+
+/* Is one of snapshots (from, to] ours (same user, identifier and kind)? */
+static int find_own(pm_fs *fs, const char *table, int64_t from, int64_t to, const char *user,
+                    int64_t identifier, pm_commit_kind kind, int64_t *found, paimon_error *err)
+{
+    *found = 0;
+    for (int64_t id = from + 1; id <= to; id++) {
+        pm_snapshot *s = NULL;
+        int rc = pm_snapshot_read(fs, table, id, &s, err);
+        if (rc == PAIMON_ENOTFOUND)
+            continue; /* expired meanwhile */
+        if (rc != 0)
+            return rc;
+        if (strcmp(s->commit_user, user) == 0 && s->commit_identifier == identifier &&
+            s->commit_kind == kind)
+            *found = id;
+        pm_snapshot_free(s);
+        if (*found != 0)
+            return 0;
+    }
+    return 0;
+}
+
+int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const pm_commit_opts *o,
+              int64_t *snapshot_id, paimon_error *err)
+{
+    table_view v;
+    commit_conf conf;
+    pm_path_factory names;
+    attempt a;
+    int64_t start = pm_now_millis();
+    int64_t failed_base = -1; /* latest id seen by an attempt whose snapshot write failed */
+    pm_commit_kind intended;
+    int rc;
+
+    *snapshot_id = 0;
+    memset(&a, 0, sizeof(a));
+    pm_arena_init(&a.arena, 64 * 1024);
+    pm_strlist_init(&a.ctx.written);
+    if ((rc = view_load(fs, table, &v, err)) != 0 || (rc = read_conf(v.schema, &conf, err)) != 0 ||
+        (rc = check_spec_keys(&v, o, err)) != 0)
+        goto done;
+    if (pm_path_factory_init(&names) != 0) {
+        rc = pm_err_set(err, PAIMON_EIO, "no random numbers for file names");
+        goto done;
+    }
+    a.ctx.fs = fs;
+    a.ctx.table = table;
+    a.ctx.names = &names;
+    a.ctx.codec = conf.codec;
+    a.ctx.level = conf.level;
+    a.ctx.target_size = conf.target_size;
+    a.ctx.partition_types = v.part_types;
+    a.ctx.partition_count = v.part_count;
+    intended = o->overwrite ? PM_COMMIT_OVERWRITE : o->kind;
+
+    for (int64_t retry = 0;; retry++) {
+        pm_snapshot snap;
+        int64_t latest_id = 0;
+        bool found, empty;
+        pm_schema *latest_schema = NULL;
+
+        attempt_cleanup(&a, false);
+        if ((rc = pm_snapshot_latest_id(fs, table, &latest_id, &found, err)) != 0)
+            goto done;
+        if (found && (rc = pm_snapshot_read(fs, table, latest_id, &a.latest, err)) != 0)
+            goto done;
+        if (failed_base >= 0) {
+            int64_t own;
+            if ((rc = find_own(fs, table, failed_base, found ? latest_id : 0, o->commit_user,
+                               o->identifier, intended, &own, err)) != 0)
+                goto done;
+            if (own != 0) {
+                *snapshot_id = own;
+                goto hints;
+            }
+            failed_base = -1;
+        }
+        /* the snapshot records the newest schema, as Java's does */
+        if ((rc = pm_schema_read_latest(fs, table, &latest_schema, err)) != 0)
+            goto done;
+        a.schema_id = latest_schema->id;
+        pm_schema_free(latest_schema);
+        a.ctx.schema_id = a.schema_id;
+
+        memset(&snap, 0, sizeof(snap));
+        pm_options_init(&snap.properties);
+        if ((rc = prepare(&a, &v, m, o, &conf, &snap, &empty, err)) != 0) {
+            attempt_cleanup(&a, true);
+            goto done;
+        }
+        if (empty)
+            goto done;
+        snap.version = PM_SNAPSHOT_VERSION;
+        snap.id = found ? latest_id + 1 : 1;
+        snap.schema_id = a.schema_id;
+        snap.commit_user = (char *)o->commit_user;
+        snap.commit_identifier = o->identifier;
+        snap.time_millis = pm_now_millis();
+        if (o->before_snapshot != NULL)
+            o->before_snapshot(o->before_snapshot_arg, snap.id);
+        rc = pm_snapshot_commit(fs, table, &snap, err);
+        if (rc == 0) {
+            *snapshot_id = snap.id;
+            goto hints;
+        }
+        if (rc != PAIMON_EEXISTS && rc != PAIMON_EIO)
+            goto cleanup_fail;
+        if (rc == PAIMON_EIO) {
+            /* Unknown outcome: keep the files; the next attempt looks for this snapshot. */
+            failed_base = found ? latest_id : 0;
+            pm_strlist_free(&a.ctx.written);
+            pm_strlist_init(&a.ctx.written);
+        } else {
+            failed_base = found ? latest_id : 0;
+            attempt_cleanup(&a, true);
+        }
+        if (retry + 1 >= conf.max_retries ||
+            (conf.timeout_ms != INT64_MAX && pm_now_millis() - start > conf.timeout_ms)) {
+            rc = pm_err_set(err, PAIMON_ECONFLICT,
+                            "commit failed after %lld attempts: other writers kept taking the "
+                            "next snapshot id (commit.max-retries=%lld)",
+                            (long long)(retry + 1), (long long)conf.max_retries);
+            goto done;
+        }
+        sleep_ms(backoff_ms(&conf, retry));
+        continue;
+    cleanup_fail:
+        attempt_cleanup(&a, true);
+        goto done;
+    }
+hints:
+    rc = 0;
+    {
+        paimon_error ignored;
+        bool earliest;
+        char *path = pm_table_file(table, PM_DIR_SNAPSHOT, "EARLIEST");
+        (void)pm_snapshot_write_hint(fs, table, "LATEST", *snapshot_id, &ignored);
+        if (path != NULL && pm_fs_exists(fs, path, &earliest, &ignored) == 0 && !earliest) {
+            int64_t first;
+            bool any;
+            if (pm_snapshot_earliest_id(fs, table, &first, &any, &ignored) == 0 && any)
+                (void)pm_snapshot_write_hint(fs, table, "EARLIEST", first, &ignored);
+        }
+        pm_free(path);
+    }
+done:
+    attempt_cleanup(&a, false);
+    pm_arena_free(&a.arena);
+    pm_schema_free(v.schema);
+    return rc;
+}

@@ -1,0 +1,86 @@
+/*
+ * Commits (metadata.md §14, behaviour.md §8.7): publish what writers produced as the next
+ * snapshot, atomically, beside other writers.
+ *
+ * Commit messages (the public paimon_commit_messages) collect manifest entries: data files
+ * added or removed per partition and bucket, changelog files, index-file changes, and an
+ * optional watermark.  Writers fill one set each; sets merge; a commit reads them only.
+ *
+ * One commit attempt (Java FileStoreCommitImpl.tryCommitOnce):
+ *
+ *   1. read the latest snapshot L (none for a new table) and the latest schema id;
+ *   2. after a failed snapshot write, look for our own snapshot among the ids after the one
+ *      the failed attempt was based on (same commitUser, commitIdentifier, commitKind):
+ *      found means the commit is done;
+ *   3. overwrite: DELETE entries for every live file (and index file) of the partitions
+ *      overwritten, computed on L;
+ *   4. when the commit deletes files or is not an APPEND: conflict checks on L's live files
+ *      (every DELETE names a live file, no ADD of a live file, one total-buckets value per
+ *      partition, no overlapping key ranges within a level >= 1);
+ *   5. base list: L's base + delta manifests merged (ManifestFileMerger); delta list: the new
+ *      entries as rolling manifests; changelog list when there are changelog files; the
+ *      index manifest rewritten when index files change, else carried forward;
+ *   6. snapshot-<L+1> in the 1.4.2 shape, created only if absent (pm_snapshot_commit).
+ *
+ * Losing the race (PAIMON_EEXISTS) removes this attempt's manifests and retries from 1
+ * after a backoff of min(commit.min-retry-wait * 2^n, commit.max-retry-wait) plus up to
+ * 20% jitter, at most commit.max-retries times.  A snapshot write whose outcome is unknown
+ * (an I/O error) keeps its files and retries with the check of step 2.  Any other failure
+ * removes what the attempt wrote and returns the error: the table is as before.
+ * After success the LATEST hint is written, and EARLIEST when it is missing (as Java's
+ * snapshot expiration does); failures to write hints are ignored (they are hints).
+ */
+#ifndef PM_TABLE_COMMIT_H
+#define PM_TABLE_COMMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/fs.h"
+#include "meta/manifest.h"
+#include "meta/snapshot.h"
+#include "paimon/write.h"
+#include "util/arena.h"
+
+struct paimon_commit_messages {
+    pm_arena arena;          /* everything the entries point to */
+    pm_manifest_entry *data; /* ADD and DELETE entries of data files */
+    size_t data_count, data_cap;
+    pm_manifest_entry *changelog; /* ADD entries of changelog files */
+    size_t changelog_count, changelog_cap;
+    pm_index_manifest_entry *index; /* ADD and DELETE entries of index files */
+    size_t index_count, index_cap;
+    bool has_watermark;
+    int64_t watermark;
+};
+
+typedef paimon_commit_messages pm_commit_messages;
+
+void pm_commit_messages_init(pm_commit_messages *m);
+void pm_commit_messages_release(pm_commit_messages *m);
+/* Copies `e` (and what it points to) into the messages. */
+int pm_commit_messages_add_data(pm_commit_messages *m, const pm_manifest_entry *e);
+int pm_commit_messages_add_changelog(pm_commit_messages *m, const pm_manifest_entry *e);
+int pm_commit_messages_add_index(pm_commit_messages *m, const pm_index_manifest_entry *e);
+/* Copies every message of `src` into `dst`. */
+int pm_commit_messages_append(pm_commit_messages *dst, const pm_commit_messages *src);
+
+typedef struct pm_commit_opts {
+    const char *commit_user; /* required */
+    int64_t identifier;
+    pm_commit_kind kind; /* APPEND or COMPACT; OVERWRITE is set by `overwrite` */
+    bool overwrite;
+    const char *const *partition; /* overwrite: "k=v" items; none: dynamic or whole table */
+    size_t partition_count;
+    /* Test hook: called after the attempt's files are written, just before the snapshot
+     * write, with the id it will take (the concurrency tests use it to force races). */
+    void (*before_snapshot)(void *arg, int64_t id);
+    void *before_snapshot_arg;
+} pm_commit_opts;
+
+/* Commits `m` to the table at `table`.  `*snapshot_id` receives the new snapshot's id, or
+ * 0 when the commit was empty and skipped. */
+int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const pm_commit_opts *o,
+              int64_t *snapshot_id, paimon_error *err);
+
+#endif /* PM_TABLE_COMMIT_H */
