@@ -207,7 +207,8 @@ static int convert(wctx *c, const char *name, const pm_type *t, int32_t id, int3
         c->def++;
     if ((e = new_elem(c, name, rep)) == NULL)
         return pm_nomem(c->err);
-    e->has_field_id = true;
+    /* a type read from a file without ids has id -1: write no id then */
+    e->has_field_id = id >= 0;
     e->field_id = id;
     switch (t->id) {
     case PM_TYPE_ROW: {
