@@ -32,7 +32,8 @@ static int scan(pm_fs *fs, const char *path, int64_t *rows, paimon_error *err)
     pm_batch *b;
     int rc;
     *rows = 0;
-    if ((rc = fs->open(fs, path, &in, err)) != 0 || (rc = pm_pq_reader_open(&r, in, path, err)) != 0)
+    if ((rc = fs->open(fs, path, &in, err)) != 0 ||
+        (rc = pm_pq_reader_open(&r, in, path, err)) != 0)
         return rc;
     while ((rc = pm_pq_reader_next(r, &b, err)) == 0) {
         *rows += b->row_count;

@@ -98,6 +98,11 @@ int pm_pq_col_read_levels(pq_col_reader *r, int64_t n, pm_buf *def, pm_buf *rep,
 /* Skips `n` rows. */
 int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err);
 
+/* Decompresses a page body with a Parquet codec (PQ_*, Hadoop-framed LZ4 included),
+ * appending exactly `expected` bytes to `out`. */
+int pm_pq_decompress(pm_codec_ctx *ctx, int codec, const uint8_t *src, size_t len, size_t expected,
+                     pm_buf *out, paimon_error *err);
+
 /* Decodes `n` values of the current page into `col` (internal to the column reader, shared
  * with values.c). */
 int pm_pq_values_decode(pq_col_reader *r, int64_t n, pm_column *col, paimon_error *err);

@@ -469,6 +469,20 @@ int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *re
     c->rows += rows;
     c->values += values;
     c->nulls += entries - values;
+    if (l->conv == PQ_W_DEC32 || l->conv == PQ_W_DEC64 || l->conv == PQ_W_DECFLBA) {
+        /* a value beyond the precision would be cut to the physical width */
+        pm_int128 lim = 1;
+        for (int k = 0; k < l->type->precision; k++)
+            lim *= 10;
+        for (int64_t k = 0; k < values; k++) {
+            pm_int128 d;
+            memcpy(&d, col->values.data + (size_t)(idx != NULL ? idx[k] : first + k) * 16, 16);
+            if (d >= lim || d <= -lim)
+                return pm_err_set(
+                    err, PAIMON_EINVALID, "column %s: a value exceeds DECIMAL(%d, %d)",
+                    l->path[l->path_len - 1], (int)l->type->precision, (int)l->type->scale);
+        }
+    }
     for (int64_t k = 0; k < values && rc == 0; k++) {
         pval v;
         get_value(c, col, idx != NULL ? idx[k] : first + k, &v);
