@@ -149,7 +149,7 @@ static int decompress(pq_col_reader *r, const uint8_t *src, size_t len, size_t e
     int rc;
     r->page_buf.len = 0;
     if (expected > PQ_MAX_PAGE_BYTES)
-        return page_corrupt(r, err, "page larger than 1 GiB");
+        return page_corrupt(r, err, "page larger than 256 MiB");
     /* the buffer may not grow past what the header promises */
     r->page_buf.max = expected + PM_PQ_PADDING + 1;
     rc = pm_pq_decompress(r->codec_ctx, r->codec, src, len, expected, &r->page_buf, err);
@@ -279,7 +279,8 @@ static int open_data_page(pq_col_reader *r, const pq_page_header *h, size_t body
 
     if (v2 ? !h->has_v2 : !h->has_data)
         return page_corrupt(r, err, "data page without its header");
-    if (h->num_values < 0 || h->num_values > PQ_MAX_PAGE_VALUES)
+    if (h->num_values < 0 || h->num_values > PQ_MAX_PAGE_VALUES ||
+        (r->chunk_values >= r->values_seen && h->num_values > r->chunk_values - r->values_seen))
         return page_corrupt(r, err, "bad value count");
     if ((rc = check_crc(r, h, src, err)) != 0)
         return rc;

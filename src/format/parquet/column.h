@@ -29,8 +29,8 @@
 #include "util/compress.h"
 
 /* Limits on what one page may claim, against hostile headers. */
-#define PQ_MAX_PAGE_BYTES  (1u << 30) /* decompressed page size */
-#define PQ_MAX_PAGE_VALUES (1 << 28)  /* level entries in a page */
+#define PQ_MAX_PAGE_BYTES  (256u << 20) /* decompressed page size */
+#define PQ_MAX_PAGE_VALUES (1 << 24)    /* level entries in a page */
 
 typedef struct pq_col_reader {
     /* set by init */
