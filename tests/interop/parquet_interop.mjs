@@ -11,7 +11,7 @@ import path from 'node:path';
 import { duck, duckLines, hyparquetLines, hyparquetRowCount, compareLines, fieldsFromMeta, parseType, sortMapsLine, sqlString, widenTimes } from './parquet_lib.mjs';
 
 const cli = process.env.PAIMON_CLI;
-const gen = path.join(process.env.PAIMON_BUILD_DIR, 'tests/interop/parquet_gen');
+const gen = path.join(process.env.PAIMON_BUILD_DIR, 'tests/interop/interop_parquet_gen');
 const work = process.argv[2];
 fs.mkdirSync(work, { recursive: true });
 const lines = (text) => text.split('\n').filter((l) => l.length > 0);
