@@ -107,14 +107,50 @@ export function decimalText(unscaled, scale) {
   return (neg ? '-' : '') + digits;
 }
 
+// The exact value of a float32 as (numerator, denominator) BigInts, |v| only.
+function exactFloat(v) {
+  const buf = new DataView(new ArrayBuffer(4));
+  buf.setFloat32(0, v);
+  const bits = buf.getUint32(0);
+  const exp = (bits >>> 23) & 0xff, frac = bits & 0x7fffff;
+  const m = BigInt(exp === 0 ? frac : frac | 0x800000);
+  const k = (exp === 0 ? 1 : exp) - 150;
+  return k >= 0 ? [m << BigInt(k), 1n] : [m, 1n << BigInt(-k)];
+}
+
+// The p significant digits of |v| rounded half to even (as C's printf and Java's
+// Float.toString break ties), as a decimal string.
+function digitsHalfEven(v, p) {
+  const [num, den] = exactFloat(Math.abs(v));
+  let e = Math.floor(Math.log10(Math.abs(v)));
+  // make sure 10^e <= |v| < 10^(e+1) exactly
+  const pow = (n) => 10n ** BigInt(n);
+  const ge = (a, b) => a >= b;
+  for (;;) {
+    const lo = e >= 0 ? [pow(e), 1n] : [1n, pow(-e)];
+    if (!ge(num * lo[1], lo[0] * den)) { e--; continue; }
+    const hi = e + 1 >= 0 ? [pow(e + 1), 1n] : [1n, pow(-(e + 1))];
+    if (ge(num * hi[1], hi[0] * den)) { e++; continue; }
+    break;
+  }
+  const q = p - 1 - e; // scale so that the integer part has p digits
+  let n, d;
+  if (q >= 0) { n = num * pow(q); d = den; } else { n = num; d = den * pow(-q); }
+  let r = n / d;
+  const rem = n - r * d;
+  if (rem * 2n > d || (rem * 2n === d && r % 2n === 1n)) r += 1n;
+  const s = r.toString();
+  return Number(`${s}e${-q}`) * (v < 0 ? -1 : 1);
+}
+
 function floatText(v, float32) {
   if (Number.isNaN(v)) return '"NaN"';
   if (v === Infinity) return '"Infinity"';
   if (v === -Infinity) return '"-Infinity"';
-  if (!float32) return String(v);
+  if (!float32 || v === 0) return String(v);
   for (let p = 1; p <= 9; p++) {
-    const s = v.toPrecision(p);
-    if (Math.fround(Number(s)) === v) return String(Number(s));
+    const x = digitsHalfEven(v, p);
+    if (Math.fround(x) === v) return String(x);
   }
   return String(v);
 }
@@ -130,7 +166,7 @@ export function duckToJson(v, t) {
     case 'TINYINT': case 'SMALLINT': case 'INT': case 'BIGINT': return BigInt(v).toString();
     case 'FLOAT': return floatText(v, true);
     case 'DOUBLE': return floatText(v, false);
-    case 'DECIMAL': return quote(decimalText(v.value, t.scale));
+    case 'DECIMAL': return quote(decimalText(typeof v === 'bigint' || typeof v === 'number' ? BigInt(v) : v.value, t.scale));
     case 'CHAR': case 'VARCHAR':
       if (typeof v === 'string') return quote(v);
       if (v.bytes) return quote(Buffer.from(v.bytes).toString('utf8'));
@@ -167,7 +203,7 @@ export function hypToJson(v, t) {
     case 'TINYINT': case 'SMALLINT': case 'INT': case 'BIGINT': return BigInt(v).toString();
     case 'FLOAT': return floatText(v, true);
     case 'DOUBLE': return floatText(v, false);
-    case 'DECIMAL': return String(v); // hyparquet returns a double: compared by value
+    case 'DECIMAL': return quote(Number(v).toFixed(t.scale)); // a double: exact below 2^53
     case 'CHAR': case 'VARCHAR': return quote(typeof v === 'string' ? v : Buffer.from(v).toString('utf8'));
     case 'BINARY': case 'VARBINARY': return b64(typeof v === 'string' ? Buffer.from(v, 'utf8') : v);
     case 'DATE': return quote(dateText(v.days));
@@ -295,7 +331,9 @@ function normalize(v) {
   if (v.str !== undefined) return JSON.stringify(v.str);
   if (v.lit) return v.lit;
   if (/^-?\d+$/.test(v.num)) return BigInt(v.num).toString();
-  return `#${Number(v.num)}`;
+  const x = Number(v.num);
+  if (Number.isInteger(x) && Math.abs(x) < 2 ** 53) return BigInt(x).toString();
+  return `#${x}`;
 }
 
 export const normalizeLine = (line) => normalize(parseJsonLossless(line));
@@ -310,6 +348,23 @@ export function compareLines(a, b, label = '') {
   for (const [k, n] of ca) if ((cb.get(k) ?? 0) < n) onlyA.push(k);
   for (const [k, n] of cb) if ((ca.get(k) ?? 0) < n) onlyB.push(k);
   return `${label}: ${na.length} vs ${nb.length} rows\n  only in first:  ${onlyA.slice(0, 3).join('\n                  ')}\n  only in second: ${onlyB.slice(0, 3).join('\n                  ')}`;
+}
+
+// Rewrites top-level TIME/TIMESTAMP values written with `from` precisions as a reader that
+// maps the file to `to` precisions prints them: the fraction padded with zeros (a Parquet
+// file keeps TIMESTAMP(0) as milliseconds, so reading the bare file gives TIMESTAMP(3)).
+export function widenTimes(line, from, to) {
+  let out = line;
+  from.forEach((f, k) => {
+    const t = to[k];
+    if (!t || !['TIME', 'TIMESTAMP', 'TIMESTAMP_LTZ'].includes(f.type.root) || t.type.precision <= f.type.precision) return;
+    const re = new RegExp(`(${JSON.stringify(f.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:"[^"]*?)(\\.\\d*)?"`);
+    out = out.replace(re, (m0, head, frac) => {
+      const digits = (frac ? frac.slice(1) : '').padEnd(t.type.precision, '0');
+      return `${head}.${digits}"`;
+    });
+  });
+  return out;
 }
 
 // Sorts the [key, value] pairs of MAP/MULTISET values (for comparisons with hyparquet).

@@ -118,35 +118,47 @@ raw_block:
     return pm_decompress(NULL, PM_CODEC_LZ4_RAW, src, len, expected, out, err);
 }
 
-/* Decompresses `len` bytes into r->page_buf (reset first); `expected` is the exact size. */
-static int decompress(pq_col_reader *r, const uint8_t *src, size_t len, size_t expected,
-                      paimon_error *err)
+int pm_pq_decompress(pm_codec_ctx *ctx, int codec, const uint8_t *src, size_t len, size_t expected,
+                     pm_buf *out, paimon_error *err)
 {
-    int rc;
     pm_codec c;
-    r->page_buf.len = 0;
-    if (expected > PQ_MAX_PAGE_BYTES)
-        return page_corrupt(r, err, "page larger than 1 GiB");
-    switch (r->codec) {
+    int rc;
+    switch (codec) {
     case PQ_UNCOMPRESSED: c = PM_CODEC_NONE; break;
     case PQ_SNAPPY: c = PM_CODEC_SNAPPY; break;
     case PQ_GZIP: c = PM_CODEC_GZIP; break;
     case PQ_ZSTD: c = PM_CODEC_ZSTD; break;
     case PQ_LZ4_RAW: c = PM_CODEC_LZ4_RAW; break;
-    case PQ_LZ4: rc = hadoop_lz4(src, len, expected, &r->page_buf, err); goto check;
+    case PQ_LZ4: return hadoop_lz4(src, len, expected, out, err);
     default:
-        return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: codec %s is not supported", r->path,
-                          pm_pq_codec_name(r->codec));
+        return pm_err_set(err, PAIMON_EUNSUPPORTED, "codec %s is not supported",
+                          pm_pq_codec_name(codec));
     }
     if (expected == 0 && len == 0)
-        rc = 0;
-    else
-        rc = pm_decompress(r->codec_ctx, c, src, len, expected, &r->page_buf, err);
-check:
-    if (rc == 0 && r->page_buf.len != expected)
-        return page_corrupt(r, err, "decompressed size differs from the header");
+        return 0;
+    rc = pm_decompress(ctx, c, src, len, expected, out, err);
+    if (rc == PAIMON_ELIMIT) /* more than the header said: the page is corrupt */
+        rc = pm_corrupt(err, "%s: decompressed data exceeds the page size", pm_codec_name(c));
+    return rc;
+}
+
+/* Decompresses `len` bytes into r->page_buf (reset first); `expected` is the exact size. */
+static int decompress(pq_col_reader *r, const uint8_t *src, size_t len, size_t expected,
+                      paimon_error *err)
+{
+    int rc;
+    r->page_buf.len = 0;
+    if (expected > PQ_MAX_PAGE_BYTES)
+        return page_corrupt(r, err, "page larger than 256 MiB");
+    /* the buffer may not grow past what the header promises */
+    r->page_buf.max = expected + PM_PQ_PADDING + 1;
+    rc = pm_pq_decompress(r->codec_ctx, r->codec, src, len, expected, &r->page_buf, err);
+    if (rc == PAIMON_EUNSUPPORTED)
+        return pm_err_prefix(err, rc, "%s: ", r->path);
     if (rc != 0)
-        return page_error(r, err, rc == PAIMON_ELIMIT ? PAIMON_ECORRUPT : rc);
+        return page_error(r, err, rc);
+    if (r->page_buf.len != expected)
+        return page_corrupt(r, err, "decompressed size differs from the header");
     /* padding for the bulk decoders */
     if ((rc = pm_buf_reserve(&r->page_buf, PM_PQ_PADDING)) != 0)
         return pm_buf_error(err, rc);
@@ -267,7 +279,8 @@ static int open_data_page(pq_col_reader *r, const pq_page_header *h, size_t body
 
     if (v2 ? !h->has_v2 : !h->has_data)
         return page_corrupt(r, err, "data page without its header");
-    if (h->num_values < 0 || h->num_values > PQ_MAX_PAGE_VALUES)
+    if (h->num_values < 0 || h->num_values > PQ_MAX_PAGE_VALUES ||
+        (r->chunk_values >= r->values_seen && h->num_values > r->chunk_values - r->values_seen))
         return page_corrupt(r, err, "bad value count");
     if ((rc = check_crc(r, h, src, err)) != 0)
         return rc;

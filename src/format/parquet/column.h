@@ -29,8 +29,8 @@
 #include "util/compress.h"
 
 /* Limits on what one page may claim, against hostile headers. */
-#define PQ_MAX_PAGE_BYTES  (1u << 30) /* decompressed page size */
-#define PQ_MAX_PAGE_VALUES (1 << 28)  /* level entries in a page */
+#define PQ_MAX_PAGE_BYTES  (256u << 20) /* decompressed page size */
+#define PQ_MAX_PAGE_VALUES (1 << 24)    /* level entries in a page */
 
 typedef struct pq_col_reader {
     /* set by init */
@@ -97,6 +97,11 @@ int pm_pq_col_read_levels(pq_col_reader *r, int64_t n, pm_buf *def, pm_buf *rep,
 
 /* Skips `n` rows. */
 int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err);
+
+/* Decompresses a page body with a Parquet codec (PQ_*, Hadoop-framed LZ4 included),
+ * appending exactly `expected` bytes to `out`. */
+int pm_pq_decompress(pm_codec_ctx *ctx, int codec, const uint8_t *src, size_t len, size_t expected,
+                     pm_buf *out, paimon_error *err);
 
 /* Decodes `n` values of the current page into `col` (internal to the column reader, shared
  * with values.c). */

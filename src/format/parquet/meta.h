@@ -159,6 +159,12 @@ typedef struct pq_kv {
     const char *value; /* NULL when absent */
 } pq_kv;
 
+typedef struct pq_enc_stat {
+    int page_type; /* PQ_DATA_PAGE, PQ_DICTIONARY_PAGE */
+    int encoding;
+    int32_t count;
+} pq_enc_stat;
+
 typedef struct pq_column_meta {
     int type;
     int32_t *encodings;
@@ -176,6 +182,8 @@ typedef struct pq_column_meta {
     pq_stats stats;
     int64_t bloom_filter_offset;
     int32_t bloom_filter_length;
+    pq_enc_stat enc_stats[4]; /* written only (readers skip the field) */
+    uint32_t enc_stat_count;
 } pq_column_meta;
 
 typedef struct pq_column_chunk {

@@ -123,6 +123,17 @@ static void write_column_meta(pm_thrift_writer *w, const pq_column_meta *m)
         pm_thrift_w_field_i64(w, 11, m->dictionary_page_offset);
     if (m->has_stats)
         write_stats(w, 12, &m->stats);
+    if (m->enc_stat_count > 0) {
+        pm_thrift_w_field(w, PM_TT_LIST, 13);
+        pm_thrift_w_list(w, PM_TT_STRUCT, m->enc_stat_count);
+        for (uint32_t i = 0; i < m->enc_stat_count; i++) {
+            pm_thrift_w_struct_begin(w);
+            pm_thrift_w_field_i32(w, 1, m->enc_stats[i].page_type);
+            pm_thrift_w_field_i32(w, 2, m->enc_stats[i].encoding);
+            pm_thrift_w_field_i32(w, 3, m->enc_stats[i].count);
+            pm_thrift_w_struct_end(w);
+        }
+    }
     pm_thrift_w_struct_end(w);
 }
 

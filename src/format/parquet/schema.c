@@ -469,16 +469,29 @@ static int first_leaf(const pq_schema *s, int n)
     return s->nodes[n].leaf;
 }
 
+/* Children of `parent` are matched by field id when every one of them carries a distinct
+ * id, otherwise by name (files written without ids, or with broken ones). */
+static bool children_have_ids(const pq_schema *s, int parent)
+{
+    const pq_node *p = &s->nodes[parent];
+    for (int i = 0; i < p->child_count; i++) {
+        const pq_schema_elem *e = s->nodes[p->children[i]].elem;
+        if (!e->has_field_id)
+            return false;
+        for (int j = 0; j < i; j++)
+            if (s->nodes[p->children[j]].elem->field_id == e->field_id)
+                return false;
+    }
+    return p->child_count > 0;
+}
+
 int pm_pq_find_field(const pq_schema *s, int parent, const pm_field *f)
 {
     const pq_node *p = &s->nodes[parent];
-    bool ids = false;
-    for (int i = 0; i < p->child_count; i++)
-        if (s->nodes[p->children[i]].elem->has_field_id)
-            ids = true;
+    bool ids = children_have_ids(s, parent);
     for (int i = 0; i < p->child_count; i++) {
         const pq_schema_elem *e = s->nodes[p->children[i]].elem;
-        if (ids ? (e->has_field_id && e->field_id == f->id) : strcmp(e->name, f->name) == 0)
+        if (ids ? e->field_id == f->id : strcmp(e->name, f->name) == 0)
             return p->children[i];
     }
     return -1;

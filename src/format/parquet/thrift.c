@@ -227,7 +227,7 @@ int pm_thrift_skip(pm_thrift_reader *r, int type)
             return rc;
         for (uint64_t i = 0; rc == 0 && i < n; i++) {
             int kt = kv >> 4, vt = kv & 0x0f;
-            bool b;
+            bool b = false;
             if (kt == 0 || kt > PM_TT_STRUCT || vt == 0 || vt > PM_TT_STRUCT) {
                 rc = pm_thrift_corrupt(r, "unknown map element type");
                 break;
@@ -267,7 +267,7 @@ int pm_thrift_read_i32(pm_thrift_reader *r, int type, int32_t *v, bool *ok)
     }
     *ok = true;
     if (type == PM_TT_I8) {
-        int8_t b;
+        int8_t b = 0;
         int rc = pm_thrift_i8(r, &b);
         *v = b;
         return rc;

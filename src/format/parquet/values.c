@@ -418,6 +418,10 @@ static int gather(const pm_column *dict, const uint32_t *idx, size_t n, pm_colum
         const int32_t *off = (const int32_t *)(const void *)dict->offsets.data;
         for (size_t i = 0; i < n; i++)
             bytes += (size_t)(off[idx[i] + 1] - off[idx[i]]);
+        /* a dictionary can multiply its bytes: bound what one call may produce */
+        if (bytes > PQ_MAX_PAGE_BYTES)
+            return pm_err_set(err, PAIMON_ELIMIT, "dictionary values expand beyond %u bytes",
+                              PQ_MAX_PAGE_BYTES);
         if (end + (int64_t)bytes > INT32_MAX)
             return pm_err_set(err, PAIMON_ELIMIT, "more than 2 GiB of strings in a batch");
         if ((rc = var_reserve(col, (int64_t)n, bytes)) != 0)
@@ -483,6 +487,29 @@ static int decode_lengths(pq_col_reader *r, pm_buf *out, const uint8_t **p, cons
     return pm_delta_end(&d, p, err);
 }
 
+/* The lengths of a DELTA_(LENGTH_)BYTE_ARRAY page must be backed by its bytes, and the
+ * values they make (with the prefixes) must stay within a page's limit: nothing is
+ * allocated for lengths the page cannot hold. */
+static int check_lengths(pq_col_reader *r, const int32_t *prefixes, paimon_error *err)
+{
+    const int32_t *len = (const int32_t *)(const void *)r->lengths.data;
+    uint64_t suffixes = 0, total = 0, prev = 0;
+    for (int32_t i = 0; i < r->page_values; i++) {
+        uint64_t pre = prefixes != NULL ? (uint64_t)prefixes[i] : 0;
+        if (pre > prev)
+            return pm_corrupt(err, "DELTA_BYTE_ARRAY prefix longer than the last value");
+        suffixes += (uint64_t)len[i];
+        prev = pre + (uint64_t)len[i];
+        total += prev;
+    }
+    if (suffixes > r->data_len - r->data_pos)
+        return pm_corrupt(err, "DELTA byte array lengths exceed the page");
+    if (total > PQ_MAX_PAGE_BYTES)
+        return pm_err_set(err, PAIMON_ELIMIT, "DELTA byte arrays expand beyond %u bytes",
+                          PQ_MAX_PAGE_BYTES);
+    return 0;
+}
+
 int pm_pq_values_begin(pq_col_reader *r, paimon_error *err)
 {
     int type = r->leaf->type, rc;
@@ -527,7 +554,7 @@ int pm_pq_values_begin(pq_col_reader *r, paimon_error *err)
         if ((rc = decode_lengths(r, &r->lengths, &p, end, err)) != 0)
             return rc;
         r->data_pos = (size_t)(p - r->data);
-        return 0;
+        return check_lengths(r, NULL, err);
     case PQ_DELTA_BYTE_ARRAY:
         if (type != PQ_BYTE_ARRAY && type != PQ_FIXED_LEN_BYTE_ARRAY)
             return pm_corrupt(err, "DELTA_BYTE_ARRAY outside a byte array column");
@@ -538,7 +565,7 @@ int pm_pq_values_begin(pq_col_reader *r, paimon_error *err)
             (rc = decode_lengths(r, &r->lengths, &p, end, err)) != 0)
             return rc;
         r->data_pos = (size_t)(p - r->data);
-        return 0;
+        return check_lengths(r, (const int32_t *)(const void *)r->prefixes.data, err);
     case PQ_BYTE_STREAM_SPLIT: {
         size_t w = type == PQ_FIXED_LEN_BYTE_ARRAY ? (size_t)r->leaf->type_length
                                                    : (size_t)phys_width(type);
@@ -603,6 +630,9 @@ static int decode_phys(pq_col_reader *r, int64_t n, pm_column *dst, paimon_error
         size_t bytes = 0;
         for (int64_t i = 0; i < n; i++)
             bytes += (size_t)len[i] + (pre != NULL ? (size_t)pre[i] : 0);
+        if (bytes > PQ_MAX_PAGE_BYTES)
+            return pm_err_set(err, PAIMON_ELIMIT, "DELTA byte arrays expand beyond %u bytes",
+                              PQ_MAX_PAGE_BYTES);
         if (end + (int64_t)bytes > INT32_MAX)
             return pm_err_set(err, PAIMON_ELIMIT, "more than 2 GiB of strings in a batch");
         if ((rc = var_reserve(dst, n, bytes)) != 0)
