@@ -90,7 +90,7 @@ static int add_group(pm_partial_update *p, const char *key, const char *value, p
     size_t kl = strlen(key), sl = strlen(SEQUENCE_GROUP_SUFFIX);
     char *names = pm_strndup(key + 7, kl - 7 - sl), *fields = pm_strdup(value), *save = NULL;
     seq_group *g;
-    int rc = 0, idx;
+    int rc = 0, idx = -1;
     size_t gi = p->group_count;
 
     if (names == NULL || fields == NULL) {
