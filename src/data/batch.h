@@ -207,6 +207,14 @@ int pm_batch_row_json(pm_buf *out, const pm_batch *b, int64_t row, paimon_error 
 /* Appends slot `i` of `src` to `dst` (same type), nested values included. */
 int pm_column_append_from(pm_column *dst, const pm_column *src, int64_t i);
 
+/* Appends slots idx[0..n) of `src` to `dst` (same type), in that order: buffers are copied
+ * in bulk for scalar layouts (batch_gather.c).  0, PAIMON_ENOMEM or PAIMON_ELIMIT. */
+int pm_column_gather(pm_column *dst, const pm_column *src, const int64_t *idx, int64_t n);
+
+/* pm_column_gather() over every column; dst->row_count grows by n. */
+int pm_batch_gather(pm_batch *dst, const pm_batch *src, const int64_t *idx, int64_t n,
+                    paimon_error *err);
+
 /* A new batch of the rows of `b` whose byte in `select` is nonzero, in order.  Caller owns
  * `*out`; release with pm_batch_free(). */
 int pm_batch_filter(const pm_batch *b, const uint8_t *select, pm_batch **out, paimon_error *err);

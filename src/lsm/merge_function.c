@@ -145,12 +145,12 @@ static int append_record(pm_batch *out, const pm_record *r, size_t count, paimon
 
 /* AggregateMergeFunction: acc = agg(acc, input) or retract(acc, input) field by field from
  * nulls; a -D under remove-record-on-delete resets the row to the delete's values and makes
- * the result a delete, unless a later record follows. */
-static int aggregate(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
-                     paimon_error *err)
+ * the result a delete, unless a later record follows.  *deleted reports that. */
+static int aggregate_row(pm_merge_fn *f, const pm_record *recs, size_t n, bool *deleted,
+                         paimon_error *err)
 {
-    bool deleted = false;
     int rc;
+    *deleted = false;
     for (size_t i = 0; i < f->count; i++) {
         f->row[i] = pm_vref_null();
         pm_field_agg_reset(&f->aggs[i]);
@@ -158,10 +158,10 @@ static int aggregate(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *
     for (size_t r = 0; r < n; r++) {
         const pm_record *rec = &recs[r];
         bool retract = !pm_kind_is_add(rec->kind);
-        deleted = f->remove_on_delete && rec->kind == PM_KIND_DELETE;
+        *deleted = f->remove_on_delete && rec->kind == PM_KIND_DELETE;
         for (size_t i = 0; i < f->count; i++) {
             pm_vref in = pm_vref_of(rec->batch->columns[i], rec->row);
-            if (deleted) {
+            if (*deleted) {
                 if (pm_vref_is_null(in) && !f->value_type->fields[i].type->nullable)
                     return pm_err_set(err, PAIMON_EINVALID, "field %s can not be null",
                                       f->value_type->fields[i].name);
@@ -174,16 +174,29 @@ static int aggregate(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *
                 return rc;
         }
     }
-    if (deleted)
-        return 0;
+    return 0;
+}
+
+static int append_acc(pm_merge_fn *f, pm_batch *out, paimon_error *err)
+{
     for (size_t i = 0; i < f->count; i++) {
         pm_vref v = f->row[i];
-        rc = pm_vref_is_null(v) ? pm_column_append_null(out->columns[i])
-                                : pm_column_append_from(out->columns[i], v.col, v.row);
+        int rc = pm_vref_is_null(v) ? pm_column_append_null(out->columns[i])
+                                    : pm_column_append_from(out->columns[i], v.col, v.row);
         if (rc != 0)
             return pm_buf_error(err, rc);
     }
     return 0;
+}
+
+static int aggregate(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
+                     paimon_error *err)
+{
+    bool deleted;
+    int rc = aggregate_row(f, recs, n, &deleted, err);
+    if (rc != 0 || deleted)
+        return rc;
+    return append_acc(f, out, err);
 }
 
 /* ---- dispatch ---------------------------------------------------------------------------- */
@@ -222,5 +235,65 @@ int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch 
     case ENGINE_PARTIAL: return pm_partial_update_apply(f->partial, recs, n, out, err);
     case ENGINE_AGG: return aggregate(f, recs, n, out, err);
     }
+    return 0;
+}
+
+int pm_merge_fn_reduce(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out, int8_t *kind,
+                       int64_t *seq, bool *emitted, paimon_error *err)
+{
+    const pm_record *pick;
+    bool deleted;
+    int rc;
+    *emitted = false;
+    if (n == 0)
+        return 0;
+    if (n == 1 && !f->lookup) { /* the reducer wrapper passes a lone record through */
+        pick = &recs[0];
+        goto emit_pick;
+    }
+    switch (f->engine) {
+    case ENGINE_DEDUP:
+        pick = &recs[n - 1];
+        if (f->ignore_delete) {
+            size_t k = n;
+            while (k > 0 && !pm_kind_is_add(recs[k - 1].kind))
+                k--;
+            if (k == 0)
+                return 0;
+            pick = &recs[k - 1];
+        }
+        goto emit_pick;
+    case ENGINE_FIRST_ROW:
+        for (size_t k = 0; k < n; k++) {
+            if (pm_kind_is_add(recs[k].kind)) {
+                pick = &recs[k];
+                goto emit_pick;
+            }
+            if (!f->ignore_delete)
+                return pm_err_set(err, PAIMON_EINVALID,
+                                  "first-row merge engine can not accept delete records; "
+                                  "configure 'ignore-delete'");
+        }
+        return 0;
+    case ENGINE_PARTIAL:
+        if ((rc = pm_partial_update_merge(f->partial, recs, n, out, kind, seq, err)) == 0)
+            *emitted = true;
+        return rc;
+    case ENGINE_AGG:
+        if ((rc = aggregate_row(f, recs, n, &deleted, err)) != 0 ||
+            (rc = append_acc(f, out, err)) != 0)
+            return rc;
+        *kind = deleted ? PM_KIND_DELETE : PM_KIND_INSERT;
+        *seq = recs[n - 1].seq;
+        *emitted = true;
+        return 0;
+    }
+    return 0;
+emit_pick:
+    if ((rc = append_record(out, pick, f->count, err)) != 0)
+        return rc;
+    *kind = pick->kind;
+    *seq = pick->seq;
+    *emitted = true;
     return 0;
 }

@@ -64,4 +64,13 @@ bool pm_merge_fn_lookup(const pm_merge_fn *f);
 int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
                       paimon_error *err);
 
+/* The record a writer's buffer flush makes of `n` >= 1 records of one key (oldest first):
+ * Java's ReducerMergeFunctionWrapper over the merge function, retractions kept (a lone
+ * record passes through; deduplicate keeps the last record, -U/-D included; partial-update
+ * and aggregation yield their accumulated row as INSERT or DELETE).  Appends the value
+ * columns to `out` and sets *kind and *seq, or sets *emitted false when the merge has no
+ * result (deduplicate under ignore-delete with retractions only). */
+int pm_merge_fn_reduce(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out, int8_t *kind,
+                       int64_t *seq, bool *emitted, paimon_error *err);
+
 #endif /* PM_LSM_MERGE_FUNCTION_H */

@@ -398,12 +398,15 @@ static int retract_with_groups(pm_partial_update *p, const pm_record *r, bool *d
     return 0;
 }
 
-int pm_partial_update_apply(pm_partial_update *p, const pm_record *recs, size_t n, pm_batch *out,
-                            paimon_error *err)
+/* Folds the records into p->row; *is_delete tells Java's result kind (DELETE when the row
+ * was removed or no add record was seen) and *seq its sequence number. */
+static int merge_records(pm_partial_update *p, const pm_record *recs, size_t n, bool *is_delete,
+                         int64_t *seq, paimon_error *err)
 {
     bool filled = false, meet_insert = false, deleted = false;
     int rc;
 
+    *seq = recs[n - 1].seq;
     for (size_t i = 0; i < p->count; i++) {
         p->row[i] = pm_vref_null();
         if (p->aggs[i] != NULL)
@@ -420,6 +423,7 @@ int pm_partial_update_apply(pm_partial_update *p, const pm_record *recs, size_t 
             }
             if (p->ignore_delete)
                 continue;
+            *seq = r->seq;
             if (p->group_count > 0) {
                 if ((rc = retract_with_groups(p, r, &deleted, err)) != 0)
                     return rc;
@@ -438,20 +442,47 @@ int pm_partial_update_apply(pm_partial_update *p, const pm_record *recs, size_t 
                               "'ignore-delete', 'partial-update.remove-record-on-delete' or "
                               "sequence groups");
         }
+        *seq = r->seq;
         rc = p->group_count == 0 ? update_non_null(p, r, err) : update_with_groups(p, r, err);
         if (rc != 0)
             return rc;
         meet_insert = true;
         filled = true;
     }
-    if (deleted || !meet_insert)
-        return 0; /* the result is a delete: batch reads drop it */
+    *is_delete = deleted || !meet_insert;
+    return 0;
+}
+
+static int append_row(pm_partial_update *p, pm_batch *out, paimon_error *err)
+{
     for (size_t i = 0; i < p->count; i++) {
         pm_vref v = p->row[i];
-        rc = pm_vref_is_null(v) ? pm_column_append_null(out->columns[i])
-                                : pm_column_append_from(out->columns[i], v.col, v.row);
+        int rc = pm_vref_is_null(v) ? pm_column_append_null(out->columns[i])
+                                    : pm_column_append_from(out->columns[i], v.col, v.row);
         if (rc != 0)
             return pm_buf_error(err, rc);
     }
     return 0;
+}
+
+int pm_partial_update_apply(pm_partial_update *p, const pm_record *recs, size_t n, pm_batch *out,
+                            paimon_error *err)
+{
+    bool is_delete = false;
+    int64_t seq;
+    int rc = merge_records(p, recs, n, &is_delete, &seq, err);
+    if (rc != 0 || is_delete)
+        return rc; /* a delete result: batch reads drop it */
+    return append_row(p, out, err);
+}
+
+int pm_partial_update_merge(pm_partial_update *p, const pm_record *recs, size_t n, pm_batch *out,
+                            int8_t *kind, int64_t *seq, paimon_error *err)
+{
+    bool is_delete = false;
+    int rc = merge_records(p, recs, n, &is_delete, seq, err);
+    if (rc != 0)
+        return rc;
+    *kind = is_delete ? PM_KIND_DELETE : PM_KIND_INSERT;
+    return append_row(p, out, err);
 }

@@ -39,6 +39,12 @@ bool pm_partial_update_has_groups(const pm_partial_update *p);
 int pm_partial_update_apply(pm_partial_update *p, const pm_record *recs, size_t n, pm_batch *out,
                             paimon_error *err);
 
+/* Merges as Java's PartialUpdateMergeFunction.getResult() reports it: always appends the
+ * row; *kind is DELETE when the row was removed or no add record came, else INSERT; *seq
+ * the sequence number of the last record taken into account. */
+int pm_partial_update_merge(pm_partial_update *p, const pm_record *recs, size_t n, pm_batch *out,
+                            int8_t *kind, int64_t *seq, paimon_error *err);
+
 /* Whether `schema`'s options define sequence groups. */
 bool pm_schema_has_sequence_groups(const pm_schema *schema);
 

@@ -31,6 +31,7 @@ typedef struct commit_conf {
     int64_t target_size, merge_min_count, full_compaction_size;
     int64_t max_retries, min_wait_ms, max_wait_ms, timeout_ms;
     bool ignore_empty, dynamic_overwrite;
+    bool dv_by_file; /* deletion vectors of unaware-bucket append tables: by file name */
 } commit_conf;
 
 static int read_conf(const pm_schema *s, commit_conf *c, paimon_error *err)
@@ -64,6 +65,12 @@ static int read_conf(const pm_schema *s, commit_conf *c, paimon_error *err)
                                   err)) != 0)
         return rc;
     c->level = (int)level;
+    {
+        int64_t bucket = -1;
+        if ((rc = pm_options_get_i64(o, "bucket", -1, &bucket, err)) != 0)
+            return rc;
+        c->dv_by_file = bucket == -1 && s->primary_keys.count == 0;
+    }
     if (c->full_compaction_size <= 0)
         return pm_err_set(err, PAIMON_EINVALID,
                           "Manifest full compaction size trigger cannot be zero.");
@@ -403,10 +410,41 @@ static int build_delta(attempt *a, const table_view *v, const pm_commit_messages
     return 0;
 }
 
-/* The live index files after `changes` (GlobalFileNameCombiner: by file name). */
-static int combine_index(attempt *a, const pm_index_manifest_entry *prev, size_t prev_count,
-                         const pm_index_manifest_entry *changes, size_t change_count,
-                         pm_index_manifest_entry **out, size_t *out_count, paimon_error *err)
+/* Whether index files of `type` are kept one per (partition, bucket) (Java's
+ * BucketedCombiner: HASH, and deletion vectors of bucketed tables) rather than by file name
+ * (GlobalCombiner). */
+static bool bucketed_index(const commit_conf *conf, const char *type)
+{
+    if (strcmp(type, "HASH") == 0)
+        return true;
+    return strcmp(type, "DELETION_VECTORS") == 0 && !conf->dv_by_file;
+}
+
+static bool same_index_slot(const pm_index_manifest_entry *a, const pm_index_manifest_entry *b)
+{
+    return a->bucket == b->bucket && strcmp(a->index_type, b->index_type) == 0 &&
+           same_bytes(&a->partition, &b->partition);
+}
+
+/* Drops the entries `change` replaces (same slot when bucketed, else same file name). */
+static size_t drop_replaced(const commit_conf *conf, pm_index_manifest_entry *res, size_t n,
+                            const pm_index_manifest_entry *change)
+{
+    bool by_slot = bucketed_index(conf, change->index_type);
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (by_slot ? !same_index_slot(&res[i], change)
+                    : strcmp(res[i].file_name, change->file_name) != 0)
+            res[w++] = res[i];
+    return w;
+}
+
+/* The live index files after `changes` (IndexManifestFileHandler: bucketed entries replace
+ * the previous file of their slot, deletions first; others by file name). */
+static int combine_index(attempt *a, const commit_conf *conf, const pm_index_manifest_entry *prev,
+                         size_t prev_count, const pm_index_manifest_entry *changes,
+                         size_t change_count, pm_index_manifest_entry **out, size_t *out_count,
+                         paimon_error *err)
 {
     pm_index_manifest_entry *res =
         pm_arena_alloc(&a->arena, (prev_count + change_count + 1) * sizeof(*res));
@@ -415,15 +453,17 @@ static int combine_index(attempt *a, const pm_index_manifest_entry *prev, size_t
         return pm_nomem(err);
     for (size_t i = 0; i < prev_count; i++)
         res[n++] = prev[i];
-    for (size_t c = 0; c < change_count; c++) {
-        size_t w = 0;
-        for (size_t i = 0; i < n; i++)
-            if (strcmp(res[i].file_name, changes[c].file_name) != 0)
-                res[w++] = res[i];
-        n = w;
-        if (changes[c].kind == PM_FILE_KIND_ADD)
-            res[n++] = changes[c];
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t c = 0; c < change_count; c++) {
+            bool del = changes[c].kind != PM_FILE_KIND_ADD;
+            if (bucketed_index(conf, changes[c].index_type) && del != (pass == 0))
+                continue; /* bucketed: every DELETE before any ADD */
+            if (!bucketed_index(conf, changes[c].index_type) && pass == 1)
+                continue; /* by name: in order, in the first pass */
+            n = drop_replaced(conf, res, n, &changes[c]);
+            if (!del)
+                res[n++] = changes[c];
+        }
     for (size_t i = 0; i < n; i++) {
         res[i].kind = PM_FILE_KIND_ADD;
         res[i].version = PM_INDEX_MANIFEST_VERSION;
@@ -539,8 +579,8 @@ static int prepare(attempt *a, const table_view *v, const pm_commit_messages *m,
     snap->index_manifest = a->latest != NULL ? a->latest->index_manifest : NULL;
     if (index_change_count > 0) {
         const char *name;
-        if ((rc = combine_index(a, prev_index, prev_index_count, index_changes, index_change_count,
-                                &index_live, &index_live_count, err)) != 0 ||
+        if ((rc = combine_index(a, conf, prev_index, prev_index_count, index_changes,
+                                index_change_count, &index_live, &index_live_count, err)) != 0 ||
             (rc = pm_index_manifest_write(&a->ctx, index_live, index_live_count, &a->arena, &name,
                                           err)) != 0)
             goto done;

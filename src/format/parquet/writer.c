@@ -215,6 +215,14 @@ int64_t pm_pq_writer_rows(const pm_pq_writer *w)
     return w->rows;
 }
 
+int64_t pm_pq_writer_data_size(const pm_pq_writer *w)
+{
+    int64_t size = (int64_t)w->out->pos;
+    for (int i = 0; i < w->leaf_count; i++)
+        size += pm_pq_colw_buffered(w->cols[i]);
+    return size;
+}
+
 /* ---- shredding ------------------------------------------------------------------------- */
 
 typedef struct shred_ctx {
@@ -376,14 +384,23 @@ static int flush_row_group(pm_pq_writer *w, paimon_error *err)
 
 int pm_pq_writer_write(pm_pq_writer *w, const pm_batch *b, paimon_error *err)
 {
+    return pm_pq_writer_write_range(w, b, 0, b->row_count, err);
+}
+
+int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, int64_t first, int64_t count,
+                             paimon_error *err)
+{
     int rc = 0;
     if (w->failed)
         return pm_err_set(err, PAIMON_EINVALID, "%s: the writer failed before", w->out->path);
     if (b->column_count != w->type->field_count)
         return pm_err_set(err, PAIMON_EINVALID, "%s: batch of %zu columns, the file has %zu",
                           w->out->path, b->column_count, w->type->field_count);
-    for (int64_t r = 0; r < b->row_count && rc == 0;) {
-        int64_t n = b->row_count - r, room = SLICE_ROWS, buffered = 0;
+    if (first < 0 || count < 0 || first + count > b->row_count)
+        return pm_err_set(err, PAIMON_EINVALID, "%s: rows [%lld, %lld) outside the batch",
+                          w->out->path, (long long)first, (long long)(first + count));
+    for (int64_t r = first; r < first + count && rc == 0;) {
+        int64_t n = first + count - r, room = SLICE_ROWS, buffered = 0;
         /* keep every page within its row limit */
         for (int i = 0; i < w->leaf_count; i++) {
             int64_t left = w->o.page_row_limit - pm_pq_colw_page_rows(w->cols[i]);

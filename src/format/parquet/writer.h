@@ -73,8 +73,16 @@ int pm_pq_writer_open(pm_pq_writer **w, pm_output *out, const pm_type *row_type,
  * column is PAIMON_EINVALID.  After a failure the writer can only be aborted. */
 int pm_pq_writer_write(pm_pq_writer *w, const pm_batch *b, paimon_error *err);
 
+/* Appends rows [first, first + count) of `b`. */
+int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, int64_t first, int64_t count,
+                             paimon_error *err);
+
 /* Rows written so far, and bytes of the file so far (the final size after close). */
 int64_t pm_pq_writer_rows(const pm_pq_writer *w);
+
+/* Bytes of the file so far plus the bytes buffered for the open row group: parquet-java's
+ * ParquetWriter.getDataSize(), which Paimon compares with target-file-size. */
+int64_t pm_pq_writer_data_size(const pm_pq_writer *w);
 
 /* Writes the rest of the file, closes the output and frees the writer (also on failure,
  * when the partial file is removed).  *file_size receives the exact size (may be NULL). */

@@ -1,0 +1,67 @@
+/*
+ * Writing data files of any format behind one interface: the dispatch point of the table
+ * writers (table/write/data_writer.h), as format/data_file.h is for readers.
+ *
+ * A format is one pm_file_format entry: its name (the `file.format` value and the file
+ * extension), how its statistics are made (table/write/col_stats.h), and the writer
+ * callbacks.  Adding Avro or ORC data files is one entry in file_writer.c's table.
+ *
+ * Thread safety: one thread per pm_file_writer.
+ */
+#ifndef PM_FORMAT_FILE_WRITER_H
+#define PM_FORMAT_FILE_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "data/batch.h"
+#include "io/fs.h"
+#include "meta/options.h"
+
+/* Where a format's file statistics come from (table/write/col_stats.h). */
+typedef enum pm_file_stats_kind {
+    PM_FILE_STATS_FOOTER_PARQUET, /* column-chunk statistics of top-level columns */
+    PM_FILE_STATS_ROWS            /* collected row by row (Avro) */
+} pm_file_stats_kind;
+
+typedef struct pm_file_format {
+    const char *name; /* "parquet" */
+    pm_file_stats_kind stats;
+    /* Starts a file on `out` (taking ownership of it, also on failure) for rows of `row`
+     * (a ROW type; field ids matter); `codec` is the compression name (file.compression or
+     * its per-level/changelog variant), `opts` the table options. */
+    int (*open)(void **impl, pm_output *out, const pm_type *row, const char *codec,
+                const pm_options *opts, paimon_error *err);
+    /* Appends rows [first, first + count) of `b`. */
+    int (*write)(void *impl, const pm_batch *b, int64_t first, int64_t count, paimon_error *err);
+    /* Bytes written plus bytes buffered: what target-file-size is compared with. */
+    int64_t (*data_size)(const void *impl);
+    /* Finishes the file (freeing the writer, also on failure); *size is its exact size. */
+    int (*close)(void *impl, uint64_t *size, paimon_error *err);
+    void (*abort)(void *impl); /* drops the partial file and frees the writer */
+} pm_file_format;
+
+/* The format named `name` (case-insensitive); PAIMON_EUNSUPPORTED names it otherwise. */
+int pm_file_format_find(const char *name, const pm_file_format **out, paimon_error *err);
+
+typedef struct pm_file_writer {
+    const pm_file_format *format;
+    void *impl;
+} pm_file_writer;
+
+/* Creates `path` on `fs` and starts a file of `format`.  Caller owns `*out`; finish with
+ * pm_file_writer_close() or pm_file_writer_abort(). */
+int pm_file_writer_open(pm_file_writer **out, const pm_file_format *format, pm_fs *fs,
+                        const char *path, const pm_type *row, const char *codec,
+                        const pm_options *opts, paimon_error *err);
+int pm_file_writer_write(pm_file_writer *w, const pm_batch *b, int64_t first, int64_t count,
+                         paimon_error *err);
+int64_t pm_file_writer_data_size(const pm_file_writer *w);
+/* Frees the writer, also on failure (the partial file is then removed). */
+int pm_file_writer_close(pm_file_writer *w, uint64_t *size, paimon_error *err);
+void pm_file_writer_abort(pm_file_writer *w);
+
+/* The Parquet entry (format/parquet/format_parquet_write.c). */
+extern const pm_file_format pm_parquet_file_format;
+
+#endif /* PM_FORMAT_FILE_WRITER_H */

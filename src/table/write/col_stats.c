@@ -1,0 +1,507 @@
+/* Column statistics of written data files: see col_stats.h. */
+#include "table/write/col_stats.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "data/binary_row.h"
+#include "data/datum_compare.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+/* ---- modes ----------------------------------------------------------------------------- */
+
+int pm_stats_mode_parse(const char *text, pm_stats_mode *out, paimon_error *err)
+{
+    char *end;
+    long n;
+    out->length = 0;
+    if (strcasecmp(text, "none") == 0)
+        out->kind = PM_STATS_NONE;
+    else if (strcasecmp(text, "counts") == 0)
+        out->kind = PM_STATS_COUNTS;
+    else if (strcasecmp(text, "full") == 0)
+        out->kind = PM_STATS_FULL;
+    else if (strncasecmp(text, "truncate(", 9) == 0 && isdigit((unsigned char)text[9]) &&
+             (n = strtol(text + 9, &end, 10)) > 0 && n <= INT32_MAX && strcmp(end, ")") == 0) {
+        out->kind = PM_STATS_TRUNCATE;
+        out->length = (int32_t)n;
+    } else {
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "statistics mode '%s': expected none, counts, full or truncate(N)", text);
+    }
+    return 0;
+}
+
+static bool is_system_field(const char *name)
+{
+    return strncmp(name, "_KEY_", 5) == 0 || strcmp(name, "_SEQUENCE_NUMBER") == 0 ||
+           strcmp(name, "_VALUE_KIND") == 0 || strcmp(name, "_LEVEL") == 0 ||
+           strcmp(name, "rowkind") == 0 || strcmp(name, "_ROW_ID") == 0;
+}
+
+int pm_stats_modes_for(const pm_options *opts, const char *mode, pm_stats_source source,
+                       const char *const *names, size_t count, const bool *thin_keys,
+                       pm_stats_mode *modes, paimon_error *err)
+{
+    pm_stats_mode table_mode, sys = {PM_STATS_TRUNCATE, 128}, none = {PM_STATS_NONE, 0};
+    int64_t keep_first;
+    int64_t column_count = 0;
+    int rc;
+    if ((rc = pm_stats_mode_parse(mode, &table_mode, err)) != 0 ||
+        (rc = pm_options_get_i64(opts, "metadata.stats-keep-first-n-columns", -1, &keep_first,
+                                 err)) != 0)
+        return rc;
+    for (size_t i = 0; i < count; i++) {
+        char key[600];
+        const char *field_mode;
+        snprintf(key, sizeof(key), "fields.%s.stats-mode", names[i]);
+        field_mode = pm_options_get(opts, key);
+        if (field_mode != NULL) {
+            if ((rc = pm_stats_mode_parse(field_mode, &modes[i], err)) != 0)
+                return pm_err_prefix(err, rc, "option %s: ", key);
+            column_count++;
+        } else if (source != PM_STATS_FROM_ROWS &&
+                   (is_system_field(names[i]) || (thin_keys != NULL && thin_keys[i]))) {
+            modes[i] = sys;
+        } else {
+            modes[i] = keep_first >= 0 && column_count >= keep_first ? none : table_mode;
+            column_count++;
+        }
+    }
+    return 0;
+}
+
+/* ---- accumulation ---------------------------------------------------------------------- */
+
+void pm_stats_acc_init(pm_stats_acc *s, const pm_type *type, pm_stats_mode mode,
+                       pm_stats_source source)
+{
+    memset(s, 0, sizeof(*s));
+    s->type = type;
+    s->mode = mode;
+    s->source = source;
+    pm_buf_init(&s->min_bytes, 0);
+    pm_buf_init(&s->max_bytes, 0);
+    if (pm_type_is_nested(type))
+        s->none = source == PM_STATS_FROM_PARQUET;
+    if (pm_type_is_nested(type) || pm_type_is_binary(type))
+        s->no_bounds = true;
+    if (source == PM_STATS_FROM_PARQUET &&
+        (type->id == PM_TYPE_TIMESTAMP || type->id == PM_TYPE_TIMESTAMP_LTZ) && type->precision > 6)
+        s->no_bounds = true; /* INT96: parquet-java keeps no bounds */
+}
+
+void pm_stats_acc_reset(pm_stats_acc *s)
+{
+    s->has_bounds = false;
+    s->null_count = 0;
+    s->min_bytes.len = s->max_bytes.len = 0;
+}
+
+void pm_stats_acc_free(pm_stats_acc *s)
+{
+    pm_buf_free(&s->min_bytes);
+    pm_buf_free(&s->max_bytes);
+}
+
+static bool is_var(const pm_type *t)
+{
+    return pm_type_is_string(t) || pm_type_is_binary(t);
+}
+
+static int keep(pm_stats_acc *s, pm_datum *slot, pm_buf *bytes, const pm_datum *v)
+{
+    *slot = *v;
+    if (is_var(s->type)) {
+        int rc;
+        bytes->len = 0;
+        if ((rc = pm_buf_append(bytes, v->v.s.ptr, v->v.s.len)) != 0)
+            return rc;
+        slot->v.s.ptr = bytes->data;
+    }
+    return 0;
+}
+
+/* FLOAT/DOUBLE from Parquet: NaN skipped, strict comparisons (the first zero seen stays). */
+static void add_float_parquet(pm_stats_acc *s, double v, bool is_float)
+{
+    if (isnan(v))
+        return;
+    if (!s->has_bounds) {
+        s->has_bounds = true;
+        if (is_float)
+            s->min.v.f = s->max.v.f = (float)v;
+        else
+            s->min.v.d = s->max.v.d = v;
+        s->min.is_null = s->max.is_null = false;
+        return;
+    }
+    if (is_float) {
+        if ((float)v < s->min.v.f)
+            s->min.v.f = (float)v;
+        if ((float)v > s->max.v.f)
+            s->max.v.f = (float)v;
+    } else {
+        if (v < s->min.v.d)
+            s->min.v.d = v;
+        if (v > s->max.v.d)
+            s->max.v.d = v;
+    }
+}
+
+static int add_i64_range(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n)
+{
+    int64_t lo = 0, hi = 0;
+    bool have = false;
+    for (int64_t i = first; i < first + n; i++) {
+        int64_t v;
+        if (!pm_column_is_valid(c, i)) {
+            s->null_count++;
+            continue;
+        }
+        memcpy(&v, c->values.data + 8 * i, 8);
+        if (!have) {
+            lo = hi = v;
+            have = true;
+        } else if (v < lo) {
+            lo = v;
+        } else if (v > hi) {
+            hi = v;
+        }
+    }
+    if (!have)
+        return 0;
+    if (!s->has_bounds) {
+        s->has_bounds = true;
+        s->min = pm_datum_int(lo);
+        s->max = pm_datum_int(hi);
+    } else {
+        if (lo < s->min.v.i)
+            s->min.v.i = lo;
+        if (hi > s->max.v.i)
+            s->max.v.i = hi;
+    }
+    return 0;
+}
+
+int pm_stats_acc_add(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n)
+{
+    const pm_type *t = s->type;
+    int rc;
+    if (s->none)
+        return 0;
+    if (s->no_bounds) {
+        if (c->null_count > 0)
+            for (int64_t i = first; i < first + n; i++)
+                s->null_count += !pm_column_is_valid(c, i);
+        return 0;
+    }
+    if (t->id == PM_TYPE_BIGINT)
+        return add_i64_range(s, c, first, n);
+    for (int64_t i = first; i < first + n; i++) {
+        pm_datum v;
+        if (!pm_column_is_valid(c, i)) {
+            s->null_count++;
+            continue;
+        }
+        pm_column_get_datum(c, i, &v);
+        if (s->source == PM_STATS_FROM_PARQUET &&
+            (t->id == PM_TYPE_FLOAT || t->id == PM_TYPE_DOUBLE)) {
+            add_float_parquet(s, t->id == PM_TYPE_FLOAT ? (double)v.v.f : v.v.d,
+                              t->id == PM_TYPE_FLOAT);
+            continue;
+        }
+        if (!s->has_bounds) {
+            if ((rc = keep(s, &s->min, &s->min_bytes, &v)) != 0 ||
+                (rc = keep(s, &s->max, &s->max_bytes, &v)) != 0)
+                return rc;
+            s->has_bounds = true;
+            continue;
+        }
+        if (pm_datum_compare(t, &v, &s->min) < 0 && (rc = keep(s, &s->min, &s->min_bytes, &v)))
+            return rc;
+        if (pm_datum_compare(t, &v, &s->max) > 0 && (rc = keep(s, &s->max, &s->max_bytes, &v)))
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- conversion ------------------------------------------------------------------------ */
+
+void pm_col_result_free(pm_col_result *r)
+{
+    pm_buf_free(&r->min_buf);
+    pm_buf_free(&r->max_buf);
+    memset(r, 0, sizeof(*r));
+}
+
+/* Decodes the code point at p (valid UTF-8 assumed; a stray byte counts as itself). */
+static uint32_t utf8_next(const uint8_t *p, size_t len, size_t *adv)
+{
+    uint8_t b = p[0];
+    size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    uint32_t cp;
+    if (n > len || (b >= 0x80 && b < 0xC0))
+        n = 1;
+    if (n == 1) {
+        *adv = 1;
+        return b;
+    }
+    cp = b & (0xFF >> (n + 1));
+    for (size_t i = 1; i < n; i++)
+        cp = cp << 6 | (p[i] & 0x3F);
+    *adv = n;
+    return cp;
+}
+
+static int utf8_put(pm_buf *b, uint32_t cp)
+{
+    uint8_t t[4];
+    size_t n;
+    if (cp >= 0xD800 && cp <= 0xDFFF) { /* a lone surrogate: Java's encoder writes '?' */
+        t[0] = '?';
+        n = 1;
+    } else if (cp < 0x80) {
+        t[0] = (uint8_t)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        t[0] = (uint8_t)(0xC0 | cp >> 6);
+        t[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        t[0] = (uint8_t)(0xE0 | cp >> 12);
+        t[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+        t[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        t[0] = (uint8_t)(0xF0 | cp >> 18);
+        t[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+        t[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+        t[3] = (uint8_t)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    return pm_buf_append(b, t, n);
+}
+
+/* Bytes of the first `chars` characters (BinaryString.substring counts a character per
+ * leading byte). */
+static size_t prefix_bytes(const uint8_t *p, size_t len, int32_t chars)
+{
+    size_t off = 0;
+    for (int32_t c = 0; c < chars && off < len; c++) {
+        size_t adv;
+        (void)utf8_next(p + off, len - off, &adv);
+        off += adv;
+    }
+    return off;
+}
+
+/* TruncateSimpleColStatsCollector.truncateMax: false when no bound exists. */
+static int truncate_max(const uint8_t *p, size_t len, int32_t n, pm_buf *out, bool *ok)
+{
+    size_t cut = prefix_bytes(p, len, n), off = 0, count = 0;
+    uint32_t cps[64], *cp = cps;
+    int rc = 0;
+    *ok = true;
+    out->len = 0;
+    if (cut == len)
+        return pm_buf_append(out, p, len);
+    if ((size_t)n > sizeof(cps) / sizeof(cps[0]) &&
+        (cp = pm_malloc((size_t)n * sizeof(uint32_t))) == NULL)
+        return PAIMON_ENOMEM;
+    while (off < cut) {
+        size_t adv;
+        cp[count++] = utf8_next(p + off, cut - off, &adv);
+        off += adv;
+    }
+    *ok = false;
+    for (size_t i = count; i-- > 0;) {
+        uint32_t next = cp[i] + 1;
+        if (next <= 0x10FFFF) {
+            for (size_t k = 0; k < i && rc == 0; k++)
+                rc = utf8_put(out, cp[k]);
+            if (rc == 0)
+                rc = utf8_put(out, next);
+            *ok = true;
+            break;
+        }
+    }
+    if (cp != cps)
+        pm_free(cp);
+    return rc;
+}
+
+int pm_stats_acc_result(const pm_stats_acc *s, pm_col_result *r)
+{
+    int rc;
+    pm_buf_init(&r->min_buf, 0);
+    pm_buf_init(&r->max_buf, 0);
+    r->none = r->has_bounds = r->has_null_count = false;
+    r->min = r->max = pm_datum_null();
+    r->null_count = 0;
+    if (s->none || s->mode.kind == PM_STATS_NONE) {
+        r->none = true;
+        return 0;
+    }
+    r->has_null_count = true;
+    r->null_count = s->null_count;
+    if (!s->has_bounds || s->mode.kind == PM_STATS_COUNTS)
+        return 0;
+    r->min = s->min;
+    r->max = s->max;
+    if (is_var(s->type)) {
+        if ((rc = pm_buf_append(&r->min_buf, s->min.v.s.ptr, s->min.v.s.len)) != 0 ||
+            (rc = pm_buf_append(&r->max_buf, s->max.v.s.ptr, s->max.v.s.len)) != 0)
+            return rc;
+        if (s->mode.kind == PM_STATS_TRUNCATE && pm_type_is_string(s->type)) {
+            bool ok;
+            r->min_buf.len = prefix_bytes(s->min.v.s.ptr, s->min.v.s.len, s->mode.length);
+            if ((rc = truncate_max(s->max.v.s.ptr, s->max.v.s.len, s->mode.length, &r->max_buf,
+                                   &ok)) != 0)
+                return rc;
+            if (!ok)
+                return 0; /* no upper bound: the collector gives up on the bounds */
+        }
+        r->min = pm_datum_bytes(r->min_buf.data, r->min_buf.len);
+        r->max = pm_datum_bytes(r->max_buf.data, r->max_buf.len);
+    }
+    r->has_bounds = true;
+    return 0;
+}
+
+/* ---- serialization --------------------------------------------------------------------- */
+
+static int serialize(pm_arena *arena, const pm_type *const *types, const pm_col_result *const *res,
+                     size_t count, pm_simple_stats *out, paimon_error *err)
+{
+    pm_datum mins[64], maxs[64], *lo = mins, *hi = maxs;
+    const pm_type *ts[64], **tp = ts;
+    pm_buf b;
+    int64_t *nulls;
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    pm_buf_init(&b, 0);
+    if (count > 64) {
+        lo = pm_malloc(count * sizeof(pm_datum));
+        hi = pm_malloc(count * sizeof(pm_datum));
+        tp = pm_malloc(count * sizeof(pm_type *));
+        if (lo == NULL || hi == NULL || tp == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+    }
+    nulls = pm_arena_alloc(arena, (count + 1) * sizeof(int64_t));
+    if (nulls == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < count; i++) {
+        tp[i] = types[i];
+        lo[i] = res[i]->has_bounds ? res[i]->min : pm_datum_null();
+        hi[i] = res[i]->has_bounds ? res[i]->max : pm_datum_null();
+        nulls[i] = res[i]->has_null_count ? res[i]->null_count : PM_AVRO_NULL_LONG;
+    }
+    if ((rc = pm_binrow_serialize(&b, tp, lo, (int32_t)count)) != 0)
+        goto buf_err;
+    out->min_values.len = b.len;
+    if ((out->min_values.ptr = pm_arena_dup(arena, b.data, b.len)) == NULL)
+        goto nomem;
+    b.len = 0;
+    if ((rc = pm_binrow_serialize(&b, tp, hi, (int32_t)count)) != 0)
+        goto buf_err;
+    out->max_values.len = b.len;
+    if ((out->max_values.ptr = pm_arena_dup(arena, b.data, b.len)) == NULL)
+        goto nomem;
+    out->null_counts.items = nulls;
+    out->null_counts.count = count;
+    out->null_counts.present = true;
+    goto done;
+buf_err:
+    rc = pm_buf_error(err, rc);
+    goto done;
+nomem:
+    rc = pm_nomem(err);
+done:
+    if (lo != mins)
+        pm_free(lo);
+    if (hi != maxs)
+        pm_free(hi);
+    if (tp != ts)
+        pm_free(tp);
+    pm_buf_free(&b);
+    return rc;
+}
+
+int pm_stats_serialize_all(pm_arena *arena, const pm_type *const *types, const pm_col_result *res,
+                           size_t count, pm_simple_stats *out, paimon_error *err)
+{
+    const pm_col_result *rp[256], **p = rp;
+    int rc;
+    if (count > 256 && (p = pm_malloc(count * sizeof(*p))) == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < count; i++)
+        p[i] = &res[i];
+    rc = serialize(arena, types, p, count, out, err);
+    if (p != rp)
+        pm_free(p);
+    return rc;
+}
+
+int pm_stats_serialize_dense(pm_arena *arena, const pm_type *const *types, const char *const *names,
+                             const pm_col_result *res, size_t count, bool dense,
+                             pm_simple_stats *out, pm_avro_array *cols, paimon_error *err)
+{
+    const pm_col_result **p;
+    const pm_type **t;
+    const char **n;
+    size_t kept = 0;
+    int rc;
+    memset(cols, 0, sizeof(*cols));
+    if (!dense)
+        return pm_stats_serialize_all(arena, types, res, count, out, err);
+    p = pm_malloc((count + 1) * sizeof(*p));
+    t = pm_malloc((count + 1) * sizeof(*t));
+    n = pm_arena_alloc(arena, (count + 1) * sizeof(*n));
+    if (p == NULL || t == NULL || n == NULL) {
+        pm_free(p);
+        pm_free(t);
+        return pm_nomem(err);
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (res[i].none)
+            continue;
+        p[kept] = &res[i];
+        t[kept] = types[i];
+        n[kept] = names[i];
+        kept++;
+    }
+    rc = serialize(arena, t, p, kept, out, err);
+    if (rc == 0 && kept != count) {
+        cols->items = (void *)n;
+        cols->count = kept;
+        cols->present = true;
+    }
+    pm_free(p);
+    pm_free(t);
+    return rc;
+}
+
+int pm_stats_empty(pm_arena *arena, pm_simple_stats *out, paimon_error *err)
+{
+    static const uint8_t EMPTY_ROW[12] = {0};
+    memset(out, 0, sizeof(*out));
+    out->min_values.ptr = out->max_values.ptr = pm_arena_dup(arena, EMPTY_ROW, sizeof(EMPTY_ROW));
+    if (out->min_values.ptr == NULL)
+        return pm_nomem(err);
+    out->min_values.len = out->max_values.len = sizeof(EMPTY_ROW);
+    out->null_counts.present = true;
+    out->null_counts.items = NULL;
+    out->null_counts.count = 0;
+    return 0;
+}

@@ -1,0 +1,120 @@
+/*
+ * Column statistics of the data files a writer produces (metadata.md §8), as Java 1.4.2
+ * computes them: a collector per column (SimpleColStatsCollector: none, counts, full,
+ * truncate(N)), applied to the bounds and null count the file format gives.
+ *
+ * Where the raw bounds come from depends on the format (KeyValueFileWriterFactory,
+ * StatsCollectorFactories, ParquetSimpleStatsExtractor):
+ *
+ *   PM_STATS_FROM_PARQUET  the footer's column-chunk statistics, merged over row groups,
+ *                          looked up by top-level column name: nested columns (ARRAY, MAP,
+ *                          MULTISET, ROW) have none at all (not even a null count), BINARY
+ *                          and VARBINARY and TIMESTAMP(7..9) (INT96) only a null count;
+ *                          FLOAT/DOUBLE bounds skip NaN and keep the first zero seen.
+ *   PM_STATS_FROM_ROWS     Avro: collected row by row; values that are not Comparable in
+ *                          Java (byte[], arrays, maps, rows) only count nulls; FLOAT/DOUBLE
+ *                          order as Float.compare (NaN greatest, -0.0 < 0.0).
+ *
+ * The collector then converts the raw statistics: none drops everything ("NONE": no
+ * bounds, no null count), counts keeps the null count, full keeps all, truncate(N) cuts
+ * strings to N code points (the maximum's last code point incremented; when no code point
+ * can be incremented the bounds are dropped).  Java truncates while collecting; truncating
+ * the final bounds gives the same result, because both truncations are monotonic and a
+ * value between x and truncMax(x) shares x's first N code points.
+ *
+ * Serialization (SimpleStatsConverter): all-columns mode (key statistics) writes every
+ * column, a NONE column as nulls; dense mode (value statistics with
+ * metadata.stats-dense-store=true) drops NONE columns and lists the others in
+ * _VALUE_STATS_COLS, which stays null when no column was dropped.
+ */
+#ifndef PM_TABLE_WRITE_COL_STATS_H
+#define PM_TABLE_WRITE_COL_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "data/batch.h"
+#include "meta/manifest.h"
+#include "meta/options.h"
+#include "util/arena.h"
+
+typedef enum pm_stats_kind {
+    PM_STATS_NONE,
+    PM_STATS_COUNTS,
+    PM_STATS_FULL,
+    PM_STATS_TRUNCATE
+} pm_stats_kind;
+
+typedef struct pm_stats_mode {
+    pm_stats_kind kind;
+    int32_t length; /* TRUNCATE */
+} pm_stats_mode;
+
+typedef enum pm_stats_source { PM_STATS_FROM_PARQUET, PM_STATS_FROM_ROWS } pm_stats_source;
+
+/* Parses "none", "counts", "full", "truncate(N)" (any case), as
+ * SimpleColStatsCollector.from. */
+int pm_stats_mode_parse(const char *text, pm_stats_mode *out, paimon_error *err);
+
+/* The collector of each column of a data file's row type `names` (count of them), as
+ * StatsCollectorFactories decides: fields.<f>.stats-mode first; system columns (_KEY_*,
+ * _SEQUENCE_NUMBER, _VALUE_KIND) truncate(128) for Parquet/ORC; then the table's
+ * metadata.stats-mode (or `mode` for changelog files), and metadata.stats-keep-first-n-
+ * columns.  `thin_keys` (may be NULL) names the value columns that are key fields of a
+ * thin-mode file, which get truncate(128) too.  Fills modes[count]. */
+int pm_stats_modes_for(const pm_options *opts, const char *mode, pm_stats_source source,
+                       const char *const *names, size_t count, const bool *thin_keys,
+                       pm_stats_mode *modes, paimon_error *err);
+
+/* One column's accumulator over a file. */
+typedef struct pm_stats_acc {
+    const pm_type *type; /* borrowed */
+    pm_stats_mode mode;
+    pm_stats_source source;
+    bool none;       /* the format has no statistics for the column */
+    bool no_bounds;  /* only a null count */
+    bool has_bounds; /* min/max hold a value */
+    pm_datum min, max;
+    pm_buf min_bytes, max_bytes; /* strings: the bytes min/max point into */
+    int64_t null_count;
+} pm_stats_acc;
+
+void pm_stats_acc_init(pm_stats_acc *s, const pm_type *type, pm_stats_mode mode,
+                       pm_stats_source source);
+void pm_stats_acc_reset(pm_stats_acc *s);
+void pm_stats_acc_free(pm_stats_acc *s);
+
+/* Adds rows [first, first + n) of `c` (a column of the accumulator's type). */
+int pm_stats_acc_add(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n);
+
+/* What a column's statistics say after the collector's conversion. */
+typedef struct pm_col_result {
+    bool none;           /* SimpleColStats.NONE: min, max and null count all null */
+    bool has_bounds;     /* min/max non-null */
+    pm_datum min, max;   /* bytes in the result's scratch buffers */
+    bool has_null_count; /* null count non-null */
+    int64_t null_count;
+    pm_buf min_buf, max_buf;
+} pm_col_result;
+
+void pm_col_result_free(pm_col_result *r);
+
+/* The converted statistics of `s` (truncation applied).  `r` must be zero-initialized or
+ * freed before; release with pm_col_result_free(). */
+int pm_stats_acc_result(const pm_stats_acc *s, pm_col_result *r);
+
+/* SimpleStats over `count` columns of `types`: all-columns mode.  Bytes in `arena`. */
+int pm_stats_serialize_all(pm_arena *arena, const pm_type *const *types, const pm_col_result *res,
+                           size_t count, pm_simple_stats *out, paimon_error *err);
+
+/* Dense mode: NONE columns dropped; *cols lists the kept columns' names (present only when
+ * a column was dropped).  With dense = false this is the all-columns mode and *cols is
+ * absent. */
+int pm_stats_serialize_dense(pm_arena *arena, const pm_type *const *types, const char *const *names,
+                             const pm_col_result *res, size_t count, bool dense,
+                             pm_simple_stats *out, pm_avro_array *cols, paimon_error *err);
+
+/* Empty statistics: two empty rows and no null counts (append tables' key statistics). */
+int pm_stats_empty(pm_arena *arena, pm_simple_stats *out, paimon_error *err);
+
+#endif /* PM_TABLE_WRITE_COL_STATS_H */

@@ -1,0 +1,833 @@
+/* The write buffer of a primary-key bucket: see kv_buffer.h. */
+#include "table/write/kv_buffer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/datum_compare.h"
+#include "format/data_file.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+#define CHUNK_ROWS 8192 /* records per buffer chunk */
+#define OUT_ROWS   4096 /* rows per batch handed to the data writers */
+
+struct pm_kv_buffer {
+    pm_write_ctx *c;
+    pm_batch **chunks; /* records in arrival order, CHUNK_ROWS per chunk */
+    size_t chunk_count, chunk_cap;
+    pm_buf kinds;      /* int8 row kind per record */
+    int64_t count;     /* records in memory */
+    int64_t first_seq; /* sequence number of record 0 */
+    size_t full_mem;   /* bytes of the full chunks */
+    size_t mem;        /* bytes in memory */
+    pm_strlist runs;   /* spilled sorted runs (paths) */
+    int64_t spilled;   /* records in them */
+    long run_seq;
+    pm_type *run_type; /* value columns, _SEQUENCE_NUMBER, _VALUE_KIND */
+    bool int_key;      /* one integer-like key and no sequence.field: the fast paths */
+};
+
+/* ---- memory ---------------------------------------------------------------------------- */
+
+static size_t column_bytes(const pm_column *c)
+{
+    size_t n = sizeof(*c) + c->validity.cap + c->values.cap + c->offsets.cap;
+    for (size_t i = 0; i < c->child_count; i++)
+        n += column_bytes(c->children[i]);
+    return n;
+}
+
+static size_t batch_bytes(const pm_batch *b)
+{
+    size_t n = sizeof(*b);
+    for (size_t i = 0; i < b->column_count; i++)
+        n += column_bytes(b->columns[i]);
+    return n;
+}
+
+static bool is_int_key(const pm_type *t)
+{
+    switch (t->id) {
+    case PM_TYPE_TINYINT:
+    case PM_TYPE_SMALLINT:
+    case PM_TYPE_INT:
+    case PM_TYPE_BIGINT:
+    case PM_TYPE_DATE: return true;
+    default: return false;
+    }
+}
+
+static int64_t load_int(const pm_column *col, int64_t row)
+{
+    switch (col->width) {
+    case 1: return ((const int8_t *)col->values.data)[row];
+    case 2: {
+        int16_t v;
+        memcpy(&v, col->values.data + 2 * row, 2);
+        return v;
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, col->values.data + 4 * row, 4);
+        return v;
+    }
+    default: {
+        int64_t v;
+        memcpy(&v, col->values.data + 8 * row, 8);
+        return v;
+    }
+    }
+}
+
+int pm_kv_buffer_new(pm_kv_buffer **out, pm_write_ctx *c, paimon_error *err)
+{
+    pm_kv_buffer *b = pm_calloc(1, sizeof(*b));
+    pm_type *seq = NULL, *kind = NULL;
+    int rc;
+    *out = NULL;
+    if (b == NULL)
+        return pm_nomem(err);
+    b->c = c;
+    pm_buf_init(&b->kinds, 0);
+    pm_strlist_init(&b->runs);
+    b->int_key = c->key_count == 1 && c->seq_count == 0 &&
+                 is_int_key(c->value_type->fields[c->key_idx[0]].type);
+    if ((b->run_type = pm_type_clone(c->value_type)) == NULL ||
+        (seq = pm_type_new(PM_TYPE_BIGINT)) == NULL ||
+        (kind = pm_type_new(PM_TYPE_TINYINT)) == NULL)
+        goto nomem;
+    seq->nullable = kind->nullable = false;
+    rc = pm_type_row_add(b->run_type, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", seq);
+    seq = NULL;
+    if (rc == 0)
+        rc = pm_type_row_add(b->run_type, PM_VALUE_KIND_ID, "_VALUE_KIND", kind);
+    kind = NULL;
+    if (rc != 0)
+        goto nomem;
+    *out = b;
+    return 0;
+nomem:
+    pm_type_free(seq);
+    pm_type_free(kind);
+    pm_kv_buffer_free(b);
+    return pm_nomem(err);
+}
+
+static void drop_memory(pm_kv_buffer *b)
+{
+    for (size_t i = 0; i < b->chunk_count; i++)
+        pm_batch_free(b->chunks[i]);
+    b->chunk_count = 0;
+    b->count = 0;
+    b->kinds.len = 0;
+    b->full_mem = b->mem = 0;
+}
+
+static void drop_runs(pm_kv_buffer *b)
+{
+    for (size_t i = 0; i < b->runs.count; i++)
+        (void)b->c->tmp_fs->remove(b->c->tmp_fs, b->runs.items[i], NULL);
+    pm_strlist_free(&b->runs);
+    pm_strlist_init(&b->runs);
+    b->spilled = 0;
+}
+
+void pm_kv_buffer_free(pm_kv_buffer *b)
+{
+    if (b == NULL)
+        return;
+    drop_memory(b);
+    drop_runs(b);
+    pm_free(b->chunks);
+    pm_buf_free(&b->kinds);
+    pm_type_free(b->run_type);
+    pm_free(b);
+}
+
+size_t pm_kv_buffer_memory(const pm_kv_buffer *b)
+{
+    return b->mem;
+}
+
+int64_t pm_kv_buffer_records(const pm_kv_buffer *b)
+{
+    return b->count + b->spilled;
+}
+
+int pm_kv_buffer_put(pm_kv_buffer *b, const pm_batch *batch, const int64_t *rows,
+                     const int8_t *kinds, int64_t n, int64_t first_seq, paimon_error *err)
+{
+    int rc;
+    if (n <= 0)
+        return 0;
+    if (b->count == 0)
+        b->first_seq = first_seq;
+    if ((rc = pm_buf_append(&b->kinds, kinds, (size_t)n)) != 0)
+        return pm_buf_error(err, rc);
+    while (n > 0) {
+        pm_batch *ch = b->chunk_count > 0 ? b->chunks[b->chunk_count - 1] : NULL;
+        int64_t m;
+        if (ch == NULL || ch->row_count == CHUNK_ROWS) {
+            if (ch != NULL)
+                b->full_mem += batch_bytes(ch);
+            if (b->chunk_count == b->chunk_cap) {
+                size_t cap = b->chunk_cap == 0 ? 16 : b->chunk_cap * 2;
+                pm_batch **grown = pm_realloc(b->chunks, cap * sizeof(*grown));
+                if (grown == NULL)
+                    return pm_nomem(err);
+                b->chunks = grown;
+                b->chunk_cap = cap;
+            }
+            if ((rc = pm_batch_new(&ch, b->c->value_type, err)) != 0)
+                return rc;
+            b->chunks[b->chunk_count++] = ch;
+        }
+        m = CHUNK_ROWS - ch->row_count;
+        if (m > n)
+            m = n;
+        if ((rc = pm_batch_gather(ch, batch, rows, m, err)) != 0)
+            return rc;
+        rows += m;
+        n -= m;
+        b->count += m;
+    }
+    b->mem = b->full_mem + batch_bytes(b->chunks[b->chunk_count - 1]) + b->kinds.cap +
+             b->chunk_cap * sizeof(pm_batch *);
+    return 0;
+}
+
+/* ---- order ----------------------------------------------------------------------------- */
+
+/* One record wherever it lives: a row of a batch with its sequence number and kind. */
+typedef struct rec_ref {
+    const pm_batch *batch;
+    int64_t row;
+    int64_t seq;
+    int8_t kind;
+    int64_t ikey; /* the key, on the integer fast path */
+} rec_ref;
+
+static int compare_keys(const pm_write_ctx *c, const pm_batch *a, int64_t i, const pm_batch *b,
+                        int64_t j)
+{
+    for (size_t k = 0; k < c->key_count; k++) {
+        int r = pm_column_compare(a->columns[c->key_idx[k]], i, b->columns[c->key_idx[k]], j);
+        if (r != 0)
+            return r;
+    }
+    return 0;
+}
+
+/* Key, sequence fields (configured direction, nulls first), sequence number. */
+static int compare_recs(const pm_kv_buffer *kb, const rec_ref *a, const rec_ref *b)
+{
+    const pm_write_ctx *c = kb->c;
+    int r;
+    if (kb->int_key) {
+        if (a->ikey != b->ikey)
+            return a->ikey < b->ikey ? -1 : 1;
+    } else if ((r = compare_keys(c, a->batch, a->row, b->batch, b->row)) != 0) {
+        return r;
+    }
+    for (size_t k = 0; k < c->seq_count; k++) {
+        const pm_column *x = a->batch->columns[c->seq_idx[k]];
+        const pm_column *y = b->batch->columns[c->seq_idx[k]];
+        r = pm_column_compare(x, a->row, y, b->row);
+        if (r == 0)
+            continue;
+        if (!c->seq_descending || !pm_column_is_valid(x, a->row) || !pm_column_is_valid(y, b->row))
+            return r;
+        return -r;
+    }
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void mem_ref(const pm_kv_buffer *b, int64_t idx, rec_ref *r)
+{
+    r->batch = b->chunks[idx / CHUNK_ROWS];
+    r->row = idx % CHUNK_ROWS;
+    r->seq = b->first_seq + idx;
+    r->kind = (int8_t)b->kinds.data[idx];
+    if (b->int_key)
+        r->ikey = load_int(r->batch->columns[b->c->key_idx[0]], r->row);
+}
+
+/* Sorting context for qsort_r (generic keys). */
+static int cmp_idx(const void *x, const void *y, void *arg)
+{
+    const pm_kv_buffer *b = arg;
+    rec_ref a, c;
+    mem_ref(b, *(const int64_t *)x, &a);
+    mem_ref(b, *(const int64_t *)y, &c);
+    return compare_recs(b, &a, &c);
+}
+
+/* LSD radix sort of (key, index) pairs by key; stable, so equal keys keep index order, which
+ * is sequence order. */
+typedef struct kv_pair {
+    uint64_t key;
+    int64_t idx;
+} kv_pair;
+
+static int radix_sort(kv_pair *p, int64_t n)
+{
+    kv_pair *tmp = pm_malloc((size_t)n * sizeof(*tmp) + 1), *src = p, *dst = tmp;
+    if (tmp == NULL)
+        return PAIMON_ENOMEM;
+    for (int shift = 0; shift < 64; shift += 8) {
+        size_t counts[256] = {0}, pos[256];
+        size_t acc = 0;
+        for (int64_t i = 0; i < n; i++)
+            counts[(src[i].key >> shift) & 0xff]++;
+        if (counts[(src[0].key >> shift) & 0xff] == (size_t)n)
+            continue; /* every key has the same byte here */
+        for (int d = 0; d < 256; d++) {
+            pos[d] = acc;
+            acc += counts[d];
+        }
+        for (int64_t i = 0; i < n; i++)
+            dst[pos[(src[i].key >> shift) & 0xff]++] = src[i];
+        kv_pair *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != p)
+        memcpy(p, src, (size_t)n * sizeof(*p));
+    pm_free(tmp);
+    return 0;
+}
+
+/* The records in memory in sorted order (indexes).  Caller frees *out. */
+static int sort_memory(pm_kv_buffer *b, int64_t **out, paimon_error *err)
+{
+    int64_t *perm = pm_malloc((size_t)b->count * sizeof(int64_t) + 1);
+    *out = NULL;
+    if (perm == NULL)
+        return pm_nomem(err);
+    if (b->int_key && b->count > 0) {
+        kv_pair *p = pm_malloc((size_t)b->count * sizeof(kv_pair));
+        if (p == NULL) {
+            pm_free(perm);
+            return pm_nomem(err);
+        }
+        for (int64_t i = 0; i < b->count; i++) {
+            rec_ref r;
+            mem_ref(b, i, &r);
+            p[i].key = (uint64_t)r.ikey ^ 0x8000000000000000ull;
+            p[i].idx = i;
+        }
+        if (radix_sort(p, b->count) != 0) {
+            pm_free(p);
+            pm_free(perm);
+            return pm_nomem(err);
+        }
+        for (int64_t i = 0; i < b->count; i++)
+            perm[i] = p[i].idx;
+        pm_free(p);
+    } else {
+        for (int64_t i = 0; i < b->count; i++)
+            perm[i] = i;
+        qsort_r(perm, (size_t)b->count, sizeof(int64_t), cmp_idx, b);
+    }
+    *out = perm;
+    return 0;
+}
+
+/* ---- runs and cursors ------------------------------------------------------------------ */
+
+typedef struct cursor {
+    const int64_t *perm; /* memory run: sorted indexes */
+    int64_t pos, end;
+    pm_data_file *file; /* spilled run */
+    pm_batch *batch;
+    int64_t row;
+    rec_ref cur;
+    bool done;
+} cursor;
+
+typedef struct merge_state {
+    pm_kv_buffer *b;
+    cursor *cursors;
+    size_t cursor_count;
+    cursor **heap;
+    size_t heap_size;
+    pm_batch **retired; /* batches left behind while a key's records are gathered */
+    size_t retired_count, retired_cap;
+} merge_state;
+
+static int retire(merge_state *m, pm_batch *batch, paimon_error *err)
+{
+    if (m->retired_count == m->retired_cap) {
+        size_t cap = m->retired_cap == 0 ? 8 : m->retired_cap * 2;
+        pm_batch **grown = pm_realloc(m->retired, cap * sizeof(*grown));
+        if (grown == NULL) {
+            pm_batch_free(batch);
+            return pm_nomem(err);
+        }
+        m->retired = grown;
+        m->retired_cap = cap;
+    }
+    m->retired[m->retired_count++] = batch;
+    return 0;
+}
+
+static void free_retired(merge_state *m)
+{
+    for (size_t i = 0; i < m->retired_count; i++)
+        pm_batch_free(m->retired[i]);
+    m->retired_count = 0;
+}
+
+static void file_ref(const pm_kv_buffer *b, cursor *c)
+{
+    size_t vc = b->c->value_type->field_count;
+    c->cur.batch = c->batch;
+    c->cur.row = c->row;
+    memcpy(&c->cur.seq, c->batch->columns[vc]->values.data + 8 * c->row, 8);
+    c->cur.kind = ((const int8_t *)c->batch->columns[vc + 1]->values.data)[c->row];
+    if (b->int_key)
+        c->cur.ikey = load_int(c->batch->columns[b->c->key_idx[0]], c->row);
+}
+
+/* Moves a cursor to its next record (done at the end). */
+static int advance(merge_state *m, cursor *c, paimon_error *err)
+{
+    int rc;
+    if (c->perm != NULL) {
+        if (++c->pos >= c->end) {
+            c->done = true;
+            return 0;
+        }
+        mem_ref(m->b, c->perm[c->pos], &c->cur);
+        return 0;
+    }
+    if (c->batch != NULL && ++c->row < c->batch->row_count) {
+        file_ref(m->b, c);
+        return 0;
+    }
+    for (;;) {
+        pm_batch *next = NULL;
+        if (c->batch != NULL) {
+            pm_batch *old = c->batch;
+            c->batch = NULL;
+            if ((rc = retire(m, old, err)) != 0)
+                return rc;
+        }
+        rc = c->file->format->next(c->file->impl, &next, err);
+        if (rc == PAIMON_ITEROVER) {
+            c->done = true;
+            return 0;
+        }
+        if (rc != 0)
+            return rc;
+        c->batch = next;
+        c->row = 0;
+        if (next->row_count > 0) {
+            file_ref(m->b, c);
+            return 0;
+        }
+    }
+}
+
+static int heap_cmp(const merge_state *m, const cursor *a, const cursor *b)
+{
+    return compare_recs(m->b, &a->cur, &b->cur);
+}
+
+static void sift_down(merge_state *m, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, s = i;
+        if (l < m->heap_size && heap_cmp(m, m->heap[l], m->heap[s]) < 0)
+            s = l;
+        if (l + 1 < m->heap_size && heap_cmp(m, m->heap[l + 1], m->heap[s]) < 0)
+            s = l + 1;
+        if (s == i)
+            return;
+        cursor *t = m->heap[i];
+        m->heap[i] = m->heap[s];
+        m->heap[s] = t;
+        i = s;
+    }
+}
+
+static void merge_state_free(merge_state *m)
+{
+    for (size_t i = 0; i < m->cursor_count; i++) {
+        pm_batch_free(m->cursors[i].batch);
+        pm_data_file_free(m->cursors[i].file);
+    }
+    free_retired(m);
+    pm_free(m->retired);
+    pm_free(m->cursors);
+    pm_free(m->heap);
+}
+
+/* Cursors over the spilled runs and (perm != NULL) the sorted memory. */
+static int merge_state_init(merge_state *m, pm_kv_buffer *b, const int64_t *perm, paimon_error *err)
+{
+    size_t n = b->runs.count + (perm != NULL && b->count > 0);
+    int rc;
+    memset(m, 0, sizeof(*m));
+    m->b = b;
+    if ((m->cursors = pm_calloc(n + 1, sizeof(cursor))) == NULL ||
+        (m->heap = pm_calloc(n + 1, sizeof(cursor *))) == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < b->runs.count; i++) {
+        cursor *c = &m->cursors[m->cursor_count++];
+        pm_read_options ro;
+        memset(&ro, 0, sizeof(ro));
+        ro.batch_rows = OUT_ROWS;
+        if ((rc = pm_data_file_open(&c->file, b->c->tmp_fs, b->runs.items[i], err)) != 0 ||
+            (rc = c->file->format->start(c->file->impl, &ro, err)) != 0 ||
+            (rc = advance(m, c, err)) != 0)
+            return rc;
+    }
+    if (perm != NULL && b->count > 0) {
+        cursor *c = &m->cursors[m->cursor_count++];
+        c->perm = perm;
+        c->pos = 0;
+        c->end = b->count;
+        mem_ref(b, perm[0], &c->cur);
+    }
+    for (size_t i = 0; i < m->cursor_count; i++)
+        if (!m->cursors[i].done)
+            m->heap[m->heap_size++] = &m->cursors[i];
+    for (size_t i = m->heap_size / 2; i-- > 0;)
+        sift_down(m, i);
+    return 0;
+}
+
+/* Pops the smallest record into *r and advances its cursor. */
+static int pop(merge_state *m, rec_ref *r, paimon_error *err)
+{
+    cursor *top = m->heap[0];
+    int rc;
+    *r = top->cur;
+    if ((rc = advance(m, top, err)) != 0)
+        return rc;
+    if (top->done)
+        m->heap[0] = m->heap[--m->heap_size];
+    if (m->heap_size > 0)
+        sift_down(m, 0);
+    return 0;
+}
+
+static bool same_key(const merge_state *m, const rec_ref *a, const rec_ref *b)
+{
+    if (m->b->int_key)
+        return a->ikey == b->ikey;
+    return compare_keys(m->b->c, a->batch, a->row, b->batch, b->row) == 0;
+}
+
+/* ---- outputs --------------------------------------------------------------------------- */
+
+/* A batch of rows in a data file's layout: value columns plus _SEQUENCE_NUMBER and
+ * _VALUE_KIND columns, viewed in the file's column order. */
+typedef struct out_batch {
+    pm_batch *vals;
+    pm_column *seq, *kind;
+    pm_column **view_cols;
+    pm_batch view;
+} out_batch;
+
+static pm_type seq_type = {.id = PM_TYPE_BIGINT, .nullable = false};
+static pm_type kind_type = {.id = PM_TYPE_TINYINT, .nullable = false};
+
+static int out_init(out_batch *o, const pm_write_ctx *c, paimon_error *err)
+{
+    size_t n = c->file_type->field_count;
+    int rc;
+    memset(o, 0, sizeof(*o));
+    if ((rc = pm_batch_new(&o->vals, c->value_type, err)) != 0)
+        return rc;
+    if ((o->seq = pm_column_new(&seq_type)) == NULL ||
+        (o->kind = pm_column_new(&kind_type)) == NULL ||
+        (o->view_cols = pm_calloc(n + 1, sizeof(pm_column *))) == NULL)
+        return pm_nomem(err);
+    for (size_t k = 0; k < c->value_start - 2; k++)
+        o->view_cols[k] = o->vals->columns[c->key_idx[k]];
+    o->view_cols[c->seq_col] = o->seq;
+    o->view_cols[c->kind_col] = o->kind;
+    for (size_t i = 0; i < c->value_type->field_count; i++)
+        o->view_cols[c->value_start + i] = o->vals->columns[i];
+    o->view.type = c->file_type;
+    o->view.columns = o->view_cols;
+    o->view.column_count = n;
+    return 0;
+}
+
+static void out_free(out_batch *o)
+{
+    pm_batch_free(o->vals);
+    pm_column_free(o->seq);
+    pm_column_free(o->kind);
+    pm_free(o->view_cols);
+}
+
+static void out_reset(out_batch *o)
+{
+    pm_batch_reset(o->vals);
+    pm_column_reset(o->seq);
+    pm_column_reset(o->kind);
+    o->view.row_count = 0;
+}
+
+static int out_push_meta(out_batch *o, int64_t seq, int8_t kind)
+{
+    int rc;
+    if ((rc = pm_column_append_i64(o->seq, seq)) != 0 ||
+        (rc = pm_column_append_i64(o->kind, kind)) != 0)
+        return rc;
+    o->view.row_count++;
+    o->vals->row_count = o->view.row_count;
+    return 0;
+}
+
+/* Appends a record unchanged. */
+static int out_push_raw(out_batch *o, const rec_ref *r, size_t value_count)
+{
+    for (size_t i = 0; i < value_count; i++) {
+        int rc = pm_column_append_from(o->vals->columns[i], r->batch->columns[i], r->row);
+        if (rc != 0)
+            return rc;
+    }
+    return out_push_meta(o, r->seq, r->kind);
+}
+
+static int out_flush(out_batch *o, pm_data_writer *w, paimon_error *err)
+{
+    int rc;
+    if (o->view.row_count == 0)
+        return 0;
+    rc = pm_data_writer_write(w, &o->view, 0, o->view.row_count, err);
+    out_reset(o);
+    return rc;
+}
+
+/* ---- spilling -------------------------------------------------------------------------- */
+
+static int ensure_tmp_dir(pm_write_ctx *c, paimon_error *err)
+{
+    const char *base = getenv("TMPDIR");
+    char *dir;
+    size_t n;
+    if (c->tmp_dir != NULL)
+        return 0;
+    if (base == NULL || base[0] == '\0')
+        base = "/tmp";
+    n = strlen(base) + 32;
+    if ((dir = pm_malloc(n)) == NULL)
+        return pm_nomem(err);
+    snprintf(dir, n, "%s/paimon-spill-XXXXXX", base);
+    if (mkdtemp(dir) == NULL) {
+        int rc = pm_err_set(err, PAIMON_EIO, "%s: cannot create a spill directory", dir);
+        pm_free(dir);
+        return rc;
+    }
+    c->tmp_dir = dir;
+    return 0;
+}
+
+/* A new run file for the sorted records of `m`'s cursors (raw, every record kept). */
+static int write_run(pm_kv_buffer *b, merge_state *m, const char *path, paimon_error *err)
+{
+    pm_file_writer *fw = NULL;
+    out_batch o;
+    size_t vc = b->c->value_type->field_count;
+    int rc;
+    memset(&o, 0, sizeof(o));
+    PM_TRY(pm_batch_new(&o.vals, b->run_type, err));
+    PM_TRY(pm_file_writer_open(&fw, &pm_parquet_file_format, b->c->tmp_fs, path, b->run_type,
+                               b->c->spill_codec, b->c->opts, err));
+    while (m->heap_size > 0) {
+        rec_ref r;
+        PM_TRY(pop(m, &r, err));
+        for (size_t i = 0; i < vc && rc == 0; i++)
+            rc = pm_column_append_from(o.vals->columns[i], r.batch->columns[i], r.row);
+        if (rc == 0)
+            rc = pm_column_append_i64(o.vals->columns[vc], r.seq);
+        if (rc == 0)
+            rc = pm_column_append_i64(o.vals->columns[vc + 1], r.kind);
+        if (rc != 0) {
+            rc = pm_buf_error(err, rc);
+            goto done;
+        }
+        o.vals->row_count++;
+        if (o.vals->row_count == OUT_ROWS || m->heap_size == 0) {
+            PM_TRY(pm_file_writer_write(fw, o.vals, 0, o.vals->row_count, err));
+            pm_batch_reset(o.vals);
+            free_retired(m);
+        }
+    }
+    rc = pm_file_writer_close(fw, NULL, err);
+    fw = NULL;
+done:
+    pm_file_writer_abort(fw);
+    pm_batch_free(o.vals);
+    return rc;
+}
+
+static int next_run_path(pm_kv_buffer *b, pm_buf *path, paimon_error *err)
+{
+    int rc = ensure_tmp_dir(b->c, err);
+    if (rc != 0)
+        return rc;
+    path->len = 0;
+    if ((rc = pm_buf_printf(path, "%s/run-%p-%ld.parquet", b->c->tmp_dir, (void *)b,
+                            b->run_seq++)) != 0)
+        return pm_buf_error(err, rc);
+    return 0;
+}
+
+/* Merges every spilled run into one (local-sort.max-num-file-handles reached). */
+static int merge_runs(pm_kv_buffer *b, paimon_error *err)
+{
+    merge_state m;
+    pm_buf path;
+    int rc;
+    pm_buf_init(&path, 0);
+    memset(&m, 0, sizeof(m));
+    PM_TRY(next_run_path(b, &path, err));
+    PM_TRY(merge_state_init(&m, b, NULL, err));
+    PM_TRY(write_run(b, &m, pm_buf_cstr(&path), err));
+    merge_state_free(&m);
+    memset(&m, 0, sizeof(m));
+    {
+        int64_t spilled = b->spilled;
+        drop_runs(b);
+        b->spilled = spilled;
+    }
+    if ((rc = pm_strlist_push(&b->runs, pm_buf_cstr(&path))) != 0) {
+        (void)b->c->tmp_fs->remove(b->c->tmp_fs, pm_buf_cstr(&path), NULL);
+        rc = pm_buf_error(err, rc);
+    }
+done:
+    merge_state_free(&m);
+    pm_buf_free(&path);
+    return rc;
+}
+
+int pm_kv_buffer_spill(pm_kv_buffer *b, paimon_error *err)
+{
+    merge_state m;
+    int64_t *perm = NULL;
+    pm_buf path;
+    bool made = false;
+    int rc;
+    if (b->count == 0)
+        return 0;
+    pm_buf_init(&path, 0);
+    memset(&m, 0, sizeof(m));
+    PM_TRY(next_run_path(b, &path, err));
+    PM_TRY(sort_memory(b, &perm, err));
+    {
+        /* only the memory run: a cursor over the sorted indexes */
+        pm_strlist saved = b->runs;
+        pm_strlist_init(&b->runs);
+        rc = merge_state_init(&m, b, perm, err);
+        b->runs = saved;
+        if (rc != 0)
+            goto done;
+    }
+    made = true;
+    PM_TRY(write_run(b, &m, pm_buf_cstr(&path), err));
+    if ((rc = pm_strlist_push(&b->runs, pm_buf_cstr(&path))) != 0) {
+        rc = pm_buf_error(err, rc);
+        goto done;
+    }
+    made = false;
+    b->spilled += b->count;
+    drop_memory(b);
+    if ((int64_t)b->runs.count > b->c->spill_fan_in)
+        rc = merge_runs(b, err);
+done:
+    if (made)
+        (void)b->c->tmp_fs->remove(b->c->tmp_fs, pm_buf_cstr(&path), NULL);
+    merge_state_free(&m);
+    pm_free(perm);
+    pm_buf_free(&path);
+    return rc;
+}
+
+/* ---- flush ----------------------------------------------------------------------------- */
+
+int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *changelog,
+                       paimon_error *err)
+{
+    const pm_write_ctx *c = b->c;
+    size_t vc = c->value_type->field_count;
+    merge_state m;
+    int64_t *perm = NULL;
+    out_batch out, cl;
+    pm_record *recs = NULL;
+    size_t rec_cap = 0;
+    int rc;
+
+    memset(&m, 0, sizeof(m));
+    memset(&out, 0, sizeof(out));
+    memset(&cl, 0, sizeof(cl));
+    PM_TRY(out_init(&out, c, err));
+    if (changelog != NULL)
+        PM_TRY(out_init(&cl, c, err));
+    PM_TRY(sort_memory(b, &perm, err));
+    PM_TRY(merge_state_init(&m, b, perm, err));
+    while (m.heap_size > 0) {
+        size_t n = 0;
+        rec_ref first, r;
+        int8_t kind;
+        int64_t seq;
+        bool emitted;
+        do {
+            PM_TRY(pop(&m, &r, err));
+            if (n == 0)
+                first = r;
+            if (n == rec_cap) {
+                size_t cap = rec_cap == 0 ? 16 : rec_cap * 2;
+                pm_record *grown = pm_realloc(recs, cap * sizeof(*grown));
+                if (grown == NULL) {
+                    rc = pm_nomem(err);
+                    goto done;
+                }
+                recs = grown;
+                rec_cap = cap;
+            }
+            recs[n].batch = r.batch;
+            recs[n].row = r.row;
+            recs[n].seq = r.seq;
+            recs[n].kind = r.kind;
+            recs[n].level = 0;
+            n++;
+            if (changelog != NULL) {
+                if ((rc = out_push_raw(&cl, &r, vc)) != 0) {
+                    rc = pm_buf_error(err, rc);
+                    goto done;
+                }
+                if (cl.view.row_count >= OUT_ROWS)
+                    PM_TRY(out_flush(&cl, changelog, err));
+            }
+        } while (m.heap_size > 0 && same_key(&m, &first, &m.heap[0]->cur));
+        PM_TRY(pm_merge_fn_reduce(c->merge, recs, n, out.vals, &kind, &seq, &emitted, err));
+        if (emitted && (rc = out_push_meta(&out, seq, kind)) != 0) {
+            rc = pm_buf_error(err, rc);
+            goto done;
+        }
+        if (out.view.row_count >= OUT_ROWS)
+            PM_TRY(out_flush(&out, data, err));
+        free_retired(&m);
+    }
+    PM_TRY(out_flush(&out, data, err));
+    if (changelog != NULL)
+        PM_TRY(out_flush(&cl, changelog, err));
+    drop_memory(b);
+    drop_runs(b);
+done:
+    merge_state_free(&m);
+    out_free(&out);
+    out_free(&cl);
+    pm_free(perm);
+    pm_free(recs);
+    return rc;
+}

@@ -1,0 +1,56 @@
+/*
+ * The write buffer of a primary-key bucket (Java SortBufferWriteBuffer over
+ * BinaryExternalSortBuffer, and MergeTreeWriter's flush).
+ *
+ * Records (the table's columns, a row kind, a sequence number) are kept in arrival order in
+ * chunks of columnar rows.  When the table's write-buffer-size is used up, the buffer
+ * spills: its records are sorted and written to a temporary local file as one sorted run
+ * (write-buffer-spillable; spill-compression).  When more than
+ * local-sort.max-num-file-handles runs exist they are merged into one first.
+ *
+ * Sort order (behaviour.md §1.6): the key fields ascending (strings and binaries by
+ * unsigned bytes), then the sequence.field fields in their configured direction with nulls
+ * first (the corrected order of master; 1.4.2 sorted them ascending), then the sequence
+ * number.
+ *
+ * A flush merges every run: the records of one key go, oldest first, through the merge
+ * engine as Java's flush does (a lone record passes unchanged; retractions are kept), and
+ * each result becomes one row of the level-0 data files; with changelog-producer=input
+ * every record is also written, in sorted order, to the changelog files.
+ *
+ *   records in order --> [sort] --> run in memory --+
+ *                                   spilled runs ---+--> k-way merge --> merge engine --> L0
+ *                                                                    \--> changelog (input)
+ *
+ * Thread safety: one thread per buffer.
+ */
+#ifndef PM_TABLE_WRITE_KV_BUFFER_H
+#define PM_TABLE_WRITE_KV_BUFFER_H
+
+#include "table/write/data_writer.h"
+#include "table/write/write_ctx.h"
+
+typedef struct pm_kv_buffer pm_kv_buffer;
+
+int pm_kv_buffer_new(pm_kv_buffer **out, pm_write_ctx *ctx, paimon_error *err);
+void pm_kv_buffer_free(pm_kv_buffer *b); /* also removes its spill files */
+
+/* Adds rows rows[0..n) of `batch` with kinds[] and the sequence numbers first_seq,
+ * first_seq + 1, ... (which continue those of the previous put). */
+int pm_kv_buffer_put(pm_kv_buffer *b, const pm_batch *batch, const int64_t *rows,
+                     const int8_t *kinds, int64_t n, int64_t first_seq, paimon_error *err);
+
+/* Bytes held in memory. */
+size_t pm_kv_buffer_memory(const pm_kv_buffer *b);
+/* Records held (in memory and spilled). */
+int64_t pm_kv_buffer_records(const pm_kv_buffer *b);
+
+/* Writes the records in memory as a sorted run to a temporary file. */
+int pm_kv_buffer_spill(pm_kv_buffer *b, paimon_error *err);
+
+/* Merges every record into `data` (and, raw, into `changelog` when not NULL) and empties
+ * the buffer. */
+int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *changelog,
+                       paimon_error *err);
+
+#endif /* PM_TABLE_WRITE_KV_BUFFER_H */

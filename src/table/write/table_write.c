@@ -1,0 +1,914 @@
+/* Writing rows into a table: see table_write.h. */
+#include "table/write/table_write.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "data/binary_row.h"
+#include "data/cast.h"
+#include "meta/file_entry.h"
+#include "table/write/bucket_writer.h"
+#include "table/write/dynamic_bucket.h"
+#include "util/alloc.h"
+#include "util/bytes_map.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+typedef enum bucket_mode {
+    MODE_UNAWARE, /* bucket = -1 without a primary key: bucket 0 */
+    MODE_FIXED,   /* bucket = N */
+    MODE_DYNAMIC, /* bucket = -1 with a primary key holding every partition column */
+    MODE_CROSS    /* bucket = -1, the primary key misses a partition column */
+} bucket_mode;
+
+typedef struct writer_slot {
+    pm_bucket_writer *w;
+    pm_hash_index *hash; /* dynamic buckets: the bucket's key hashes */
+    int64_t partition;   /* partition id */
+    int32_t bucket;
+    size_t memory; /* last known buffer bytes */
+    /* this batch */
+    int64_t batch_count, batch_fill;
+} writer_slot;
+
+typedef struct part_info {
+    int32_t restored_buckets; /* _TOTAL_BUCKETS of the partition's live files; 0 if none */
+} part_info;
+
+struct pm_table_write {
+    pm_fs *fs;
+    char *table;
+    pm_schema *schema;
+    pm_write_ctx ctx;
+    bool ctx_ok;
+    pm_table_write_opts o;
+    char *commit_user;
+    bucket_mode mode;
+    int32_t num_buckets;
+    bool mod_function;                 /* bucket-function.type = mod */
+    int bucket_key[PM_WRITE_MAX_KEYS]; /* bucket-key columns */
+    size_t bucket_key_count;
+    const pm_type *bucket_key_types[PM_WRITE_MAX_KEYS];
+    bool fast_key;                   /* one integer-like bucket key */
+    int part_col[PM_WRITE_MAX_KEYS]; /* partition columns */
+
+    /* dynamic buckets */
+    pm_dynamic_assigner *dyn;
+    pm_arena index_arena;                  /* the latest snapshot's index entries */
+    pm_index_manifest_entry *hash_entries; /* its HASH entries */
+    size_t hash_count;
+    pm_path_factory index_names;
+    bool key_fast; /* one integer-like primary key: hashed without a BinaryRow */
+    const pm_type *key_types[PM_WRITE_MAX_KEYS];
+
+    /* row kinds */
+    bool ignore_delete, ignore_update_before;
+    int rowkind_col; /* rowkind.field, or -1 */
+    /* column checks */
+    int *not_null;
+    size_t not_null_count;
+    bool has_defaults;
+
+    /* partitions and writers */
+    pm_bytes_map parts; /* serialized partition -> part_info index */
+    part_info *part_info;
+    size_t part_cap;
+    pm_bytes_map slot_ids; /* (partition id, bucket) -> slot */
+    writer_slot *slots;
+    size_t slot_cap;
+    size_t memory; /* write buffers together */
+
+    /* restore: the latest snapshot's files */
+    bool restored;
+    pm_bytes_map restore_seq; /* partition bytes + bucket -> max sequence number */
+
+    /* per batch scratch */
+    int32_t *row_hash; /* dynamic buckets: the key hash of each row */
+    int64_t *row_slot;
+    int8_t *row_kind;
+    int64_t *rows;
+    int8_t *kinds;
+    size_t scratch_cap;
+    pm_buf key;
+    int64_t accepted;
+};
+
+/* ---- setup ----------------------------------------------------------------------------- */
+
+static int column_of(const pm_type *row, const char *name, paimon_error *err)
+{
+    size_t idx;
+    if (pm_type_field_by_name(row, name, &idx) == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "no column %s", name);
+    return (int)idx;
+}
+
+static bool fast_key_type(const pm_type *t)
+{
+    switch (t->id) {
+    case PM_TYPE_BOOLEAN:
+    case PM_TYPE_TINYINT:
+    case PM_TYPE_SMALLINT:
+    case PM_TYPE_INT:
+    case PM_TYPE_DATE:
+    case PM_TYPE_BIGINT: return true;
+    default: return false;
+    }
+}
+
+/* The latest snapshot's HASH index entries and the assigner over them. */
+static int setup_dynamic(pm_table_write *w, paimon_error *err)
+{
+    const pm_options *o = &w->schema->options;
+    pm_snapshot *snap = NULL;
+    pm_index_manifest_entry *all = NULL;
+    size_t count = 0;
+    int64_t target, max_buckets, id;
+    bool found;
+    int rc;
+    if ((rc = pm_options_get_i64(o, "dynamic-bucket.target-row-num", 2000000, &target, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "dynamic-bucket.max-buckets", -1, &max_buckets, err)) != 0)
+        return rc;
+    if (target <= 0)
+        return pm_err_set(err, PAIMON_EINVALID, "dynamic-bucket.target-row-num must be positive");
+    if (pm_path_factory_init(&w->index_names) != 0)
+        return pm_err_set(err, PAIMON_EIO, "no random numbers for file names");
+    PM_TRY(pm_snapshot_latest_id(w->fs, w->table, &id, &found, err));
+    if (found) {
+        PM_TRY(pm_snapshot_read(w->fs, w->table, id, &snap, err));
+        if (snap->index_manifest != NULL)
+            PM_TRY(pm_index_manifest_read(w->fs, w->table, snap->index_manifest, &w->index_arena,
+                                          &all, &count, err));
+    }
+    w->hash_entries = all;
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(all[i].index_type, "HASH") == 0)
+            w->hash_entries[w->hash_count++] = all[i];
+    rc = pm_dynamic_assigner_new(&w->dyn, w->fs, w->table, w->hash_entries, w->hash_count, target,
+                                 (int32_t)max_buckets, err);
+done:
+    pm_snapshot_free(snap);
+    return rc;
+}
+
+static int setup_buckets(pm_table_write *w, paimon_error *err)
+{
+    const pm_schema *s = w->schema;
+    const char *bk = pm_options_get(&s->options, "bucket-key"), *fn;
+    int64_t n;
+    int rc;
+    if ((rc = pm_options_get_i64(&s->options, "bucket", -1, &n, err)) != 0)
+        return rc;
+    w->num_buckets = (int32_t)n;
+    if (n > 0) {
+        w->mode = MODE_FIXED;
+    } else if (!w->ctx.primary_key) {
+        w->mode = MODE_UNAWARE;
+    } else {
+        bool cross = false;
+        for (size_t i = 0; i < s->partition_keys.count; i++)
+            if (pm_strlist_find(&s->primary_keys, s->partition_keys.items[i]) < 0)
+                cross = true;
+        w->mode = cross ? MODE_CROSS : MODE_DYNAMIC;
+        for (size_t k = 0; k < w->ctx.key_count; k++)
+            w->key_types[k] = s->row->fields[w->ctx.key_idx[k]].type;
+        w->key_fast = w->ctx.key_count == 1 && fast_key_type(w->key_types[0]);
+        if (cross)
+            return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                              "cross-partition upsert (bucket = -1, a primary key without every "
+                              "partition column) is not written yet");
+        return setup_dynamic(w, err);
+    }
+    if (w->mode != MODE_FIXED)
+        return 0;
+    if (bk != NULL) {
+        for (const char *p = bk; *p != '\0';) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+            char name[512];
+            int idx;
+            if (len >= sizeof(name) || w->bucket_key_count == PM_WRITE_MAX_KEYS)
+                return pm_err_set(err, PAIMON_EINVALID, "bucket-key: too long");
+            memcpy(name, p, len);
+            name[len] = '\0';
+            if ((idx = column_of(s->row, name, err)) < 0)
+                return pm_err_prefix(err, idx, "bucket-key: ");
+            w->bucket_key[w->bucket_key_count++] = idx;
+            p = comma != NULL ? comma + 1 : p + len;
+        }
+    } else if (w->ctx.primary_key) {
+        for (size_t k = 0; k < w->ctx.key_count; k++)
+            w->bucket_key[w->bucket_key_count++] = w->ctx.key_idx[k];
+    } else {
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "bucket = %d on a table without a primary key needs bucket-key", (int)n);
+    }
+    for (size_t k = 0; k < w->bucket_key_count; k++)
+        w->bucket_key_types[k] = s->row->fields[w->bucket_key[k]].type;
+    w->fast_key = w->bucket_key_count == 1 && fast_key_type(w->bucket_key_types[0]);
+    fn = pm_options_get(&s->options, "bucket-function.type");
+    if (fn != NULL && strcasecmp(fn, "mod") == 0) {
+        const pm_type *t = w->bucket_key_types[0];
+        if (w->bucket_key_count != 1 || (t->id != PM_TYPE_INT && t->id != PM_TYPE_BIGINT))
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "bucket-function.type = mod needs one INT or BIGINT bucket key");
+        w->mod_function = true;
+    }
+    return 0;
+}
+
+static int setup_checks(pm_table_write *w, paimon_error *err)
+{
+    const pm_schema *s = w->schema;
+    const pm_options *o = &s->options;
+    const char *rk = pm_options_get(o, "rowkind.field");
+    static const char *const ignore_keys[] = {"ignore-delete", "first-row.ignore-delete",
+                                              "deduplicate.ignore-delete",
+                                              "partial-update.ignore-delete"};
+    int rc;
+    for (size_t i = 0; i < sizeof(ignore_keys) / sizeof(ignore_keys[0]); i++) {
+        bool v = false;
+        if ((rc = pm_options_get_bool(o, ignore_keys[i], false, &v, err)) != 0)
+            return rc;
+        w->ignore_delete |= v;
+    }
+    if ((rc = pm_options_get_bool(o, "ignore-update-before", false, &w->ignore_update_before,
+                                  err)) != 0)
+        return rc;
+    w->rowkind_col = -1;
+    if (rk != NULL) {
+        if ((w->rowkind_col = column_of(s->row, rk, err)) < 0)
+            return pm_err_prefix(err, w->rowkind_col, "rowkind.field: ");
+        if (!pm_type_is_string(s->row->fields[w->rowkind_col].type))
+            return pm_err_set(err, PAIMON_EINVALID, "rowkind.field %s must be a string column", rk);
+    }
+    for (size_t k = 0; k < w->ctx.part_count; k++)
+        if ((w->part_col[k] = column_of(s->row, w->ctx.part_fields[k]->name, err)) < 0)
+            return w->part_col[k];
+    if ((w->not_null = pm_calloc(s->row->field_count + 1, sizeof(int))) == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < s->row->field_count; i++) {
+        if (!s->row->fields[i].type->nullable)
+            w->not_null[w->not_null_count++] = (int)i;
+        if (s->row->fields[i].default_value != NULL)
+            w->has_defaults = true;
+    }
+    return 0;
+}
+
+int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
+                       const pm_table_write_opts *o, paimon_error *err)
+{
+    pm_table_write *w = pm_calloc(1, sizeof(*w));
+    int rc;
+    *out = NULL;
+    if (w == NULL)
+        return pm_nomem(err);
+    w->fs = fs;
+    pm_bytes_map_init(&w->parts);
+    pm_bytes_map_init(&w->slot_ids);
+    pm_bytes_map_init(&w->restore_seq);
+    pm_arena_init(&w->index_arena, 16 * 1024);
+    pm_buf_init(&w->key, 0);
+    if (o != NULL)
+        w->o = *o;
+    if ((w->table = pm_strdup(table)) == NULL ||
+        (o != NULL && o->commit_user != NULL &&
+         (w->commit_user = pm_strdup(o->commit_user)) == NULL)) {
+        rc = pm_nomem(err);
+        goto fail;
+    }
+    w->o.commit_user = w->commit_user;
+    PM_TRY(pm_schema_read_latest(fs, table, &w->schema, err));
+    rc = pm_write_ctx_init(&w->ctx, fs, w->table, w->schema, err);
+    w->ctx_ok = true;
+    if (rc != 0)
+        goto fail;
+    PM_TRY(setup_buckets(w, err));
+    PM_TRY(setup_checks(w, err));
+    *out = w;
+    return 0;
+done:
+fail:
+    if (rc != 0)
+        pm_err_prefix(err, rc, "%s: ", table);
+    pm_table_write_free(w);
+    return rc;
+}
+
+const pm_type *pm_table_write_type(const pm_table_write *w)
+{
+    return w->schema->row;
+}
+
+int64_t pm_table_write_rows(const pm_table_write *w)
+{
+    return w->accepted;
+}
+
+/* ---- restore --------------------------------------------------------------------------- */
+
+static void restore_key(pm_buf *k, const uint8_t *part, size_t len, int32_t bucket)
+{
+    k->len = 0;
+    (void)pm_buf_append(k, part, len);
+    (void)pm_buf_append(k, &bucket, sizeof(bucket));
+}
+
+/* Reads the latest snapshot's live files once: sequence numbers per bucket and bucket
+ * counts per partition. */
+static int load_restore(pm_table_write *w, paimon_error *err)
+{
+    pm_snapshot *snap = NULL;
+    pm_arena arena;
+    const pm_manifest_entry **live = NULL;
+    size_t count = 0;
+    int64_t id;
+    bool found;
+    int rc;
+
+    if (w->restored)
+        return 0;
+    w->restored = true;
+    pm_arena_init(&arena, 64 * 1024);
+    PM_TRY(pm_snapshot_latest_id(w->fs, w->table, &id, &found, err));
+    if (!found)
+        goto done;
+    PM_TRY(pm_snapshot_read(w->fs, w->table, id, &snap, err));
+    PM_TRY(pm_snapshot_live_entries(w->fs, w->table, snap, &arena, &live, &count, err));
+    for (size_t i = 0; i < count; i++) {
+        const pm_manifest_entry *e = live[i];
+        bool inserted;
+        int64_t sid, pid;
+        restore_key(&w->key, e->partition.ptr, e->partition.len, e->bucket);
+        sid = pm_bytes_map_put(&w->restore_seq, w->key.data, w->key.len,
+                               e->file.max_sequence_number, &inserted);
+        pid = pm_bytes_map_put(&w->parts, e->partition.ptr, e->partition.len, 0, &inserted);
+        if (sid < 0 || pid < 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        if (!inserted && w->restore_seq.values[sid] < e->file.max_sequence_number)
+            w->restore_seq.values[sid] = e->file.max_sequence_number;
+        if ((size_t)pid >= w->part_cap) {
+            size_t cap = w->part_cap == 0 ? 16 : w->part_cap * 2;
+            while (cap <= (size_t)pid)
+                cap *= 2;
+            part_info *grown = pm_realloc(w->part_info, cap * sizeof(*grown));
+            if (grown == NULL) {
+                rc = pm_nomem(err);
+                goto done;
+            }
+            memset(grown + w->part_cap, 0, (cap - w->part_cap) * sizeof(*grown));
+            w->part_info = grown;
+            w->part_cap = cap;
+        }
+        w->part_info[pid].restored_buckets = e->total_buckets;
+    }
+done:
+    pm_snapshot_free(snap);
+    pm_arena_free(&arena);
+    return rc;
+}
+
+/* ---- partitions and writers ------------------------------------------------------------ */
+
+static int64_t partition_id(pm_table_write *w, const uint8_t *bytes, size_t len, paimon_error *err)
+{
+    bool inserted;
+    int64_t id = pm_bytes_map_put(&w->parts, bytes, len, 0, &inserted);
+    if (id < 0)
+        return pm_nomem(err);
+    if ((size_t)id >= w->part_cap) {
+        size_t cap = w->part_cap == 0 ? 16 : w->part_cap * 2;
+        part_info *grown = pm_realloc(w->part_info, cap * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err);
+        memset(grown + w->part_cap, 0, (cap - w->part_cap) * sizeof(*grown));
+        w->part_info = grown;
+        w->part_cap = cap;
+    }
+    return id;
+}
+
+static int partition_label(pm_table_write *w, int64_t pid, pm_buf *out)
+{
+    size_t len;
+    const uint8_t *p = pm_bytes_map_key(&w->parts, pid, &len);
+    pm_binrow row;
+    if (w->ctx.part_count == 0)
+        return pm_buf_puts(out, "table");
+    if (pm_binrow_deserialize(&row, p, len, NULL) != 0)
+        return pm_buf_puts(out, "partition");
+    (void)pm_buf_puts(out, "partition ");
+    return pm_partition_json(out, w->ctx.part_fields, w->ctx.part_count, &row, NULL);
+}
+
+/* The slot of (partition, bucket), making its writer on first use. */
+static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_error *err)
+{
+    uint8_t k[12];
+    bool inserted;
+    int64_t id, next_seq = 0;
+    size_t plen;
+    const uint8_t *part;
+    int32_t total = w->mode == MODE_FIXED ? w->num_buckets : -1;
+    int rc;
+
+    memcpy(k, &pid, 8);
+    memcpy(k + 8, &bucket, 4);
+    if ((id = pm_bytes_map_find(&w->slot_ids, k, sizeof(k))) >= 0)
+        return id;
+    part = pm_bytes_map_key(&w->parts, pid, &plen);
+    /* Java ignores previous files for overwrites and unaware-bucket append tables */
+    if (!w->o.overwrite && w->mode != MODE_UNAWARE) {
+        int64_t sid;
+        int32_t restored;
+        if ((rc = load_restore(w, err)) != 0)
+            return rc;
+        pid = pm_bytes_map_find(&w->parts, part, plen); /* stable: ids only grow */
+        restored = w->part_info[pid].restored_buckets;
+        if (restored != 0 && restored != total) {
+            pm_buf label;
+            pm_buf_init(&label, 0);
+            (void)partition_label(w, pid, &label);
+            rc = pm_err_set(err, PAIMON_EINVALID,
+                            "Try to write %s with a new bucket num %d, but the previous bucket "
+                            "num is %d. Please perform INSERT OVERWRITE to rescale current data "
+                            "layout first.",
+                            pm_buf_cstr(&label), total, restored);
+            pm_buf_free(&label);
+            return rc;
+        }
+        restore_key(&w->key, part, plen, bucket);
+        if ((sid = pm_bytes_map_find(&w->restore_seq, w->key.data, w->key.len)) >= 0)
+            next_seq = w->restore_seq.values[sid] + 1;
+    }
+    id = pm_bytes_map_put(&w->slot_ids, k, sizeof(k), 0, &inserted);
+    if (id < 0)
+        return pm_nomem(err);
+    if ((size_t)id >= w->slot_cap) {
+        size_t cap = w->slot_cap == 0 ? 16 : w->slot_cap * 2;
+        writer_slot *grown = pm_realloc(w->slots, cap * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err);
+        memset(grown + w->slot_cap, 0, (cap - w->slot_cap) * sizeof(*grown));
+        w->slots = grown;
+        w->slot_cap = cap;
+    }
+    w->slots[id].partition = pid;
+    w->slots[id].bucket = bucket;
+    if ((rc = pm_bucket_writer_new(&w->slots[id].w, &w->ctx, part, plen, bucket, total, next_seq,
+                                   err)) != 0)
+        return rc;
+    if (w->mode == MODE_DYNAMIC) {
+        const pm_index_manifest_entry *restored =
+            w->o.overwrite ? NULL
+                           : pm_hash_entry_find(w->hash_entries, w->hash_count, part, plen, bucket);
+        if ((w->slots[id].hash = pm_calloc(1, sizeof(pm_hash_index))) == NULL)
+            return pm_nomem(err);
+        if ((rc = pm_hash_index_init(w->slots[id].hash, w->fs, w->table, restored, err)) != 0)
+            return rc;
+    }
+    return id;
+}
+
+/* ---- per row --------------------------------------------------------------------------- */
+
+static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds, int64_t r,
+                       int64_t first_row, int8_t *kind, paimon_error *err)
+{
+    if (w->rowkind_col >= 0) {
+        const pm_column *c = b->columns[w->rowkind_col];
+        static const char *const names[] = {"+I", "-U", "+U", "-D"};
+        if (pm_column_is_valid(c, r)) {
+            int32_t a = pm_column_offset(c, r), e = pm_column_offset(c, r + 1);
+            for (int k = 0; k < 4; k++)
+                if (e - a == 2 && strncasecmp((const char *)c->values.data + a, names[k], 2) == 0) {
+                    *kind = (int8_t)k;
+                    return 0;
+                }
+        }
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "row %lld: column %s (rowkind.field) must be +I, -U, +U or -D",
+                          (long long)(first_row + r), b->type->fields[w->rowkind_col].name);
+    }
+    *kind = kinds != NULL ? kinds[r] : PM_KIND_INSERT;
+    if (*kind < 0 || *kind > 3)
+        return pm_err_set(err, PAIMON_EINVALID, "row %lld: row kind %d is not one of +I -U +U -D",
+                          (long long)(first_row + r), *kind);
+    return 0;
+}
+
+static int32_t hash_fast_key(const pm_column *c, int64_t r)
+{
+    uint8_t row[16] = {0};
+    uint64_t slot = 0;
+    switch (c->type->id) {
+    case PM_TYPE_BOOLEAN: slot = (c->values.data[r >> 3] >> (r & 7)) & 1; break;
+    case PM_TYPE_TINYINT: slot = (uint8_t)c->values.data[r]; break;
+    case PM_TYPE_SMALLINT: {
+        uint16_t v;
+        memcpy(&v, c->values.data + 2 * r, 2);
+        slot = v;
+        break;
+    }
+    case PM_TYPE_INT:
+    case PM_TYPE_DATE: {
+        uint32_t v;
+        memcpy(&v, c->values.data + 4 * r, 4);
+        slot = v; /* zero-extended, as BinaryRow writes ints */
+        break;
+    }
+    default: memcpy(&slot, c->values.data + 8 * r, 8); break;
+    }
+    memcpy(row + 8, &slot, 8); /* little-endian hosts */
+    return pm_murmur3_words(row, sizeof(row), PM_BINARY_ROW_HASH_SEED);
+}
+
+/* BinaryRow.hashCode() of columns `cols` of row r. */
+static int hash_columns(pm_table_write *w, const pm_batch *b, int64_t r, const int *cols,
+                        const pm_type *const *types, size_t n, int32_t *hash, paimon_error *err)
+{
+    pm_datum vals[PM_WRITE_MAX_KEYS];
+    int rc;
+    for (size_t k = 0; k < n; k++)
+        pm_column_get_datum(b->columns[cols[k]], r, &vals[k]);
+    w->key.len = 0;
+    if ((rc = pm_binrow_write(&w->key, types, vals, (int32_t)n, 0)) != 0)
+        return pm_buf_error(err, rc);
+    *hash = pm_binrow_hash(w->key.data, w->key.len);
+    return 0;
+}
+
+static int fixed_bucket(pm_table_write *w, const pm_batch *b, int64_t r, int32_t *bucket,
+                        paimon_error *err)
+{
+    int32_t h;
+    int rc;
+    if (w->mod_function) {
+        const pm_column *c = b->columns[w->bucket_key[0]];
+        pm_datum d;
+        int64_t m;
+        pm_column_get_datum(c, r, &d);
+        if (d.is_null)
+            return pm_err_set(err, PAIMON_EINVALID, "bucket key %s is null (bucket-function mod)",
+                              w->schema->row->fields[w->bucket_key[0]].name);
+        m = d.v.i % w->num_buckets;
+        *bucket = (int32_t)(m < 0 ? m + w->num_buckets : m);
+        return 0;
+    }
+    if (w->fast_key && pm_column_is_valid(b->columns[w->bucket_key[0]], r)) {
+        h = hash_fast_key(b->columns[w->bucket_key[0]], r);
+    } else if ((rc = hash_columns(w, b, r, w->bucket_key, w->bucket_key_types, w->bucket_key_count,
+                                  &h, err)) != 0) {
+        return rc;
+    }
+    *bucket = pm_bucket_of_hash(h, w->num_buckets);
+    return 0;
+}
+
+static int ensure_scratch(pm_table_write *w, int64_t n, paimon_error *err)
+{
+    if ((size_t)n <= w->scratch_cap)
+        return 0;
+    pm_free(w->row_hash);
+    pm_free(w->row_slot);
+    pm_free(w->row_kind);
+    pm_free(w->rows);
+    pm_free(w->kinds);
+    w->row_hash = pm_malloc((size_t)n * sizeof(int32_t));
+    w->row_slot = pm_malloc((size_t)n * sizeof(int64_t));
+    w->row_kind = pm_malloc((size_t)n);
+    w->rows = pm_malloc((size_t)n * sizeof(int64_t));
+    w->kinds = pm_malloc((size_t)n);
+    w->scratch_cap = (size_t)n;
+    if (w->row_hash == NULL || w->row_slot == NULL || w->row_kind == NULL || w->rows == NULL ||
+        w->kinds == NULL) {
+        w->scratch_cap = 0;
+        return pm_nomem(err);
+    }
+    return 0;
+}
+
+static int check_type(const pm_table_write *w, const pm_batch *b, paimon_error *err)
+{
+    const pm_type *t = w->schema->row;
+    if (b->column_count != t->field_count)
+        return pm_err_set(err, PAIMON_EINVALID, "a batch of %zu columns; the table has %zu",
+                          b->column_count, t->field_count);
+    for (size_t i = 0; i < t->field_count; i++) {
+        pm_type *a = pm_type_clone(b->type->fields[i].type), *e = pm_type_clone(t->fields[i].type);
+        bool same;
+        if (a == NULL || e == NULL) {
+            pm_type_free(a);
+            pm_type_free(e);
+            return pm_nomem(err);
+        }
+        a->nullable = e->nullable = true;
+        same = pm_type_equals_ignore_nullable(a, e) ||
+               (a->id == e->id && !pm_type_is_nested(a)); /* lengths are not checked */
+        pm_type_free(a);
+        pm_type_free(e);
+        if (!same)
+            return pm_err_set(err, PAIMON_EINVALID, "column %s: the batch's type differs from %s",
+                              t->fields[i].name, "the table's");
+    }
+    return 0;
+}
+
+/* Fills nulls of columns with a default value (Java's DefaultValueRow).  *out is NULL when
+ * nothing changes. */
+static int apply_defaults(pm_table_write *w, const pm_batch *b, pm_batch **out, paimon_error *err)
+{
+    const pm_type *t = w->schema->row;
+    pm_type str = {.id = PM_TYPE_VARCHAR, .nullable = true, .length = PM_MAX_LENGTH};
+    pm_batch *nb = NULL;
+    pm_buf scratch;
+    bool needed = false;
+    int rc = 0;
+    *out = NULL;
+    for (size_t i = 0; i < t->field_count; i++)
+        if (t->fields[i].default_value != NULL && b->columns[i]->null_count > 0)
+            needed = true;
+    if (!needed)
+        return 0;
+    pm_buf_init(&scratch, 0);
+    PM_TRY(pm_batch_new(&nb, b->type, err));
+    for (size_t i = 0; i < t->field_count; i++) {
+        const char *dv = t->fields[i].default_value;
+        pm_datum def = pm_datum_null(), in;
+        const pm_column *src = b->columns[i];
+        if (dv != NULL && !pm_type_is_nested(t->fields[i].type)) {
+            in = pm_datum_bytes(dv, strlen(dv));
+            PM_TRY(pm_cast_datum(&str, &in, t->fields[i].type, &scratch, &def, t->fields[i].name,
+                                 err));
+        }
+        for (int64_t r = 0; r < b->row_count; r++) {
+            rc = !pm_column_is_valid(src, r) && !def.is_null
+                     ? pm_column_append_datum(nb->columns[i], &def)
+                     : pm_column_append_from(nb->columns[i], src, r);
+            if (rc != 0) {
+                rc = pm_buf_error(err, rc);
+                goto done;
+            }
+        }
+    }
+    nb->row_count = b->row_count;
+    *out = nb;
+    nb = NULL;
+done:
+    pm_batch_free(nb);
+    pm_buf_free(&scratch);
+    return rc;
+}
+
+static int check_not_null(const pm_table_write *w, const pm_batch *b, const int8_t *keep,
+                          int64_t first_row, paimon_error *err)
+{
+    for (size_t k = 0; k < w->not_null_count; k++) {
+        const pm_column *c = b->columns[w->not_null[k]];
+        if (c->null_count == 0)
+            continue;
+        for (int64_t r = 0; r < b->row_count; r++)
+            if (keep[r] && !pm_column_is_valid(c, r))
+                return pm_err_set(
+                    err, PAIMON_EINVALID, "row %lld: Cannot write null to non-null column(%s)",
+                    (long long)(first_row + r), w->schema->row->fields[w->not_null[k]].name);
+    }
+    return 0;
+}
+
+/* Spills (or flushes) the fullest writers until the buffers fit write-buffer-size. */
+static int control_memory(pm_table_write *w, paimon_error *err)
+{
+    while ((int64_t)w->memory > w->ctx.buffer_size) {
+        size_t best = SIZE_MAX, best_mem = 0;
+        int rc;
+        for (size_t i = 0; i < w->slot_ids.count; i++)
+            if (w->slots[i].memory > best_mem) {
+                best_mem = w->slots[i].memory;
+                best = i;
+            }
+        if (best == SIZE_MAX)
+            return 0;
+        if ((rc = pm_bucket_writer_free_memory(w->slots[best].w, err)) != 0)
+            return rc;
+        w->memory -= w->slots[best].memory;
+        w->slots[best].memory = pm_bucket_writer_memory(w->slots[best].w);
+        w->memory += w->slots[best].memory;
+    }
+    return 0;
+}
+
+int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *kinds,
+                         int64_t first_row, paimon_error *err)
+{
+    const pm_batch *b = in;
+    pm_batch *filled = NULL;
+    int64_t n = in->row_count, last_pid = -1, last_slot = -1;
+    int32_t last_bucket = 0;
+    pm_buf part;
+    int rc;
+
+    if (n == 0)
+        return 0;
+    pm_buf_init(&part, 0);
+    PM_TRY(check_type(w, in, err));
+    PM_TRY(ensure_scratch(w, n, err));
+    if (w->has_defaults) {
+        PM_TRY(apply_defaults(w, in, &filled, err));
+        if (filled != NULL)
+            b = filled;
+    }
+    /* 1. row kinds and filters (row_slot: -1 drops the row) */
+    for (int64_t r = 0; r < n; r++) {
+        int8_t k;
+        PM_TRY(row_kind_of(w, b, kinds, r, first_row, &k, err));
+        w->row_kind[r] = k;
+        w->row_slot[r] = 0;
+        if ((w->ignore_delete && !pm_kind_is_add(k)) ||
+            (w->ignore_update_before && k == PM_KIND_UPDATE_BEFORE)) {
+            w->row_slot[r] = -1;
+            continue;
+        }
+        if (!w->ctx.primary_key && !pm_kind_is_add(k)) {
+            rc = pm_err_set(err, PAIMON_EINVALID,
+                            "row %lld: Append-only writer can only accept insert or "
+                            "update_after row kind, but current row kind is: %s. You can "
+                            "configure 'ignore-delete' to ignore retract records.",
+                            (long long)(first_row + r),
+                            k == PM_KIND_DELETE ? "DELETE" : "UPDATE_BEFORE");
+            goto done;
+        }
+    }
+    for (int64_t r = 0; r < n; r++)
+        w->kinds[r] = w->row_slot[r] < 0 ? 0 : 1;
+    PM_TRY(check_not_null(w, b, w->kinds, first_row, err));
+
+    /* 2. partition, bucket, writer slot */
+    for (int64_t r = 0; r < n; r++) {
+        int64_t pid;
+        int32_t bucket = 0;
+        if (w->row_slot[r] < 0)
+            continue;
+        part.len = 0;
+        if (w->ctx.part_count == 0) {
+            pid = last_pid;
+            if (pid < 0) {
+                static const uint8_t EMPTY[12] = {0};
+                if ((pid = partition_id(w, EMPTY, sizeof(EMPTY), err)) < 0) {
+                    rc = (int)pid;
+                    goto done;
+                }
+            }
+        } else {
+            pm_datum vals[PM_WRITE_MAX_KEYS];
+            const pm_type *types[PM_WRITE_MAX_KEYS];
+            for (size_t k = 0; k < w->ctx.part_count; k++) {
+                types[k] = w->ctx.part_fields[k]->type;
+                pm_column_get_datum(b->columns[w->part_col[k]], r, &vals[k]);
+            }
+            if ((rc = pm_binrow_serialize(&part, types, vals, (int32_t)w->ctx.part_count)) != 0) {
+                rc = pm_buf_error(err, rc);
+                goto done;
+            }
+            if ((pid = partition_id(w, part.data, part.len, err)) < 0) {
+                rc = (int)pid;
+                goto done;
+            }
+        }
+        if (w->mode == MODE_FIXED) {
+            PM_TRY(fixed_bucket(w, b, r, &bucket, err));
+        } else if (w->mode == MODE_DYNAMIC) {
+            int32_t h;
+            size_t plen;
+            const uint8_t *pb = pm_bytes_map_key(&w->parts, pid, &plen);
+            if (w->key_fast)
+                h = hash_fast_key(b->columns[w->ctx.key_idx[0]], r);
+            else
+                PM_TRY(
+                    hash_columns(w, b, r, w->ctx.key_idx, w->key_types, w->ctx.key_count, &h, err));
+            PM_TRY(pm_dynamic_assign(w->dyn, pid, pb, plen, h, &bucket, err));
+            w->row_hash[r] = h;
+        }
+        if (pid != last_pid || bucket != last_bucket || last_slot < 0) {
+            int64_t s = slot_of(w, pid, bucket, err);
+            if (s < 0) {
+                rc = (int)s;
+                goto done;
+            }
+            last_slot = s;
+            last_pid = pid;
+            last_bucket = bucket;
+        }
+        w->row_slot[r] = last_slot;
+    }
+
+    /* 3. group by slot and hand the rows over */
+    for (size_t s = 0; s < w->slot_ids.count; s++)
+        w->slots[s].batch_count = w->slots[s].batch_fill = 0;
+    for (int64_t r = 0; r < n; r++)
+        if (w->row_slot[r] >= 0)
+            w->slots[w->row_slot[r]].batch_count++;
+    {
+        int64_t off = 0;
+        for (size_t s = 0; s < w->slot_ids.count; s++) {
+            w->slots[s].batch_fill = off;
+            off += w->slots[s].batch_count;
+        }
+        for (int64_t r = 0; r < n; r++) {
+            int64_t s = w->row_slot[r], at;
+            if (s < 0)
+                continue;
+            at = w->slots[s].batch_fill++;
+            w->rows[at] = r;
+            w->kinds[at] = w->row_kind[r];
+            if (w->slots[s].hash != NULL && pm_hash_index_add(w->slots[s].hash, w->row_hash[r]))
+                goto nomem;
+        }
+        off = 0;
+        for (size_t s = 0; s < w->slot_ids.count; s++) {
+            writer_slot *sl = &w->slots[s];
+            if (sl->batch_count == 0)
+                continue;
+            PM_TRY(pm_bucket_writer_put(sl->w, b, w->rows + off, w->kinds + off, sl->batch_count,
+                                        err));
+            off += sl->batch_count;
+            w->accepted += sl->batch_count;
+            w->memory -= sl->memory;
+            sl->memory = pm_bucket_writer_memory(sl->w);
+            w->memory += sl->memory;
+        }
+    }
+    rc = control_memory(w, err);
+    goto done;
+nomem:
+    rc = pm_nomem(err);
+done:
+    pm_batch_free(filled);
+    pm_buf_free(&part);
+    return rc;
+}
+
+int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_error *err)
+{
+    for (size_t s = 0; s < w->slot_ids.count; s++) {
+        writer_slot *sl = &w->slots[s];
+        int rc = pm_bucket_writer_prepare(sl->w, out, err);
+        if (rc != 0)
+            return rc;
+        w->memory -= sl->memory;
+        sl->memory = 0;
+        if (sl->hash != NULL) {
+            pm_index_manifest_entry e;
+            pm_arena arena;
+            size_t plen;
+            const uint8_t *part = pm_bytes_map_key(&w->parts, sl->partition, &plen);
+            bool written;
+            pm_arena_init(&arena, 1024);
+            rc = pm_hash_index_flush(sl->hash, w->fs, w->table, &w->index_names, part, plen,
+                                     sl->bucket, &arena, &e, &written, err);
+            if (rc == 0 && written && pm_commit_messages_add_index(out, &e) != 0)
+                rc = pm_nomem(err);
+            pm_arena_free(&arena);
+            if (rc != 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+void pm_table_write_free(pm_table_write *w)
+{
+    if (w == NULL)
+        return;
+    for (size_t s = 0; s < w->slot_ids.count; s++) {
+        pm_bucket_writer_free(w->slots[s].w);
+        if (w->slots[s].hash != NULL) {
+            pm_hash_index_free(w->slots[s].hash);
+            pm_free(w->slots[s].hash);
+        }
+    }
+    pm_free(w->slots);
+    pm_dynamic_assigner_free(w->dyn);
+    pm_arena_free(&w->index_arena);
+    pm_free(w->row_hash);
+    pm_free(w->part_info);
+    pm_bytes_map_free(&w->parts);
+    pm_bytes_map_free(&w->slot_ids);
+    pm_bytes_map_free(&w->restore_seq);
+    if (w->ctx_ok)
+        pm_write_ctx_release(&w->ctx);
+    pm_schema_free(w->schema);
+    pm_free(w->not_null);
+    pm_free(w->row_slot);
+    pm_free(w->row_kind);
+    pm_free(w->rows);
+    pm_free(w->kinds);
+    pm_buf_free(&w->key);
+    pm_free(w->commit_user);
+    pm_free(w->table);
+    pm_free(w);
+}

@@ -1,0 +1,69 @@
+/*
+ * Writing rows into a table (Java TableWriteImpl over AbstractFileStoreWrite): the rows of
+ * each batch are checked, routed to the writer of their partition and bucket, and become
+ * data files; prepare-commit turns what was written into commit messages for
+ * table/commit.h.
+ *
+ * Per row, in this order (behaviour.md §1.3, §1.4, §6):
+ *   1. the row kind: given, or from `rowkind.field`; ignore-delete drops -U and -D,
+ *      ignore-update-before drops -U; append tables accept +I and +U only;
+ *   2. NOT NULL columns are checked; null values of columns with a default value take it;
+ *   3. the partition: a BinaryRow of the partition columns;
+ *   4. the bucket: fixed (bucket = N: MurmurHash3 of the bucket-key BinaryRow, or
+ *      bucket-function.type = mod), dynamic (bucket = -1 with a primary key: the HASH index
+ *      of the partition, table/write/dynamic_bucket.h), cross-partition (bucket = -1, the
+ *      primary key misses a partition column: a global key index), or unaware (bucket = -1
+ *      without a primary key: bucket 0);
+ *   5. the writer of (partition, bucket), made on first use: sequence numbers continue from
+ *      the bucket's largest in the latest snapshot (not for unaware buckets and overwrites,
+ *      which Java starts at 0), and the partition's bucket count must match the table's.
+ *
+ * Memory: the write buffers of all primary-key writers share write-buffer-size; when it is
+ * used up, the writer holding the most spills (or flushes, when it may not spill).
+ *
+ * A failure leaves the write unusable: free it, which removes every file not yet handed to
+ * commit messages.  Files in prepared messages belong to the caller (a commit that does
+ * not happen leaves them as orphans, never visible).
+ *
+ * Thread safety: one thread per table write; several table writes of one table may run in
+ * parallel (one per thread) when they write different buckets, and their messages merge.
+ */
+#ifndef PM_TABLE_WRITE_TABLE_WRITE_H
+#define PM_TABLE_WRITE_TABLE_WRITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "table/commit.h"
+#include "table/write/write_ctx.h"
+
+typedef struct pm_table_write pm_table_write;
+
+typedef struct pm_table_write_opts {
+    bool overwrite;          /* INSERT OVERWRITE: previous files are ignored (Java) */
+    const char *commit_user; /* the committer's user (dynamic-bucket index bookkeeping) */
+} pm_table_write_opts;
+
+/* A write into the table at `table` on `fs` (borrowed until freed), with its latest
+ * schema.  Caller owns `*out`; release with pm_table_write_free(). */
+int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
+                       const pm_table_write_opts *o, paimon_error *err);
+
+/* The columns a batch must have (the table's, in schema order).  Borrowed. */
+const pm_type *pm_table_write_type(const pm_table_write *w);
+
+/* Writes the rows of `b` (columns as pm_table_write_type(), nullability aside) with their
+ * row kinds (`kinds`: one RowKind byte per row, NULL for all +I).  `first_row` numbers the
+ * batch's first row in messages ("row N"). */
+int pm_table_write_batch(pm_table_write *w, const pm_batch *b, const int8_t *kinds,
+                         int64_t first_row, paimon_error *err);
+
+/* Flushes every writer and appends what they wrote to `out`. */
+int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_error *err);
+
+/* Rows accepted so far (after the row-kind filters). */
+int64_t pm_table_write_rows(const pm_table_write *w);
+
+void pm_table_write_free(pm_table_write *w);
+
+#endif /* PM_TABLE_WRITE_TABLE_WRITE_H */

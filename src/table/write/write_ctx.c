@@ -1,0 +1,331 @@
+/* The shared context of a table write: see write_ctx.h. */
+#include "table/write/write_ctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "data/binary_row.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
+                        int32_t bucket, pm_buf *out, paimon_error *err)
+{
+    const char *dir = pm_options_get(c->opts, "data-file.path-directory");
+    pm_binrow row;
+    int rc;
+    if ((rc = pm_binrow_deserialize(&row, partition, partition_len, err)) != 0)
+        return rc;
+    if ((rc = pm_buf_printf(out, "%s/%s%s", c->table, dir != NULL ? dir : "",
+                            dir != NULL ? "/" : "")) != 0)
+        return pm_buf_error(err, rc);
+    if ((rc = pm_partition_path(out, c->part_fields, c->part_count, &row, &c->naming, err)) != 0)
+        return rc;
+    if ((rc = pm_buf_printf(out, "bucket-%d", bucket)) != 0)
+        return pm_buf_error(err, rc);
+    return 0;
+}
+
+/* The value of level 0 in a per-level map option ("0:avro,3:parquet"), into buf; NULL when
+ * absent. */
+static const char *level0(const pm_options *o, const char *key, char *buf, size_t cap)
+{
+    const char *v = pm_options_get(o, key);
+    while (v != NULL && *v != '\0') {
+        const char *comma = strchr(v, ','), *colon = strchr(v, ':');
+        size_t len = comma != NULL ? (size_t)(comma - v) : strlen(v);
+        if (colon != NULL && colon < v + len) {
+            char lvl[16];
+            size_t ll = (size_t)(colon - v), vl = len - ll - 1;
+            while (ll > 0 && *v == ' ') {
+                v++;
+                ll--;
+            }
+            if (ll < sizeof(lvl)) {
+                memcpy(lvl, v, ll);
+                lvl[ll] = '\0';
+                if (atoi(lvl) == 0 && strspn(lvl, "0 ") == ll && vl < cap) {
+                    memcpy(buf, colon + 1, vl);
+                    buf[vl] = '\0';
+                    while (vl > 0 && buf[vl - 1] == ' ')
+                        buf[--vl] = '\0';
+                    return buf[0] == ' ' ? buf + strspn(buf, " ") : buf;
+                }
+            }
+        }
+        v = comma != NULL ? comma + 1 : NULL;
+    }
+    return NULL;
+}
+
+static int unsupported(paimon_error *err, const char *what)
+{
+    return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s", what);
+}
+
+static bool opt_is(const pm_options *o, const char *key, const char *value)
+{
+    const char *v = pm_options_get(o, key);
+    return v != NULL && strcasecmp(v, value) == 0;
+}
+
+/* Refuses what this writer cannot write as Java would (behaviour.md §5.1). */
+static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_error *err)
+{
+    const pm_options *o = &s->options;
+    bool dv = false, force_lookup = false;
+    int rc;
+    if (bucket == -2)
+        return unsupported(err, "postpone buckets (bucket = -2) cannot be written by paimon-c yet: "
+                                "their files wait for a compaction job that moves them into real "
+                                "buckets");
+    if (bucket == 0 || bucket < -2)
+        return pm_err_set(err, PAIMON_EINVALID, "bucket = %lld is not a valid bucket number",
+                          (long long)bucket);
+    if ((rc = pm_options_get_bool(o, "deletion-vectors.enabled", false, &dv, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "force-lookup", false, &force_lookup, err)) != 0)
+        return rc;
+    if (pk && dv)
+        return unsupported(err, "primary-key tables with deletion vectors are compacted by Java "
+                                "at every commit (their level-0 files are invisible to batch "
+                                "reads until then); paimon-c does not compact yet");
+    if (pk && opt_is(o, "merge-engine", "first-row"))
+        return unsupported(err, "merge-engine = first-row tables are compacted by Java at every "
+                                "commit (level-0 files are invisible to batch reads until then); "
+                                "paimon-c does not compact yet");
+    if (pk && opt_is(o, "changelog-producer", "lookup"))
+        return unsupported(err, "changelog-producer = lookup produces its changelog by a "
+                                "compaction at every commit; paimon-c does not compact yet");
+    if (pk && force_lookup)
+        return unsupported(err, "force-lookup tables are compacted by Java at every commit; "
+                                "paimon-c does not compact yet");
+    if (opt_is(o, "bucket-function.type", "hive"))
+        return unsupported(err, "bucket-function.type = hive is not supported yet");
+    if (pm_options_get(o, "data-file.external-paths") != NULL)
+        return unsupported(err, "data-file.external-paths is not supported yet");
+    if (opt_is(o, "row-tracking.enabled", "true") || opt_is(o, "data-evolution.enabled", "true"))
+        return unsupported(err, "row tracking and data evolution are not supported yet");
+    return 0;
+}
+
+static int field_index(const pm_type *row, const char *name, paimon_error *err)
+{
+    size_t idx;
+    if (pm_type_field_by_name(row, name, &idx) == NULL)
+        return pm_err_set(err, PAIMON_ECORRUPT, "schema: no column %s", name);
+    return (int)idx;
+}
+
+static int add_field(pm_type *row, int32_t id, const char *name, const pm_type *t)
+{
+    pm_type *copy = pm_type_clone(t);
+    if (copy == NULL)
+        return PAIMON_ENOMEM;
+    return pm_type_row_add(row, id, name, copy);
+}
+
+/* The data-file layout (write_ctx.h). */
+static int build_file_type(pm_write_ctx *c, bool thin, paimon_error *err)
+{
+    const pm_type *v = c->value_type;
+    pm_type seq = {.id = PM_TYPE_BIGINT, .nullable = false};
+    pm_type kind = {.id = PM_TYPE_TINYINT, .nullable = false};
+    size_t keys = 0;
+    int rc = 0;
+    if ((c->file_type = pm_type_new(PM_TYPE_ROW)) == NULL)
+        return pm_nomem(err);
+    c->file_type->nullable = false;
+    if (c->primary_key) {
+        if (!thin)
+            for (size_t k = 0; k < c->key_count && rc == 0; k++) {
+                const pm_field *f = &v->fields[c->key_idx[k]];
+                char name[600];
+                snprintf(name, sizeof(name), "_KEY_%s", f->name);
+                rc = add_field(c->file_type, PM_KEY_FIELD_ID_START + f->id, name, f->type);
+                keys++;
+            }
+        if (rc == 0)
+            rc = add_field(c->file_type, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", &seq);
+        if (rc == 0)
+            rc = add_field(c->file_type, PM_VALUE_KIND_ID, "_VALUE_KIND", &kind);
+        c->seq_col = (int)keys;
+        c->kind_col = (int)keys + 1;
+        c->value_start = keys + 2;
+        for (size_t k = 0; k < c->key_count; k++)
+            c->file_key_cols[k] = c->file_key_stats[k] =
+                thin ? (int)c->value_start + c->key_idx[k] : (int)k;
+    }
+    for (size_t i = 0; i < v->field_count && rc == 0; i++)
+        rc = add_field(c->file_type, v->fields[i].id, v->fields[i].name, v->fields[i].type);
+    return rc != 0 ? pm_nomem(err) : 0;
+}
+
+static int stats_modes(pm_write_ctx *c, const char *mode, pm_stats_source source, bool thin,
+                       pm_stats_mode **out, paimon_error *err)
+{
+    size_t n = c->file_type->field_count;
+    const char **names = pm_calloc(n + 1, sizeof(char *));
+    bool *thin_keys = pm_calloc(n + 1, sizeof(bool));
+    int rc;
+    *out = pm_calloc(n + 1, sizeof(pm_stats_mode));
+    if (names == NULL || thin_keys == NULL || *out == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        names[i] = c->file_type->fields[i].name;
+    if (thin)
+        for (size_t k = 0; k < c->key_count; k++)
+            thin_keys[c->file_key_stats[k]] = true;
+    rc = pm_stats_modes_for(c->opts, mode, source, names, n, thin_keys, *out, err);
+done:
+    pm_free(names);
+    pm_free(thin_keys);
+    return rc;
+}
+
+static pm_stats_source source_of(const pm_file_format *f)
+{
+    return f->stats == PM_FILE_STATS_ROWS ? PM_STATS_FROM_ROWS : PM_STATS_FROM_PARQUET;
+}
+
+int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_schema *s,
+                      paimon_error *err)
+{
+    const pm_options *o = &s->options;
+    const pm_field *fields[PM_WRITE_MAX_KEYS];
+    char fmt0[64], codec0[64], stats0[64];
+    const char *format, *changelog_format, *stats_mode, *seq_fields, *v;
+    int64_t bucket;
+    bool thin = false;
+    size_t n;
+    int rc;
+
+    memset(c, 0, sizeof(*c));
+    c->fs = fs;
+    c->table = table;
+    c->schema = s;
+    c->opts = o;
+    c->value_type = s->row;
+    c->schema_id = s->id;
+    c->primary_key = s->primary_keys.count > 0;
+    if ((rc = pm_options_get_i64(o, "bucket", -1, &bucket, err)) != 0 ||
+        (rc = check_supported(s, c->primary_key, bucket, err)) != 0)
+        return rc;
+
+    /* partitions and keys */
+    if ((rc = pm_schema_partition_fields(s, c->part_fields, PM_WRITE_MAX_KEYS, &c->part_count,
+                                         err)) != 0 ||
+        (rc = pm_partition_naming_from(s, &c->naming, err)) != 0)
+        return rc;
+    if (c->primary_key) {
+        if ((rc = pm_schema_trimmed_pk_fields(s, fields, PM_WRITE_MAX_KEYS, &n, err)) != 0)
+            return rc;
+        for (size_t k = 0; k < n; k++) {
+            int idx = field_index(s->row, fields[k]->name, err);
+            if (idx < 0)
+                return idx;
+            if (pm_type_is_nested(fields[k]->type))
+                return unsupported(err, "primary keys of nested types are not supported");
+            c->key_idx[c->key_count++] = idx;
+        }
+        seq_fields = pm_options_get(o, "sequence.field");
+        for (const char *p = seq_fields; p != NULL && *p != '\0';) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+            char name[512];
+            int idx;
+            if (len >= sizeof(name) || c->seq_count == PM_WRITE_MAX_KEYS)
+                return pm_err_set(err, PAIMON_EINVALID, "sequence.field: too long");
+            memcpy(name, p, len);
+            name[len] = '\0';
+            if ((idx = field_index(s->row, name, err)) < 0)
+                return idx;
+            c->seq_idx[c->seq_count++] = idx;
+            p = comma != NULL ? comma + 1 : NULL;
+        }
+        c->seq_descending = opt_is(o, "sequence.field.sort-order", "descending");
+        if ((rc = pm_merge_fn_new(&c->merge, s, s->row, err)) != 0)
+            return rc;
+        c->changelog_input = opt_is(o, "changelog-producer", "input");
+        if ((rc = pm_options_get_bool(o, "data-file.thin-mode", false, &thin, err)) != 0)
+            return rc;
+    }
+    if ((rc = build_file_type(c, thin, err)) != 0)
+        return rc;
+
+    /* formats, compression, statistics */
+    format = level0(o, "file.format.per.level", fmt0, sizeof(fmt0));
+    if (format == NULL && (format = pm_options_get(o, "file.format")) == NULL)
+        format = "parquet";
+    if ((rc = pm_file_format_find(format, &c->format, err)) != 0)
+        return rc;
+    changelog_format = pm_options_get(o, "changelog-file.format");
+    if ((rc = pm_file_format_find(changelog_format != NULL ? changelog_format : format,
+                                  &c->changelog_format, err)) != 0)
+        return rc;
+    v = level0(o, "file.compression.per.level", codec0, sizeof(codec0));
+    if (v == NULL && (v = pm_options_get(o, "file.compression")) == NULL)
+        v = "zstd";
+    if ((c->codec = pm_strdup(v)) == NULL)
+        return pm_nomem(err);
+    v = pm_options_get(o, "changelog-file.compression");
+    c->changelog_codec = v != NULL ? v : c->codec;
+    stats_mode = level0(o, "metadata.stats-mode.per.level", stats0, sizeof(stats0));
+    if (stats_mode == NULL && (stats_mode = pm_options_get(o, "metadata.stats-mode")) == NULL)
+        stats_mode = "truncate(16)";
+    c->stats_source = source_of(c->format);
+    c->changelog_stats_source = source_of(c->changelog_format);
+    if ((rc = stats_modes(c, stats_mode, c->stats_source, thin, &c->modes, err)) != 0)
+        return rc;
+    v = pm_options_get(o, "changelog-file.stats-mode");
+    if ((rc = stats_modes(c, v != NULL ? v : stats_mode, c->changelog_stats_source, thin,
+                          &c->changelog_modes, err)) != 0)
+        return rc;
+    c->data_prefix = pm_options_get(o, "data-file.prefix");
+    c->changelog_prefix = pm_options_get(o, "changelog-file.prefix");
+    if ((rc = pm_options_get_memory(o, "target-file-size",
+                                    c->primary_key ? 128ll << 20 : 256ll << 20, &c->target_size,
+                                    err)) != 0 ||
+        (rc = pm_options_get_bool(o, "metadata.stats-dense-store", true, &c->dense, err)) != 0)
+        return rc;
+    if ((rc = pm_file_index_conf_init(&c->index, s, s->row, err)) != 0)
+        return rc;
+    c->index_or_null = c->index.count > 0 ? &c->index : NULL;
+
+    /* write buffer */
+    if ((rc = pm_options_get_memory(o, "write-buffer-size", 256ll << 20, &c->buffer_size, err)) !=
+            0 ||
+        (rc = pm_options_get_bool(o, "write-buffer-spillable", true, &c->spillable, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "local-sort.max-num-file-handles", 128, &c->spill_fan_in,
+                                 err)) != 0)
+        return rc;
+    if (c->spill_fan_in < 2)
+        c->spill_fan_in = 2;
+    v = pm_options_get(o, "spill-compression");
+    c->spill_codec = v != NULL && (strcasecmp(v, "none") == 0 || strcasecmp(v, "lz4") == 0)
+                         ? v
+                         : "zstd"; /* lzo: zstd here (spill files are private) */
+    if ((c->tmp_fs = pm_fs_local_new(false)) == NULL)
+        return pm_nomem(err);
+    return 0;
+}
+
+void pm_write_ctx_release(pm_write_ctx *c)
+{
+    if (c->tmp_dir != NULL) {
+        (void)rmdir(c->tmp_dir);
+        pm_free(c->tmp_dir);
+    }
+    pm_fs_free(c->tmp_fs);
+    pm_merge_fn_free(c->merge);
+    pm_type_free(c->file_type);
+    pm_free(c->modes);
+    pm_free(c->changelog_modes);
+    pm_free((char *)c->codec);
+    pm_file_index_conf_free(&c->index);
+    memset(c, 0, sizeof(*c));
+}

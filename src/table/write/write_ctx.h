@@ -1,0 +1,94 @@
+/*
+ * What every bucket writer of one table write shares: the schema and options read once,
+ * the data-file layout and statistics modes, the merge function, the write-buffer limits.
+ * Built by table_write.c; append_writer.c and kv_writer.c only read it.
+ *
+ * Data-file layout (metadata.md §13, behaviour.md §1.1):
+ *   append tables       the table's columns;
+ *   primary-key tables  _KEY_<k> for each trimmed primary-key field (id 1073741823 + id;
+ *                       absent with data-file.thin-mode), _SEQUENCE_NUMBER BIGINT NOT NULL
+ *                       (2147483646), _VALUE_KIND TINYINT NOT NULL (2147483645), then the
+ *                       table's columns.
+ */
+#ifndef PM_TABLE_WRITE_WRITE_CTX_H
+#define PM_TABLE_WRITE_WRITE_CTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "format/file_writer.h"
+#include "io/fs.h"
+#include "lsm/merge_function.h"
+#include "meta/partition.h"
+#include "meta/schema.h"
+#include "table/write/col_stats.h"
+#include "table/write/file_index_writer.h"
+
+#define PM_WRITE_MAX_KEYS 32
+
+#define PM_KEY_FIELD_ID_START 1073741823 /* Integer.MAX_VALUE / 2 */
+#define PM_SEQUENCE_NUMBER_ID 2147483646
+#define PM_VALUE_KIND_ID      2147483645
+
+typedef struct pm_write_ctx {
+    pm_fs *fs;                 /* the table's file system (borrowed) */
+    const char *table;         /* table root */
+    const pm_schema *schema;   /* the latest schema (borrowed) */
+    const pm_options *opts;    /* its options */
+    const pm_type *value_type; /* the table's columns */
+    int64_t schema_id;
+    bool primary_key;
+
+    /* primary key */
+    int key_idx[PM_WRITE_MAX_KEYS]; /* trimmed primary-key fields in value_type */
+    size_t key_count;
+    int seq_idx[PM_WRITE_MAX_KEYS]; /* sequence.field fields in value_type */
+    size_t seq_count;
+    bool seq_descending;
+    pm_merge_fn *merge;   /* owned */
+    bool changelog_input; /* changelog-producer = input */
+
+    /* data files */
+    pm_type *file_type;                    /* owned: the layout above */
+    int file_key_cols[PM_WRITE_MAX_KEYS];  /* key fields among file_type's columns */
+    int file_key_stats[PM_WRITE_MAX_KEYS]; /* columns holding the key statistics */
+    int seq_col, kind_col;
+    size_t value_start;                     /* first table column in file_type */
+    pm_stats_mode *modes, *changelog_modes; /* owned, per file_type column */
+    pm_stats_source stats_source, changelog_stats_source;
+    const pm_file_format *format, *changelog_format;
+    const char *codec, *changelog_codec;
+    const char *data_prefix, *changelog_prefix;
+    int64_t target_size;
+    bool dense;
+    pm_file_index_conf index; /* owned */
+    const pm_file_index_conf *index_or_null;
+
+    /* write buffer */
+    int64_t buffer_size;  /* write-buffer-size */
+    bool spillable;       /* write-buffer-spillable */
+    int64_t spill_fan_in; /* local-sort.max-num-file-handles */
+    const char *spill_codec;
+    char *tmp_dir; /* owned: created on the first spill, removed at the end */
+    pm_fs *tmp_fs; /* owned: the local file system of spill files */
+
+    /* partitions */
+    const pm_field *part_fields[PM_WRITE_MAX_KEYS];
+    size_t part_count;
+    pm_partition_naming naming;
+} pm_write_ctx;
+
+/* Builds the context of a write to `table` with schema `s` (both borrowed until release).
+ * PAIMON_EUNSUPPORTED for tables this writer cannot write as Java would: postpone buckets;
+ * primary-key tables Java compacts at every commit (deletion vectors, first-row,
+ * changelog-producer=lookup, force-lookup); data formats not written yet; ... */
+int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_schema *s,
+                      paimon_error *err);
+void pm_write_ctx_release(pm_write_ctx *c);
+
+/* The directory of a partition and bucket (data-file.path-directory, the partition path as
+ * Java names it, bucket-<b>) appended to `out`. */
+int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
+                        int32_t bucket, pm_buf *out, paimon_error *err);
+
+#endif /* PM_TABLE_WRITE_WRITE_CTX_H */
