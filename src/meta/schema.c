@@ -264,13 +264,13 @@ int pm_schema_validate(const pm_schema *s, paimon_error *err)
                           "every column is a partition key: a table "
                           "needs at least one column that is not");
     if (s->primary_keys.count > 0) {
-        /* Java: "Primary key constraint [..] should include all partition fields". */
-        for (size_t i = 0; i < s->partition_keys.count; i++)
-            if (pm_strlist_find(&s->primary_keys, s->partition_keys.items[i]) < 0)
-                return pm_err_set(err, PAIMON_EINVALID,
-                                  "primary key must include the partition key %s",
-                                  s->partition_keys.items[i]);
-        if (s->primary_keys.count == s->partition_keys.count)
+        /* A primary key without every partition column is Java's cross-partition upsert
+         * (TableSchema.crossPartitionUpdate); it must keep a column that is not a partition
+         * column (TableSchema.trimmedPrimaryKeys). */
+        size_t trimmed = 0;
+        for (size_t i = 0; i < s->primary_keys.count; i++)
+            trimmed += pm_strlist_find(&s->partition_keys, s->primary_keys.items[i]) < 0;
+        if (trimmed == 0)
             return pm_err_set(err, PAIMON_EINVALID,
                               "primary key must hold a column that is not a partition key");
     }

@@ -5,7 +5,8 @@
 # generator's model and as `paimon cat`; `paimon inspect files` agrees with the oracle.
 # Cases: append and primary-key tables, partitioned or not, fixed and unaware buckets,
 # many commits, deletes, spills and flushes of a small write buffer, rolling files,
-# changelog-producer=input, thin mode, statistics modes, overwrite, merge engines.
+# changelog-producer=input, thin mode, statistics modes, overwrite, merge engines, dynamic
+# buckets (HASH index files) and cross-partition upsert.
 set -u
 : "${PAIMON_CLI:?}" "${ORACLE_DIR:?}" "${PAIMON_BUILD_DIR:?}"
 GEN="$PAIMON_BUILD_DIR/tests/interop/interop_write_gen"
@@ -75,5 +76,18 @@ make_table pk-agg "$SMALL" --primary-key id --option bucket=2 --option merge-eng
   --option fields.n.aggregate-function=sum --option fields.d.aggregate-function=max \
   --option fields.d.ignore-retract=true \
   -- --rows 3000 --keys 200 --deletes && check pk-agg -
+make_table pk-dynamic "$SMALL" --primary-key id \
+  -- --rows 5000 --commit-every 1000 --keys 1000 --deletes && check pk-dynamic model
+make_table pk-dynamic-parts "$SMALL" --primary-key id,p --partition-by p \
+  --option dynamic-bucket.target-row-num=100 \
+  -- --rows 6000 --commit-every 1500 --keys 700 --parts 3 --deletes && check pk-dynamic-parts model
+make_table pk-dynamic-overwrite "$SMALL" --primary-key id,p --partition-by p \
+  --option dynamic-bucket.target-row-num=50 \
+  -- --rows 3000 --commit-every 1000 --keys 300 --parts 2 --overwrite-last && check pk-dynamic-overwrite model
+make_table pk-cross "$SMALL" --primary-key id --partition-by p \
+  --option dynamic-bucket.target-row-num=100 \
+  -- --rows 5000 --commit-every 1000 --keys 500 --parts 3 --deletes && check pk-cross model
+make_table pk-cross-partial "$SMALL" --primary-key id --partition-by p --option merge-engine=partial-update \
+  -- --rows 3000 --commit-every 1000 --keys 300 --parts 3 && check pk-cross-partial -
 [ "$fail" = 0 ] && echo "write tables: every table clean under oracle --strict, rows and files match"
 exit $fail

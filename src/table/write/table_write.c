@@ -8,7 +8,9 @@
 #include "data/binary_row.h"
 #include "data/cast.h"
 #include "meta/file_entry.h"
+#include "table/write/bucket_fn.h"
 #include "table/write/bucket_writer.h"
+#include "table/write/cross_partition.h"
 #include "table/write/dynamic_bucket.h"
 #include "util/alloc.h"
 #include "util/bytes_map.h"
@@ -46,11 +48,8 @@ struct pm_table_write {
     char *commit_user;
     bucket_mode mode;
     int32_t num_buckets;
-    bool mod_function;                 /* bucket-function.type = mod */
-    int bucket_key[PM_WRITE_MAX_KEYS]; /* bucket-key columns */
-    size_t bucket_key_count;
-    const pm_type *bucket_key_types[PM_WRITE_MAX_KEYS];
-    bool fast_key;                   /* one integer-like bucket key */
+    pm_bucket_fn bucket_fn;          /* fixed buckets */
+    pm_key_hasher key_hash;          /* dynamic buckets: the trimmed primary key */
     int part_col[PM_WRITE_MAX_KEYS]; /* partition columns */
 
     /* dynamic buckets */
@@ -59,7 +58,6 @@ struct pm_table_write {
     pm_index_manifest_entry *hash_entries; /* its HASH entries */
     size_t hash_count;
     pm_path_factory index_names;
-    bool key_fast; /* one integer-like primary key: hashed without a BinaryRow */
     const pm_type *key_types[PM_WRITE_MAX_KEYS];
 
     /* row kinds */
@@ -83,8 +81,17 @@ struct pm_table_write {
     bool restored;
     pm_bytes_map restore_seq; /* partition bytes + bucket -> max sequence number */
 
+    /* cross-partition upsert */
+    pm_cross_index *cross;
+    bool cross_dedup; /* deduplicate: retract in the old partition */
+
+    int64_t empty_pid; /* the id of the empty partition, or -1 */
+
     /* per batch scratch */
     int32_t *row_hash; /* dynamic buckets: the key hash of each row */
+    int64_t *row_pid;
+    int32_t *row_bucket;
+    int8_t *tmp_kind;
     int64_t *row_slot;
     int8_t *row_kind;
     int64_t *rows;
@@ -102,19 +109,6 @@ static int column_of(const pm_type *row, const char *name, paimon_error *err)
     if (pm_type_field_by_name(row, name, &idx) == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "no column %s", name);
     return (int)idx;
-}
-
-static bool fast_key_type(const pm_type *t)
-{
-    switch (t->id) {
-    case PM_TYPE_BOOLEAN:
-    case PM_TYPE_TINYINT:
-    case PM_TYPE_SMALLINT:
-    case PM_TYPE_INT:
-    case PM_TYPE_DATE:
-    case PM_TYPE_BIGINT: return true;
-    default: return false;
-    }
 }
 
 /* The latest snapshot's HASH index entries and the assigner over them. */
@@ -152,10 +146,27 @@ done:
     return rc;
 }
 
+static int64_t cross_pid_of(void *ctx, const uint8_t *partition, size_t len, paimon_error *err);
+
+static int setup_cross(pm_table_write *w, paimon_error *err)
+{
+    const pm_options *o = &w->schema->options;
+    const char *engine = pm_options_get(o, "merge-engine");
+    int64_t target;
+    int rc;
+    if ((rc = pm_options_get_i64(o, "dynamic-bucket.target-row-num", 2000000, &target, err)) != 0)
+        return rc;
+    if (target <= 0)
+        return pm_err_set(err, PAIMON_EINVALID, "dynamic-bucket.target-row-num must be positive");
+    w->cross_dedup = engine == NULL || strcasecmp(engine, "deduplicate") == 0;
+    return pm_cross_index_new(&w->cross, w->fs, w->table, w->schema, w->ctx.key_idx,
+                              w->ctx.key_count, target, 2 * w->ctx.buffer_size, cross_pid_of, w,
+                              err);
+}
+
 static int setup_buckets(pm_table_write *w, paimon_error *err)
 {
     const pm_schema *s = w->schema;
-    const char *bk = pm_options_get(&s->options, "bucket-key"), *fn;
     int64_t n;
     int rc;
     if ((rc = pm_options_get_i64(&s->options, "bucket", -1, &n, err)) != 0)
@@ -173,49 +184,14 @@ static int setup_buckets(pm_table_write *w, paimon_error *err)
         w->mode = cross ? MODE_CROSS : MODE_DYNAMIC;
         for (size_t k = 0; k < w->ctx.key_count; k++)
             w->key_types[k] = s->row->fields[w->ctx.key_idx[k]].type;
-        w->key_fast = w->ctx.key_count == 1 && fast_key_type(w->key_types[0]);
+        pm_key_hasher_init(&w->key_hash, s->row, w->ctx.key_idx, w->ctx.key_count);
         if (cross)
-            return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                              "cross-partition upsert (bucket = -1, a primary key without every "
-                              "partition column) is not written yet");
+            return setup_cross(w, err);
         return setup_dynamic(w, err);
     }
     if (w->mode != MODE_FIXED)
         return 0;
-    if (bk != NULL) {
-        for (const char *p = bk; *p != '\0';) {
-            const char *comma = strchr(p, ',');
-            size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
-            char name[512];
-            int idx;
-            if (len >= sizeof(name) || w->bucket_key_count == PM_WRITE_MAX_KEYS)
-                return pm_err_set(err, PAIMON_EINVALID, "bucket-key: too long");
-            memcpy(name, p, len);
-            name[len] = '\0';
-            if ((idx = column_of(s->row, name, err)) < 0)
-                return pm_err_prefix(err, idx, "bucket-key: ");
-            w->bucket_key[w->bucket_key_count++] = idx;
-            p = comma != NULL ? comma + 1 : p + len;
-        }
-    } else if (w->ctx.primary_key) {
-        for (size_t k = 0; k < w->ctx.key_count; k++)
-            w->bucket_key[w->bucket_key_count++] = w->ctx.key_idx[k];
-    } else {
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "bucket = %d on a table without a primary key needs bucket-key", (int)n);
-    }
-    for (size_t k = 0; k < w->bucket_key_count; k++)
-        w->bucket_key_types[k] = s->row->fields[w->bucket_key[k]].type;
-    w->fast_key = w->bucket_key_count == 1 && fast_key_type(w->bucket_key_types[0]);
-    fn = pm_options_get(&s->options, "bucket-function.type");
-    if (fn != NULL && strcasecmp(fn, "mod") == 0) {
-        const pm_type *t = w->bucket_key_types[0];
-        if (w->bucket_key_count != 1 || (t->id != PM_TYPE_INT && t->id != PM_TYPE_BIGINT))
-            return pm_err_set(err, PAIMON_EINVALID,
-                              "bucket-function.type = mod needs one INT or BIGINT bucket key");
-        w->mod_function = true;
-    }
-    return 0;
+    return pm_bucket_fn_init(&w->bucket_fn, s, s->row, err);
 }
 
 static int setup_checks(pm_table_write *w, paimon_error *err)
@@ -270,6 +246,7 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
     pm_bytes_map_init(&w->slot_ids);
     pm_bytes_map_init(&w->restore_seq);
     pm_arena_init(&w->index_arena, 16 * 1024);
+    w->empty_pid = -1;
     pm_buf_init(&w->key, 0);
     if (o != NULL)
         w->o = *o;
@@ -501,91 +478,29 @@ static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds
     return 0;
 }
 
-static int32_t hash_fast_key(const pm_column *c, int64_t r)
-{
-    uint8_t row[16] = {0};
-    uint64_t slot = 0;
-    switch (c->type->id) {
-    case PM_TYPE_BOOLEAN: slot = (c->values.data[r >> 3] >> (r & 7)) & 1; break;
-    case PM_TYPE_TINYINT: slot = (uint8_t)c->values.data[r]; break;
-    case PM_TYPE_SMALLINT: {
-        uint16_t v;
-        memcpy(&v, c->values.data + 2 * r, 2);
-        slot = v;
-        break;
-    }
-    case PM_TYPE_INT:
-    case PM_TYPE_DATE: {
-        uint32_t v;
-        memcpy(&v, c->values.data + 4 * r, 4);
-        slot = v; /* zero-extended, as BinaryRow writes ints */
-        break;
-    }
-    default: memcpy(&slot, c->values.data + 8 * r, 8); break;
-    }
-    memcpy(row + 8, &slot, 8); /* little-endian hosts */
-    return pm_murmur3_words(row, sizeof(row), PM_BINARY_ROW_HASH_SEED);
-}
-
-/* BinaryRow.hashCode() of columns `cols` of row r. */
-static int hash_columns(pm_table_write *w, const pm_batch *b, int64_t r, const int *cols,
-                        const pm_type *const *types, size_t n, int32_t *hash, paimon_error *err)
-{
-    pm_datum vals[PM_WRITE_MAX_KEYS];
-    int rc;
-    for (size_t k = 0; k < n; k++)
-        pm_column_get_datum(b->columns[cols[k]], r, &vals[k]);
-    w->key.len = 0;
-    if ((rc = pm_binrow_write(&w->key, types, vals, (int32_t)n, 0)) != 0)
-        return pm_buf_error(err, rc);
-    *hash = pm_binrow_hash(w->key.data, w->key.len);
-    return 0;
-}
-
-static int fixed_bucket(pm_table_write *w, const pm_batch *b, int64_t r, int32_t *bucket,
-                        paimon_error *err)
-{
-    int32_t h;
-    int rc;
-    if (w->mod_function) {
-        const pm_column *c = b->columns[w->bucket_key[0]];
-        pm_datum d;
-        int64_t m;
-        pm_column_get_datum(c, r, &d);
-        if (d.is_null)
-            return pm_err_set(err, PAIMON_EINVALID, "bucket key %s is null (bucket-function mod)",
-                              w->schema->row->fields[w->bucket_key[0]].name);
-        m = d.v.i % w->num_buckets;
-        *bucket = (int32_t)(m < 0 ? m + w->num_buckets : m);
-        return 0;
-    }
-    if (w->fast_key && pm_column_is_valid(b->columns[w->bucket_key[0]], r)) {
-        h = hash_fast_key(b->columns[w->bucket_key[0]], r);
-    } else if ((rc = hash_columns(w, b, r, w->bucket_key, w->bucket_key_types, w->bucket_key_count,
-                                  &h, err)) != 0) {
-        return rc;
-    }
-    *bucket = pm_bucket_of_hash(h, w->num_buckets);
-    return 0;
-}
-
 static int ensure_scratch(pm_table_write *w, int64_t n, paimon_error *err)
 {
     if ((size_t)n <= w->scratch_cap)
         return 0;
     pm_free(w->row_hash);
+    pm_free(w->row_pid);
+    pm_free(w->row_bucket);
+    pm_free(w->tmp_kind);
     pm_free(w->row_slot);
     pm_free(w->row_kind);
     pm_free(w->rows);
     pm_free(w->kinds);
     w->row_hash = pm_malloc((size_t)n * sizeof(int32_t));
+    w->row_pid = pm_malloc((size_t)n * sizeof(int64_t));
+    w->row_bucket = pm_malloc((size_t)n * sizeof(int32_t));
+    w->tmp_kind = pm_malloc((size_t)n);
     w->row_slot = pm_malloc((size_t)n * sizeof(int64_t));
     w->row_kind = pm_malloc((size_t)n);
     w->rows = pm_malloc((size_t)n * sizeof(int64_t));
     w->kinds = pm_malloc((size_t)n);
     w->scratch_cap = (size_t)n;
     if (w->row_hash == NULL || w->row_slot == NULL || w->row_kind == NULL || w->rows == NULL ||
-        w->kinds == NULL) {
+        w->kinds == NULL || w->row_pid == NULL || w->row_bucket == NULL || w->tmp_kind == NULL) {
         w->scratch_cap = 0;
         return pm_nomem(err);
     }
@@ -702,11 +617,140 @@ static int control_memory(pm_table_write *w, paimon_error *err)
     return 0;
 }
 
+/* The partition id of row r (the empty row for unpartitioned tables). */
+static int64_t row_partition(pm_table_write *w, const pm_batch *b, int64_t r, pm_buf *part,
+                             paimon_error *err)
+{
+    pm_datum vals[PM_WRITE_MAX_KEYS];
+    const pm_type *types[PM_WRITE_MAX_KEYS];
+    static const uint8_t EMPTY[12] = {0};
+    int rc;
+    if (w->ctx.part_count == 0) {
+        if (w->empty_pid < 0)
+            w->empty_pid = partition_id(w, EMPTY, sizeof(EMPTY), err);
+        return w->empty_pid;
+    }
+    for (size_t k = 0; k < w->ctx.part_count; k++) {
+        types[k] = w->ctx.part_fields[k]->type;
+        pm_column_get_datum(b->columns[w->part_col[k]], r, &vals[k]);
+    }
+    part->len = 0;
+    if ((rc = pm_binrow_serialize(part, types, vals, (int32_t)w->ctx.part_count)) != 0)
+        return pm_buf_error(err, rc);
+    return partition_id(w, part->data, part->len, err);
+}
+
+static int64_t cross_pid_of(void *ctx, const uint8_t *partition, size_t len, paimon_error *err)
+{
+    return partition_id(ctx, partition, len, err);
+}
+
+/* Appends row r of b to x, with the partition columns of partition `pid` when pid >= 0. */
+static int copy_row(pm_table_write *w, pm_batch *x, const pm_batch *b, int64_t r, int64_t pid,
+                    paimon_error *err)
+{
+    pm_binrow prow;
+    int rc;
+    if (pid >= 0) {
+        size_t plen;
+        const uint8_t *pb = pm_bytes_map_key(&w->parts, pid, &plen);
+        if ((rc = pm_binrow_deserialize(&prow, pb, plen, err)) != 0)
+            return rc;
+    }
+    for (size_t c = 0; c < b->column_count; c++) {
+        int part_k = -1;
+        for (size_t k = 0; pid >= 0 && k < w->ctx.part_count; k++)
+            if (w->part_col[k] == (int)c)
+                part_k = (int)k;
+        if (part_k >= 0) {
+            pm_datum d;
+            if ((rc = pm_binrow_get(&prow, part_k, w->ctx.part_fields[part_k]->type, &d, err)) != 0)
+                return rc;
+            rc = pm_column_append_datum(x->columns[c], &d);
+        } else {
+            rc = pm_column_append_from(x->columns[c], b->columns[c], r);
+        }
+        if (rc != 0)
+            return pm_buf_error(err, rc);
+    }
+    x->row_count++;
+    return 0;
+}
+
+/* GlobalIndexAssigner.processInput over the kept rows of `b`: the rows to write (into *out),
+ * with their kinds, partitions and buckets in w->row_kind, row_pid, row_bucket. */
+static int cross_prepass(pm_table_write *w, const pm_batch *b, pm_batch **out, paimon_error *err)
+{
+    pm_batch *x = NULL;
+    pm_buf part;
+    int64_t m = 0;
+    int rc;
+    pm_buf_init(&part, 0);
+    PM_TRY(pm_batch_new(&x, b->type, err));
+    for (int64_t r = 0; r < b->row_count; r++) {
+        int64_t pid, ppid = -1;
+        int32_t pbucket = 0, bucket;
+        int8_t kind = w->row_kind[r];
+        bool found;
+        if (w->row_slot[r] < 0)
+            continue;
+        if ((pid = row_partition(w, b, r, &part, err)) < 0) {
+            rc = (int)pid;
+            goto done;
+        }
+        {
+            pm_datum vals[PM_WRITE_MAX_KEYS];
+            for (size_t k = 0; k < w->ctx.key_count; k++)
+                pm_column_get_datum(b->columns[w->ctx.key_idx[k]], r, &vals[k]);
+            w->key.len = 0;
+            if ((rc = pm_binrow_write(&w->key, w->key_types, vals, (int32_t)w->ctx.key_count, 0)))
+                goto buf_err;
+        }
+        pm_cross_lookup(w->cross, w->key.data, w->key.len, &found, &ppid, &pbucket);
+        if (found && ppid == pid) {
+            PM_TRY(copy_row(w, x, b, r, -1, err));
+            w->tmp_kind[m] = kind;
+            w->row_pid[m] = pid;
+            w->row_bucket[m++] = pbucket;
+            continue;
+        }
+        if (found && !w->cross_dedup) { /* UseOldExistingProcessor */
+            PM_TRY(copy_row(w, x, b, r, ppid, err));
+            w->tmp_kind[m] = kind;
+            w->row_pid[m] = ppid;
+            w->row_bucket[m++] = pbucket;
+            continue;
+        }
+        if (found) { /* DeleteExistingProcessor: retract in the old partition */
+            PM_TRY(copy_row(w, x, b, r, ppid, err));
+            w->tmp_kind[m] = PM_KIND_DELETE;
+            w->row_pid[m] = ppid;
+            w->row_bucket[m++] = pbucket;
+            pm_cross_decrement(w->cross, ppid, pbucket);
+        }
+        PM_TRY(pm_cross_assign_new(w->cross, w->key.data, w->key.len, pid, &bucket, err));
+        PM_TRY(copy_row(w, x, b, r, -1, err));
+        w->tmp_kind[m] = kind;
+        w->row_pid[m] = pid;
+        w->row_bucket[m++] = bucket;
+    }
+    memcpy(w->row_kind, w->tmp_kind, (size_t)m);
+    *out = x;
+    x = NULL;
+    goto done;
+buf_err:
+    rc = pm_buf_error(err, rc);
+done:
+    pm_batch_free(x);
+    pm_buf_free(&part);
+    return rc;
+}
+
 int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *kinds,
                          int64_t first_row, paimon_error *err)
 {
     const pm_batch *b = in;
-    pm_batch *filled = NULL;
+    pm_batch *filled = NULL, *crossed = NULL;
     int64_t n = in->row_count, last_pid = -1, last_slot = -1;
     int32_t last_bucket = 0;
     pm_buf part;
@@ -716,7 +760,7 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
         return 0;
     pm_buf_init(&part, 0);
     PM_TRY(check_type(w, in, err));
-    PM_TRY(ensure_scratch(w, n, err));
+    PM_TRY(ensure_scratch(w, w->mode == MODE_CROSS ? 2 * n : n, err));
     if (w->has_defaults) {
         PM_TRY(apply_defaults(w, in, &filled, err));
         if (filled != NULL)
@@ -747,52 +791,44 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
         w->kinds[r] = w->row_slot[r] < 0 ? 0 : 1;
     PM_TRY(check_not_null(w, b, w->kinds, first_row, err));
 
-    /* 2. partition, bucket, writer slot */
-    for (int64_t r = 0; r < n; r++) {
-        int64_t pid;
-        int32_t bucket = 0;
-        if (w->row_slot[r] < 0)
-            continue;
-        part.len = 0;
-        if (w->ctx.part_count == 0) {
-            pid = last_pid;
-            if (pid < 0) {
-                static const uint8_t EMPTY[12] = {0};
-                if ((pid = partition_id(w, EMPTY, sizeof(EMPTY), err)) < 0) {
-                    rc = (int)pid;
-                    goto done;
-                }
-            }
-        } else {
-            pm_datum vals[PM_WRITE_MAX_KEYS];
-            const pm_type *types[PM_WRITE_MAX_KEYS];
-            for (size_t k = 0; k < w->ctx.part_count; k++) {
-                types[k] = w->ctx.part_fields[k]->type;
-                pm_column_get_datum(b->columns[w->part_col[k]], r, &vals[k]);
-            }
-            if ((rc = pm_binrow_serialize(&part, types, vals, (int32_t)w->ctx.part_count)) != 0) {
-                rc = pm_buf_error(err, rc);
-                goto done;
-            }
-            if ((pid = partition_id(w, part.data, part.len, err)) < 0) {
+    /* 2. partition and bucket of each row */
+    if (w->mode == MODE_CROSS) {
+        PM_TRY(cross_prepass(w, b, &crossed, err));
+        b = crossed;
+        n = crossed->row_count;
+        for (int64_t r = 0; r < n; r++)
+            w->row_slot[r] = 0;
+    } else {
+        for (int64_t r = 0; r < n; r++) {
+            int64_t pid;
+            int32_t bucket = 0;
+            if (w->row_slot[r] < 0)
+                continue;
+            if ((pid = row_partition(w, b, r, &part, err)) < 0) {
                 rc = (int)pid;
                 goto done;
             }
+            if (w->mode == MODE_FIXED) {
+                PM_TRY(pm_bucket_fn_bucket(&w->bucket_fn, b, r, &bucket, err));
+            } else if (w->mode == MODE_DYNAMIC) {
+                int32_t h;
+                size_t plen;
+                const uint8_t *pb = pm_bytes_map_key(&w->parts, pid, &plen);
+                PM_TRY(pm_key_hasher_hash(&w->key_hash, b, r, &h, err));
+                PM_TRY(pm_dynamic_assign(w->dyn, pid, pb, plen, h, &bucket, err));
+                w->row_hash[r] = h;
+            }
+            w->row_pid[r] = pid;
+            w->row_bucket[r] = bucket;
         }
-        if (w->mode == MODE_FIXED) {
-            PM_TRY(fixed_bucket(w, b, r, &bucket, err));
-        } else if (w->mode == MODE_DYNAMIC) {
-            int32_t h;
-            size_t plen;
-            const uint8_t *pb = pm_bytes_map_key(&w->parts, pid, &plen);
-            if (w->key_fast)
-                h = hash_fast_key(b->columns[w->ctx.key_idx[0]], r);
-            else
-                PM_TRY(
-                    hash_columns(w, b, r, w->ctx.key_idx, w->key_types, w->ctx.key_count, &h, err));
-            PM_TRY(pm_dynamic_assign(w->dyn, pid, pb, plen, h, &bucket, err));
-            w->row_hash[r] = h;
-        }
+    }
+
+    /* 3. the writer slot of each row */
+    for (int64_t r = 0; r < n; r++) {
+        int64_t pid = w->row_pid[r];
+        int32_t bucket = w->row_bucket[r];
+        if (w->row_slot[r] < 0)
+            continue;
         if (pid != last_pid || bucket != last_bucket || last_slot < 0) {
             int64_t s = slot_of(w, pid, bucket, err);
             if (s < 0) {
@@ -806,7 +842,7 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
         w->row_slot[r] = last_slot;
     }
 
-    /* 3. group by slot and hand the rows over */
+    /* 4. group by slot and hand the rows over */
     for (size_t s = 0; s < w->slot_ids.count; s++)
         w->slots[s].batch_count = w->slots[s].batch_fill = 0;
     for (int64_t r = 0; r < n; r++)
@@ -848,6 +884,7 @@ nomem:
     rc = pm_nomem(err);
 done:
     pm_batch_free(filled);
+    pm_batch_free(crossed);
     pm_buf_free(&part);
     return rc;
 }
@@ -893,6 +930,12 @@ void pm_table_write_free(pm_table_write *w)
     }
     pm_free(w->slots);
     pm_dynamic_assigner_free(w->dyn);
+    pm_bucket_fn_free(&w->bucket_fn);
+    pm_key_hasher_free(&w->key_hash);
+    pm_cross_index_free(w->cross);
+    pm_free(w->row_pid);
+    pm_free(w->row_bucket);
+    pm_free(w->tmp_kind);
     pm_arena_free(&w->index_arena);
     pm_free(w->row_hash);
     pm_free(w->part_info);
