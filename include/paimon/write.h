@@ -10,7 +10,21 @@
  * commit.max-retries.  A commit is described by a paimon_commit_messages set, filled by
  * writers (one per thread; merge the sets) and committed once.
  *
- * Thread safety: one thread per handle at a time; different paimon_commit_messages may be
+ * Writers (paimon_writer) turn rows into data files: rows go in as Arrow C Data Interface
+ * arrays or one at a time, each with its row kind; prepare-commit flushes what was written
+ * and adds it to a paimon_commit_messages; paimon_table_commit() publishes it.  An engine
+ * writes in several threads (one writer each) and commits once:
+ *
+ *     thread i:  paimon_writer_open -> paimon_writer_write_arrow ... ->
+ *                paimon_writer_prepare_commit(w, messages_i)
+ *     then:      paimon_commit_messages_merge(all, messages_i) ... ->
+ *                paimon_table_commit(table, all, ...)
+ *
+ * Thread safety: one thread per handle at a time.  Writers of one table may run in
+ * different threads at once (a writer uses only the table's path and file system, which
+ * are thread-safe); on a primary-key table they must write different buckets (different
+ * partitions, say), because two writers of one bucket would number their records from the
+ * same sequence number (Java has the same rule).  Different paimon_commit_messages may be
  * filled by different threads and merged with paimon_commit_messages_merge().
  */
 #ifndef PAIMON_WRITE_H
@@ -19,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "paimon/arrow.h"
 #include "paimon/error.h"
 #include "paimon/table.h"
 
@@ -97,6 +112,98 @@ typedef struct paimon_commit_options {
 PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_messages *messages,
                                    const paimon_commit_options *options, int64_t *snapshot_id,
                                    paimon_error *err);
+
+/* ---- writers -------------------------------------------------------------------------- */
+
+typedef struct paimon_writer paimon_writer;
+
+/* Row kinds (Java's RowKind bytes). */
+#define PAIMON_ROW_INSERT        0 /* +I */
+#define PAIMON_ROW_UPDATE_BEFORE 1 /* -U */
+#define PAIMON_ROW_UPDATE_AFTER  2 /* +U */
+#define PAIMON_ROW_DELETE        3 /* -D */
+
+typedef struct paimon_writer_options {
+    unsigned int version;    /* PAIMON_WRITER_OPTIONS_VERSION */
+    int overwrite;           /* rows for an overwrite commit (Java ignores previous files) */
+    const char *commit_user; /* the commit user that will commit (may be NULL) */
+} paimon_writer_options;
+
+#define PAIMON_WRITER_OPTIONS_VERSION 1
+#define PAIMON_WRITER_OPTIONS_INIT                                                                 \
+    {                                                                                              \
+        PAIMON_WRITER_OPTIONS_VERSION, 0, NULL                                                     \
+    }
+
+/* Opens a writer of the rows of `table` (its latest schema).  `table` is borrowed and must
+ * outlive the writer.  PAIMON_EUNSUPPORTED names what this library cannot write yet
+ * (tables Java compacts at every commit, postpone buckets, ...).  Caller owns `*out`;
+ * release with paimon_writer_free(). */
+PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
+                                  const paimon_writer_options *options, paimon_error *err);
+
+/* The Arrow schema rows must have: a struct ("+s") with one child per table column, in
+ * schema order.  Caller owns `*out`; release with out->release(). */
+PAIMON_API int paimon_writer_arrow_schema(const paimon_writer *writer, struct ArrowSchema *out,
+                                          paimon_error *err);
+
+/* Writes the rows of `array`, a struct array of `schema` (whose children are the table's
+ * columns in order; formats as in paimon/arrow.h).  `kinds` holds one PAIMON_ROW_* byte per
+ * row, or is NULL for all inserts.  Both are borrowed: the array is copied, not released.
+ * A bad row (a null in a NOT NULL column, a row kind the table refuses) is PAIMON_EINVALID
+ * naming the row; the writer is then unusable (free it: its files are removed). */
+PAIMON_API int paimon_writer_write_arrow(paimon_writer *writer, const struct ArrowSchema *schema,
+                                         const struct ArrowArray *array, const int8_t *kinds,
+                                         paimon_error *err);
+
+/* One value of a row written with paimon_writer_write_row(). */
+typedef enum paimon_value_type {
+    PAIMON_VALUE_NULL = 0,
+    PAIMON_VALUE_BOOL,     /* b: BOOLEAN */
+    PAIMON_VALUE_INT,      /* i: integers; DATE (days), TIME (ms of the day); DECIMAL (an
+                               integer value) */
+    PAIMON_VALUE_DOUBLE,   /* d: FLOAT, DOUBLE */
+    PAIMON_VALUE_TEXT,     /* s: CHAR/VARCHAR; any other scalar column parses it as Java
+                               casts a string (decimals, dates, timestamps, ...) */
+    PAIMON_VALUE_BYTES,    /* s: BINARY, VARBINARY */
+    PAIMON_VALUE_TIMESTAMP /* ts: TIMESTAMP, TIMESTAMP WITH LOCAL TIME ZONE */
+} paimon_value_type;
+
+typedef struct paimon_value {
+    paimon_value_type type;
+    union {
+        int b;
+        int64_t i;
+        double d;
+        struct {
+            const char *ptr; /* borrowed for the call */
+            size_t len;
+        } s;
+        struct {
+            int64_t millis; /* since the epoch */
+            int32_t nanos;  /* of the millisecond, 0..999999 */
+        } ts;
+    } v;
+} paimon_value;
+
+/* Writes one row: `values[i]` for column i (`count` must be the column count) with its row
+ * kind.  Nested columns (ARRAY, MAP, MULTISET, ROW) take only nulls here; write them with
+ * paimon_writer_write_arrow().  Rows are gathered into batches internally. */
+PAIMON_API int paimon_writer_write_row(paimon_writer *writer, const paimon_value *values,
+                                       size_t count, int8_t kind, paimon_error *err);
+
+/* Flushes everything written so far into data files and appends them (and index changes)
+ * to `messages`.  The writer stays open: later rows continue the sequence numbers and go to
+ * the next prepare-commit. */
+PAIMON_API int paimon_writer_prepare_commit(paimon_writer *writer, paimon_commit_messages *messages,
+                                            paimon_error *err);
+
+/* Rows accepted so far (after the row-kind filters of the table's options). */
+PAIMON_API int64_t paimon_writer_rows(const paimon_writer *writer);
+
+/* Releases the writer; files written since the last prepare-commit are removed.  NULL is
+ * allowed. */
+PAIMON_API void paimon_writer_free(paimon_writer *writer);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,281 @@
+/* Public writer functions (include/paimon/write.h): argument checks, Arrow import and
+ * row-at-a-time conversion over src/table/write/table_write.h. */
+#include <math.h>
+#include <string.h>
+
+#include "data/arrow.h"
+#include "data/cast.h"
+#include "paimon/write.h"
+#include "table/table.h"
+#include "table/write/table_write.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+#define ROW_BATCH 4096 /* rows gathered by paimon_writer_write_row() per batch */
+
+struct paimon_writer {
+    pm_table_write *tw;
+    pm_batch *rows; /* rows written one at a time, not yet handed over */
+    int8_t kinds[ROW_BATCH];
+    int64_t handed; /* rows handed to the table write: numbers rows in messages */
+    pm_buf scratch;
+    pm_datum *datums;
+    bool failed;
+};
+
+PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
+                                  const paimon_writer_options *options, paimon_error *err)
+{
+    paimon_writer *w;
+    pm_table_write_opts o = {false, NULL};
+    int rc;
+    paimon_error_clear(err);
+    if (out == NULL || table == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_writer_open: out and table needed");
+    *out = NULL;
+    if (options != NULL && options->version != PAIMON_WRITER_OPTIONS_VERSION)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_writer_open: options version %u, this library knows %d",
+                          options->version, PAIMON_WRITER_OPTIONS_VERSION);
+    if (options != NULL) {
+        o.overwrite = options->overwrite != 0;
+        o.commit_user = options->commit_user;
+    }
+    if ((w = pm_calloc(1, sizeof(*w))) == NULL)
+        return pm_nomem(err);
+    pm_buf_init(&w->scratch, 0);
+    if ((rc = pm_table_write_new(&w->tw, table->fs, table->path, &o, err)) != 0) {
+        paimon_writer_free(w);
+        return rc;
+    }
+    if ((w->datums = pm_calloc(pm_table_write_type(w->tw)->field_count + 1, sizeof(pm_datum))) ==
+        NULL) {
+        paimon_writer_free(w);
+        return pm_nomem(err);
+    }
+    *out = w;
+    return 0;
+}
+
+PAIMON_API int paimon_writer_arrow_schema(const paimon_writer *writer, struct ArrowSchema *out,
+                                          paimon_error *err)
+{
+    paimon_error_clear(err);
+    if (writer == NULL || out == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_writer_arrow_schema: NULL argument");
+    return pm_arrow_export_schema(pm_table_write_type(writer->tw), out, err);
+}
+
+/* Hands the rows written one at a time to the table write. */
+static int flush_rows(paimon_writer *w, paimon_error *err)
+{
+    int rc;
+    if (w->rows == NULL || w->rows->row_count == 0)
+        return 0;
+    rc = pm_table_write_batch(w->tw, w->rows, w->kinds, w->handed, err);
+    w->handed += w->rows->row_count;
+    pm_batch_reset(w->rows);
+    if (rc != 0)
+        w->failed = true;
+    return rc;
+}
+
+static int check_usable(const paimon_writer *w, const char *fn, paimon_error *err)
+{
+    if (w == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "%s: no writer", fn);
+    if (w->failed)
+        return pm_err_set(err, PAIMON_EINVALID, "%s: the writer failed before", fn);
+    return 0;
+}
+
+PAIMON_API int paimon_writer_write_arrow(paimon_writer *writer, const struct ArrowSchema *schema,
+                                         const struct ArrowArray *array, const int8_t *kinds,
+                                         paimon_error *err)
+{
+    pm_batch *b = NULL;
+    int rc;
+    paimon_error_clear(err);
+    if ((rc = check_usable(writer, "paimon_writer_write_arrow", err)) != 0)
+        return rc;
+    if (schema == NULL || array == NULL)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_writer_write_arrow: schema and array needed");
+    if ((rc = flush_rows(writer, err)) != 0)
+        return rc;
+    if ((rc = pm_arrow_import_batch(pm_table_write_type(writer->tw), schema, array, &b, err)) != 0)
+        return rc; /* nothing was written: the writer stays usable */
+    rc = pm_table_write_batch(writer->tw, b, kinds, writer->handed, err);
+    writer->handed += b->row_count;
+    pm_batch_free(b);
+    if (rc != 0)
+        writer->failed = true;
+    return rc;
+}
+
+static int bad_value(paimon_error *err, int64_t row, const pm_field *f, const char *why)
+{
+    return pm_err_set(err, PAIMON_EINVALID, "row %lld, column %s: %s", (long long)row, f->name,
+                      why);
+}
+
+/* One value as a datum of the column's type (text in w->scratch). */
+static int to_datum(paimon_writer *w, int64_t row, const pm_field *f, const paimon_value *v,
+                    pm_datum *d, paimon_error *err)
+{
+    const pm_type *t = f->type;
+    memset(d, 0, sizeof(*d));
+    if (v->type == PAIMON_VALUE_NULL) {
+        d->is_null = true;
+        return 0;
+    }
+    if (pm_type_is_nested(t))
+        return bad_value(err, row, f, "nested columns take only nulls row by row; use Arrow");
+    switch (v->type) {
+    case PAIMON_VALUE_BOOL:
+        if (t->id != PM_TYPE_BOOLEAN)
+            return bad_value(err, row, f, "a boolean for a column that is not BOOLEAN");
+        d->v.b = v->v.b != 0;
+        return 0;
+    case PAIMON_VALUE_INT: {
+        int64_t x = v->v.i;
+        switch (t->id) {
+        case PM_TYPE_TINYINT:
+            if (x < INT8_MIN || x > INT8_MAX)
+                return bad_value(err, row, f, "out of the TINYINT range");
+            break;
+        case PM_TYPE_SMALLINT:
+            if (x < INT16_MIN || x > INT16_MAX)
+                return bad_value(err, row, f, "out of the SMALLINT range");
+            break;
+        case PM_TYPE_INT:
+        case PM_TYPE_DATE:
+            if (x < INT32_MIN || x > INT32_MAX)
+                return bad_value(err, row, f, "out of the INT range");
+            break;
+        case PM_TYPE_TIME:
+            if (x < 0 || x >= 86400000)
+                return bad_value(err, row, f, "not a millisecond of the day");
+            break;
+        case PM_TYPE_BIGINT: break;
+        case PM_TYPE_FLOAT: d->v.f = (float)x; return 0;
+        case PM_TYPE_DOUBLE: d->v.d = (double)x; return 0;
+        case PM_TYPE_DECIMAL: {
+            pm_int128 u = x, lim = 1;
+            for (int i = 0; i < t->precision; i++)
+                lim *= 10;
+            for (int i = 0; i < t->scale; i++)
+                u *= 10;
+            if (u >= lim || u <= -lim)
+                return bad_value(err, row, f, "too many digits for the DECIMAL");
+            d->v.dec = u;
+            return 0;
+        }
+        default: return bad_value(err, row, f, "an integer for a column that takes none");
+        }
+        d->v.i = x;
+        return 0;
+    }
+    case PAIMON_VALUE_DOUBLE:
+        if (t->id == PM_TYPE_FLOAT)
+            d->v.f = (float)v->v.d;
+        else if (t->id == PM_TYPE_DOUBLE)
+            d->v.d = v->v.d;
+        else
+            return bad_value(err, row, f, "a double for a column that is not FLOAT or DOUBLE");
+        return 0;
+    case PAIMON_VALUE_BYTES:
+        if (!pm_type_is_binary(t))
+            return bad_value(err, row, f, "bytes for a column that is not BINARY or VARBINARY");
+        *d = pm_datum_bytes(v->v.s.ptr, v->v.s.len);
+        return 0;
+    case PAIMON_VALUE_TIMESTAMP:
+        if (t->id != PM_TYPE_TIMESTAMP && t->id != PM_TYPE_TIMESTAMP_LTZ)
+            return bad_value(err, row, f, "a timestamp for a column that is not a TIMESTAMP");
+        if (v->v.ts.nanos < 0 || v->v.ts.nanos > 999999)
+            return bad_value(err, row, f, "nanoseconds outside 0..999999");
+        d->v.ts.millis = v->v.ts.millis;
+        d->v.ts.nanos = v->v.ts.nanos;
+        return 0;
+    case PAIMON_VALUE_TEXT: {
+        pm_type str = {.id = PM_TYPE_VARCHAR, .nullable = true, .length = PM_MAX_LENGTH};
+        pm_datum in = pm_datum_bytes(v->v.s.ptr, v->v.s.len);
+        if (pm_type_is_string(t)) {
+            *d = in;
+            return 0;
+        }
+        return pm_cast_datum(&str, &in, t, &w->scratch, d, f->name, err);
+    }
+    default: return bad_value(err, row, f, "an unknown value type");
+    }
+}
+
+PAIMON_API int paimon_writer_write_row(paimon_writer *writer, const paimon_value *values,
+                                       size_t count, int8_t kind, paimon_error *err)
+{
+    const pm_type *t;
+    int64_t row;
+    int rc;
+    paimon_error_clear(err);
+    if ((rc = check_usable(writer, "paimon_writer_write_row", err)) != 0)
+        return rc;
+    t = pm_table_write_type(writer->tw);
+    row = writer->handed + (writer->rows != NULL ? writer->rows->row_count : 0);
+    if (values == NULL || count != t->field_count)
+        return pm_err_set(err, PAIMON_EINVALID, "row %lld: %zu values, the table has %zu columns",
+                          (long long)row, count, t->field_count);
+    if (kind < PAIMON_ROW_INSERT || kind > PAIMON_ROW_DELETE)
+        return pm_err_set(err, PAIMON_EINVALID, "row %lld: row kind %d", (long long)row, kind);
+    if (writer->rows == NULL && (rc = pm_batch_new(&writer->rows, t, err)) != 0)
+        return rc;
+    /* convert everything first, so that a bad value leaves no partial row */
+    writer->scratch.len = 0;
+    for (size_t c = 0; c < count; c++)
+        if ((rc = to_datum(writer, row, &t->fields[c], &values[c], &writer->datums[c], err)) != 0)
+            return rc;
+    for (size_t c = 0; c < count; c++) {
+        pm_column *col = writer->rows->columns[c];
+        rc = writer->datums[c].is_null ? pm_column_append_null(col)
+                                       : pm_column_append_datum(col, &writer->datums[c]);
+        if (rc != 0) {
+            writer->failed = true;
+            return pm_buf_error(err, rc);
+        }
+    }
+    writer->kinds[writer->rows->row_count++] = kind;
+    if (writer->rows->row_count == ROW_BATCH)
+        return flush_rows(writer, err);
+    return 0;
+}
+
+PAIMON_API int paimon_writer_prepare_commit(paimon_writer *writer, paimon_commit_messages *messages,
+                                            paimon_error *err)
+{
+    int rc;
+    paimon_error_clear(err);
+    if ((rc = check_usable(writer, "paimon_writer_prepare_commit", err)) != 0)
+        return rc;
+    if (messages == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_writer_prepare_commit: no messages");
+    if ((rc = flush_rows(writer, err)) != 0)
+        return rc;
+    if ((rc = pm_table_write_prepare(writer->tw, messages, err)) != 0)
+        writer->failed = true;
+    return rc;
+}
+
+PAIMON_API int64_t paimon_writer_rows(const paimon_writer *writer)
+{
+    return writer != NULL ? pm_table_write_rows(writer->tw) : 0;
+}
+
+PAIMON_API void paimon_writer_free(paimon_writer *writer)
+{
+    if (writer == NULL)
+        return;
+    pm_table_write_free(writer->tw);
+    pm_batch_free(writer->rows);
+    pm_buf_free(&writer->scratch);
+    pm_free(writer->datums);
+    pm_free(writer);
+}
