@@ -3,7 +3,7 @@
  *
  *   interop_write_gen TABLE [--seed S] [--rows N] [--batch B] [--commit-every M]
  *                     [--keys K] [--parts P] [--deletes] [--overwrite-last]
- *                     [--user U] [--id-base I] [--quiet]
+ *                     [--user U] [--id-base I] [--part-value V] [--quiet]
  *
  * Values of every column type are drawn at random, a tenth of them null where the column
  * allows it.  Primary-key tables: the key columns (and partition columns) take K (P)
@@ -12,7 +12,8 @@
  * tables keep every row.  A commit follows every M rows (and the last row); with
  * --overwrite-last the last commit is an overwrite of the partitions it writes (dynamic
  * partition overwrite), and the model forgets those partitions first.  --quiet prints
- * nothing.  Exit 0 on success. */
+ * nothing.  --id-base offsets keys (and append ids); --part-value fixes the partition value
+ * (concurrent writers each write their own).  Exit 0 on success. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,7 +224,7 @@ int main(int argc, char **argv)
 {
     const char *table = NULL, *user = "write-gen";
     long long seed = 1, rows = 1000, batch_rows = 500, commit_every = 0, keys = 100, parts = 3;
-    long long id_base = 0;
+    long long id_base = 0, part_value = -1;
     bool deletes = false, overwrite_last = false, quiet = false;
     paimon_error err;
     pm_fs *fs;
@@ -257,6 +258,8 @@ int main(int argc, char **argv)
             parts = atoll(argv[++i]);
         else if (strcmp(argv[i], "--user") == 0 && i + 1 < argc)
             user = argv[++i];
+        else if (strcmp(argv[i], "--part-value") == 0 && i + 1 < argc)
+            part_value = atoll(argv[++i]);
         else if (strcmp(argv[i], "--id-base") == 0 && i + 1 < argc)
             id_base = atoll(argv[++i]);
         else if (strcmp(argv[i], "--deletes") == 0)
@@ -301,6 +304,8 @@ int main(int argc, char **argv)
             die("batch", &err);
         for (long long r = 0; r < n; r++) {
             int64_t k = rnd_range(0, keys - 1) + id_base, pv = rnd_range(0, parts - 1);
+            if (part_value >= 0)
+                pv = part_value;
             for (size_t c = 0; c < s->row->field_count; c++) {
                 const pm_field *f = &s->row->fields[c];
                 bool is_key = pm_strlist_find(&s->primary_keys, f->name) >= 0;
