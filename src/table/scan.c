@@ -1,6 +1,8 @@
 /* Scan planning: see scan.h and behaviour.md §7.1. */
 #include "table/scan.h"
 
+#include "table/file_index.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -720,6 +722,11 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
             continue;
         }
         PM_TRY(entry_may_match(&c, e, false, &m, err));
+        if (m && !c.pk && c.filter != NULL) { /* the file's bloom filters (table/file_index.h) */
+            bool skip;
+            PM_TRY(pm_file_index_skips(t, c.schema, e, c.filter, &skip, err));
+            m = !skip;
+        }
         if (!m) {
             p->files_skipped++;
             continue;

@@ -83,3 +83,88 @@ uint32_t pm_crc32(const void *data, size_t len)
 {
     return pm_crc32_update(0, data, len);
 }
+
+/* ---- XXH64 ----------------------------------------------------------------------------- */
+
+#define XXH_P1 0x9E3779B185EBCA87ull
+#define XXH_P2 0xC2B2AE3D27D4EB4Full
+#define XXH_P3 0x165667B19E3779F9ull
+#define XXH_P4 0x85EBCA77C2B2AE63ull
+#define XXH_P5 0x27D4EB2F165667C5ull
+
+static uint64_t rotl64(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static uint64_t read64le(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static uint32_t read32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t xxh_round(uint64_t acc, uint64_t input)
+{
+    acc += input * XXH_P2;
+    acc = rotl64(acc, 31);
+    return acc * XXH_P1;
+}
+
+static uint64_t xxh_merge(uint64_t acc, uint64_t val)
+{
+    acc ^= xxh_round(0, val);
+    return acc * XXH_P1 + XXH_P4;
+}
+
+uint64_t pm_xxh64(const void *data, size_t len, uint64_t seed)
+{
+    const uint8_t *p = data, *end = p + len;
+    uint64_t h;
+    if (len >= 32) {
+        const uint8_t *limit = end - 32;
+        uint64_t v1 = seed + XXH_P1 + XXH_P2, v2 = seed + XXH_P2, v3 = seed, v4 = seed - XXH_P1;
+        do {
+            v1 = xxh_round(v1, read64le(p));
+            v2 = xxh_round(v2, read64le(p + 8));
+            v3 = xxh_round(v3, read64le(p + 16));
+            v4 = xxh_round(v4, read64le(p + 24));
+            p += 32;
+        } while (p <= limit);
+        h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
+        h = xxh_merge(h, v1);
+        h = xxh_merge(h, v2);
+        h = xxh_merge(h, v3);
+        h = xxh_merge(h, v4);
+    } else {
+        h = seed + XXH_P5;
+    }
+    h += (uint64_t)len;
+    while (p + 8 <= end) {
+        h ^= xxh_round(0, read64le(p));
+        h = rotl64(h, 27) * XXH_P1 + XXH_P4;
+        p += 8;
+    }
+    if (p + 4 <= end) {
+        h ^= (uint64_t)read32le(p) * XXH_P1;
+        h = rotl64(h, 23) * XXH_P2 + XXH_P3;
+        p += 4;
+    }
+    while (p < end) {
+        h ^= (uint64_t)*p * XXH_P5;
+        h = rotl64(h, 11) * XXH_P1;
+        p++;
+    }
+    h ^= h >> 33;
+    h *= XXH_P2;
+    h ^= h >> 29;
+    h *= XXH_P3;
+    h ^= h >> 32;
+    return h;
+}

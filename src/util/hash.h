@@ -22,6 +22,11 @@ int32_t pm_murmur3_words(const void *data, size_t len, uint32_t seed);
  * length.  BinaryString.hashCode() is this with seed 42. */
 int32_t pm_murmur3_bytes_java(const void *data, size_t len, uint32_t seed);
 
+/* XXH64 (xxHash, 64 bits) of `len` bytes with `seed`: zero-allocation-hashing's
+ * LongHashFunction.xx() with seed 0 is what Paimon's bloom filters hash strings and
+ * binaries with (behaviour.md §9.3). */
+uint64_t pm_xxh64(const void *data, size_t len, uint64_t seed);
+
 /* java.util.zip.CRC32 (= zlib crc32). */
 uint32_t pm_crc32(const void *data, size_t len);
 uint32_t pm_crc32_update(uint32_t crc, const void *data, size_t len);
