@@ -30,6 +30,9 @@ typedef struct plan_ctx {
     pm_schema **schemas; /* cache by schema id (index = id) */
     size_t schema_cap;
     pm_partition_naming naming;
+    pm_col_stats *cells;        /* statistics scratch: field_count + MAX_KEYS cells */
+    const pm_col_stats **stats; /* per column of the schema row, NULL: nothing known */
+    bool filter_partitions;     /* the filter reads a partition column */
 } plan_ctx;
 
 /* ---- schemas of data files --------------------------------------------------------------- */
@@ -207,15 +210,11 @@ static int entry_may_match(plan_ctx *c, const pm_manifest_entry *e, bool values,
     *match = true;
     if (c->filter == NULL)
         return 0;
-    cells = pm_calloc(nf + MAX_KEYS, sizeof(*cells));
-    stats = pm_calloc(nf + 1, sizeof(*stats));
-    if (cells == NULL || stats == NULL) {
-        pm_free(cells);
-        pm_free(stats);
-        return pm_nomem(err);
-    }
+    cells = c->cells;
+    stats = c->stats;
+    memset(stats, 0, (nf + 1) * sizeof(*stats));
     if ((rc = schema_of(c, e->file.schema_id, &fs, err)) != 0)
-        goto done;
+        return rc;
     if (c->pk)
         file_stats(c, fs, &e->file.key_stats, NULL, true, e->file.row_count, cells, stats);
     if (values)
@@ -225,10 +224,40 @@ static int entry_may_match(plan_ctx *c, const pm_manifest_entry *e, bool values,
         part.arity == (int32_t)c->part_count)
         partition_value_stats(c, &part, cells + nf, stats, e->file.row_count);
     *match = pm_predicate_eval_stats(c->filter, stats, e->file.row_count);
-done:
-    pm_free(cells);
-    pm_free(stats);
-    return rc;
+    return 0;
+}
+
+/* Whether an entry's bucket is one the bucket filter keeps. */
+static bool bucket_may_match(const plan_ctx *c, const pm_manifest_entry *e)
+{
+    return c->bucket_ok == NULL || e->total_buckets != c->num_buckets ||
+           (e->bucket >= 0 && e->bucket < c->num_buckets && c->bucket_ok[e->bucket]);
+}
+
+/* The manifest filter: entries of partitions and buckets the scan cannot need are skipped
+ * before their file metadata is decoded.  An ADD and the DELETE of the same file share
+ * partition and bucket, so folding what is left gives the same live files there. */
+static bool entry_prefilter(void *ctx, const pm_manifest_entry *e)
+{
+    plan_ctx *c = ctx;
+    pm_binrow part;
+    if (!bucket_may_match(c, e))
+        return false;
+    if (!c->filter_partitions ||
+        pm_binrow_deserialize(&part, e->partition.ptr, e->partition.len, NULL) != 0 ||
+        part.arity != (int32_t)c->part_count)
+        return true;
+    memset(c->stats, 0, (c->schema->row->field_count + 1) * sizeof(*c->stats));
+    partition_value_stats(c, &part, c->cells, c->stats, 1);
+    return pm_predicate_eval_stats(c->filter, c->stats, 1);
+}
+
+static void note_column(int column, void *ctx)
+{
+    plan_ctx *c = ctx;
+    for (size_t i = 0; i < c->part_count; i++)
+        if (c->part_cols[i] == column)
+            c->filter_partitions = true;
 }
 
 /* ---- bucket pruning ------------------------------------------------------------------------ */
@@ -670,6 +699,14 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
                                  &open_cost, err));
     PM_TRY(pm_partition_naming_from(p->schema, &c.naming, err));
     PM_TRY(prune_buckets(&c, err));
+    c.cells = pm_calloc(p->schema->row->field_count + MAX_KEYS, sizeof(*c.cells));
+    c.stats = pm_calloc(p->schema->row->field_count + 1, sizeof(*c.stats));
+    if (c.cells == NULL || c.stats == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    if (c.filter != NULL)
+        pm_predicate_columns(c.filter, note_column, &c);
 
     /* Manifests, pruned by partition statistics and bucket range. */
     PM_TRY(pm_snapshot_data_manifests(t->fs, t->path, p->snapshot, &p->arena, &metas, &nm, err));
@@ -692,8 +729,14 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
             p->manifests_skipped++;
             continue;
         }
-        PM_TRY(pm_manifest_read(t->fs, t->path, metas[i].file_name, metas[i].file_size, &p->arena,
-                                &e, &counts[i], err));
+        if (c.filter_partitions || c.bucket_ok != NULL) {
+            pm_manifest_filter mf = {entry_prefilter, &c};
+            PM_TRY(pm_manifest_read_filtered(t->fs, t->path, metas[i].file_name, metas[i].file_size,
+                                             &mf, &p->arena, &e, &counts[i], err));
+        } else {
+            PM_TRY(pm_manifest_read(t->fs, t->path, metas[i].file_name, metas[i].file_size,
+                                    &p->arena, &e, &counts[i], err));
+        }
         entries[i] = e;
     }
     PM_TRY(pm_fold_live_entries(metas, entries, counts, nm, &p->arena, &live, &nlive, err));
@@ -714,8 +757,7 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
             p->level0_skipped++;
             continue;
         }
-        if (c.bucket_ok != NULL && e->total_buckets == c.num_buckets &&
-            (e->bucket < 0 || e->bucket >= c.num_buckets || !c.bucket_ok[e->bucket])) {
+        if (!bucket_may_match(&c, e)) {
             p->files_skipped++;
             continue;
         }
@@ -743,6 +785,8 @@ done:
     for (size_t i = 0; i < c.schema_cap; i++)
         pm_schema_free(c.schemas[i]);
     pm_free(c.schemas);
+    pm_free(c.cells);
+    pm_free(c.stats);
     pm_scan_plan_free(p);
     return rc;
 }
