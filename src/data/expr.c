@@ -193,6 +193,7 @@ static int literal(lexer *lx, const pm_type *t, pm_buf *store, pm_datum *out)
 {
     pm_type text_type, *from = NULL;
     pm_datum in;
+    char num[128]; /* a number's text; `in` points into it until the cast below */
     int rc;
     memset(&text_type, 0, sizeof(text_type));
     text_type.id = PM_TYPE_VARCHAR;
@@ -253,7 +254,6 @@ static int literal(lexer *lx, const pm_type *t, pm_buf *store, pm_datum *out)
         in = pm_datum_bytes(lx->scratch.data, lx->scratch.len);
         from = &text_type;
     } else if (lx->kind == T_NUMBER) {
-        char num[128];
         if (lx->len >= sizeof(num))
             return fail(lx, "number too long");
         memcpy(num, lx->start, lx->len);
