@@ -288,19 +288,22 @@ static int literal(lexer *lx, const pm_type *t, pm_buf *store, pm_datum *out)
         paimon_error cast_err;
         pm_buf tmp;
         pm_buf_init(&tmp, 0);
+        /* A text result points into `tmp`: copy it to `store` before `tmp` goes. */
         rc = pm_cast_datum(from, &in, t, &tmp, out, lx->text, &cast_err);
+        if (rc == 0 && !out->is_null && (pm_type_is_string(t) || pm_type_is_binary(t))) {
+            size_t start = store->len;
+            if (pm_buf_append(store, out->v.s.ptr, out->v.s.len) != 0) {
+                pm_buf_free(&tmp);
+                return pm_nomem(lx->err);
+            }
+            out->v.i = (int64_t)start;
+            out->v.s.len = store->len - start;
+        }
         pm_buf_free(&tmp);
         if (rc != 0)
             return fail(lx, "the literal does not convert to the column's type");
         if (out->is_null)
             return fail(lx, "the literal does not fit the column's type");
-        if (pm_type_is_string(t) || pm_type_is_binary(t)) {
-            size_t start = store->len;
-            if (pm_buf_append(store, out->v.s.ptr, out->v.s.len) != 0)
-                return pm_nomem(lx->err);
-            out->v.i = (int64_t)start;
-            out->v.s.len = store->len - start;
-        }
     }
     return next(lx);
 }
