@@ -201,7 +201,7 @@ static int entry_may_match(plan_ctx *c, const pm_manifest_entry *e, bool values,
     pm_col_stats *cells;
     const pm_col_stats **stats;
     pm_binrow part;
-    const pm_schema *fs;
+    const pm_schema *fs = NULL; /* set by schema_of() on success */
     int rc;
 
     *match = true;

@@ -146,7 +146,7 @@ static int run_next(void *ctx, pm_batch **out, paimon_error *err)
 static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
                      paimon_error *err)
 {
-    const pm_schema *fs;
+    const pm_schema *fs = NULL; /* set by schema_of() on success */
     pm_file_reader_options o;
     int rc = schema_of(r, r->split->files[i]->file.schema_id, &fs, err);
     if (rc != 0)

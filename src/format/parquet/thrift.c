@@ -267,7 +267,7 @@ int pm_thrift_read_i32(pm_thrift_reader *r, int type, int32_t *v, bool *ok)
     }
     *ok = true;
     if (type == PM_TT_I8) {
-        int8_t b;
+        int8_t b = 0; /* read below also when the byte is missing */
         int rc = pm_thrift_i8(r, &b);
         *v = b;
         return rc;
