@@ -292,6 +292,7 @@ static int literal(lexer *lx, const pm_type *t, pm_buf *store, pm_datum *out)
         paimon_error cast_err;
         pm_buf tmp;
         pm_buf_init(&tmp, 0);
+        /* A text result points into `tmp`: copy it to `store` before `tmp` goes. */
         rc = pm_cast_datum(from, &in, t, &tmp, out, lx->text, &cast_err);
         if (rc == 0 && !out->is_null && (pm_type_is_string(t) || pm_type_is_binary(t))) {
             size_t start = store->len;

@@ -24,6 +24,7 @@ typedef struct plan_ctx {
     int part_cols[MAX_KEYS];         /* their column index in the schema row */
     size_t part_count;
     bool pk, dv, first_row, skip_level0;
+    int32_t only_level; /* read only files at this level ($ro), or -1 */
     const char *merge_engine;
     int32_t num_buckets; /* bucket option */
     bool *bucket_ok;     /* candidate buckets (fixed-bucket pruning), or NULL */
@@ -591,7 +592,7 @@ static int plan_bucket(plan_ctx *c, const pm_manifest_entry **files, size_t n, c
      * for engines whose merged rows come from one record (Java never value-filters
      * partial-update and aggregation buckets without deletion vectors). */
     {
-        bool per_file = !c->pk || raw;
+        bool per_file = !c->pk || raw || c->only_level >= 0;
         bool whole =
             c->pk && !raw && (c->dv || c->first_row || strcmp(c->merge_engine, "deduplicate") == 0);
         bool any = false;
@@ -691,6 +692,19 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
                                &dv_mor, err));
     c.first_row = c.pk && strcmp(c.merge_engine, "first-row") == 0;
     c.skip_level0 = c.pk && !o->keep_level0 && ((c.dv && !dv_mor) || c.first_row);
+    c.only_level = -1;
+    if (c.pk && o->read_optimized) {
+        int64_t levels, trigger;
+        PM_TRY(pm_options_get_i64(&p->schema->options, "num-sorted-run.compaction-trigger", 5,
+                                  &trigger, err));
+        PM_TRY(pm_options_get_i64(&p->schema->options, "num-levels", trigger + 1, &levels, err));
+        if (levels < 1 || levels > INT32_MAX) {
+            rc = pm_err_set(err, PAIMON_EINVALID, "%s: num-levels %lld is out of range", t->path,
+                            (long long)levels);
+            goto done;
+        }
+        c.only_level = (int32_t)(levels - 1);
+    }
     PM_TRY(pm_options_get_i64(&p->schema->options, "bucket", c.pk ? -1 : -1, &buckets, err));
     c.num_buckets = (int32_t)buckets;
     PM_TRY(pm_options_get_memory(&p->schema->options, "source.split.target-size", 128 << 20,
@@ -753,6 +767,10 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
         bool m = true;
         if (e->bucket == -2)
             continue; /* postpone buckets are not readable yet, as in Java */
+        if (c.only_level >= 0 && e->file.level != c.only_level) {
+            p->files_skipped++;
+            continue;
+        }
         if (c.skip_level0 && e->file.level == 0) {
             p->level0_skipped++;
             continue;
