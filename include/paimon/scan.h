@@ -13,6 +13,11 @@
  *   for (size_t i = 0; i < paimon_scan_split_count(scan); i++)
  *       paimon_scan_read_split(scan, i, &stream, &err);   // an ArrowArrayStream each
  *
+ * System tables (`TABLE$snapshots` and friends, behaviour.md §7.6) are scanned the same way:
+ * set paimon_scan_options.system_table.  The columns, filter and output then refer to the
+ * system table's columns (Java Paimon 1.4.2's names, types and values), and the scan has one
+ * split, or for `ro` the splits of the table's read-optimized plan.
+ *
  * Splits are independent: an engine may read them on different threads at once (each
  * stream has its own state; the scan is immutable once planned and must outlive them).
  * paimon_scan_rows() reads every split in turn, row at a time, as the `paimon cat` command
@@ -49,24 +54,38 @@ typedef struct paimon_scan_options {
     size_t column_count;
     const char *filter; /* a filter expression (DESIGN.md EXPR), or NULL */
     int64_t batch_rows; /* rows per batch; 0: 4096 */
+    /* Version 2.  NULL: the table's rows.  Otherwise a system table of the table, by name
+     * (any case, as Java): "snapshots", "schemas", "options", "files", "manifests",
+     * "partitions", "buckets", read from the table's metadata, or "ro", the read-optimized
+     * table (primary-key tables read only the files at the highest LSM level, without
+     * merging; other tables read as usual).  The snapshot selection above applies to files,
+     * manifests, partitions and ro; snapshots, schemas, options and buckets ignore it, as
+     * Java does (buckets always shows the latest snapshot; files shows the selected
+     * snapshot's files in the partitions the latest snapshot has).  A table without
+     * snapshots gives no rows (ro: PAIMON_ENOTFOUND, like the table). */
+    const char *system_table;
 } paimon_scan_options;
 
-#define PAIMON_SCAN_OPTIONS_VERSION 1
+#define PAIMON_SCAN_OPTIONS_VERSION 2 /* version 1 (without system_table) is still accepted */
 #define PAIMON_SCAN_OPTIONS_INIT                                                                   \
     {                                                                                              \
-        PAIMON_SCAN_OPTIONS_VERSION, 0, NULL, 0, 0, NULL, 0, NULL, 0                               \
+        PAIMON_SCAN_OPTIONS_VERSION, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL                         \
     }
 
 /* Plans a read.  PAIMON_ENOTFOUND for a table without snapshots, an unknown snapshot or tag,
- * or an unknown column; PAIMON_EINVALID for a malformed filter (the message gives the
- * position).  Caller owns `*out`; release with paimon_scan_free(). */
+ * an unknown column or an unknown system table ("TABLE$name: no such system table");
+ * PAIMON_EUNSUPPORTED for a system table Java has that paimon-c does not read yet;
+ * PAIMON_EINVALID for a malformed filter (the message gives the position).  A system table
+ * read from metadata reads it here, so errors in manifests show up here too.  Caller owns
+ * `*out`; release with paimon_scan_free(). */
 PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
                                  const paimon_scan_options *options, paimon_error *err);
 
 /* Releases the scan.  Streams and row readers of it must be released first.  NULL ok. */
 PAIMON_API void paimon_scan_free(paimon_scan *scan);
 
-/* The snapshot read. */
+/* The snapshot read; -1 for the system tables that read no single snapshot (snapshots,
+ * schemas, options) or when the table has no snapshot. */
 PAIMON_API int64_t paimon_scan_snapshot_id(const paimon_scan *scan);
 
 /* The output columns: number, names and type strings ("DECIMAL(18, 2)").  Borrowed; valid
@@ -82,8 +101,8 @@ PAIMON_API size_t paimon_scan_split_count(const paimon_scan *scan);
 typedef struct paimon_split_info {
     const char *partition; /* canonical JSON object of the partition values ({} if none) */
     int32_t bucket;
-    size_t file_count;
-    int needs_merge; /* 1: primary-key files merged by key; 0: files read one by one */
+    size_t file_count; /* 0 for the split of a system table read from metadata */
+    int needs_merge;   /* 1: primary-key files merged by key; 0: files read one by one */
 } paimon_split_info;
 
 typedef struct paimon_split_file {

@@ -8,13 +8,15 @@
 #include "table/snapshot_select.h"
 #include "table/scan.h"
 #include "table/split_read.h"
+#include "table/system_table.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
 struct paimon_scan {
     paimon_table *table;
-    pm_scan_plan *plan;
-    pm_predicate *filter; /* over the plan's schema row, or NULL */
+    pm_scan_plan *plan;   /* the table's rows and `ro`; NULL for the other system tables */
+    pm_sys_table *sys;    /* a system table read from metadata (one split), or NULL */
+    pm_predicate *filter; /* over the row type (scan_row()), or NULL */
     int *columns;         /* output columns (indexes into the schema row) */
     size_t column_count;
     char **type_names;       /* per output column */
@@ -25,11 +27,22 @@ struct paimon_scan {
 struct paimon_rows {
     paimon_scan *scan;
     size_t next_split;
-    pm_split_reader *reader;
+    pm_batch_source reader; /* of the current split; ctx NULL when none is open */
     pm_batch *batch;
     int64_t row;
     pm_buf text;
 };
+
+/* The row type columns and filters refer to. */
+static const pm_type *scan_row(const paimon_scan *s)
+{
+    return s->sys != NULL ? pm_sys_table_type(s->sys) : s->plan->schema->row;
+}
+
+static size_t split_count(const paimon_scan *s)
+{
+    return s->sys != NULL ? 1 : s->plan->split_count;
+}
 
 static void scan_release(paimon_scan *s)
 {
@@ -38,12 +51,13 @@ static void scan_release(paimon_scan *s)
     for (size_t i = 0; s->type_names != NULL && i < s->column_count; i++)
         pm_free(s->type_names[i]);
     pm_free(s->type_names);
-    for (size_t i = 0; s->split_partitions != NULL && i < s->plan->split_count; i++)
+    for (size_t i = 0; s->split_partitions != NULL && i < split_count(s); i++)
         pm_free(s->split_partitions[i]);
     pm_free(s->split_partitions);
     pm_free(s->columns);
     pm_predicate_free(s->filter);
     pm_scan_plan_free(s->plan);
+    pm_sys_table_free(s->sys);
     pm_free(s);
 }
 
@@ -65,24 +79,57 @@ static int find_column(const pm_type *row, const char *name, size_t *idx, paimon
     return pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such column", name);
 }
 
+/* Plans the table's own rows (and `ro`): the filter is over the snapshot's schema, so the
+ * snapshot is pinned and its schema read first; planning then uses the filter to prune. */
+static int plan_table(paimon_scan *s, paimon_table *table, pm_scan_options *so, const char *filter,
+                      paimon_error *err)
+{
+    pm_predicate *pred = NULL;
+    int rc;
+    if (filter != NULL) {
+        pm_snapshot *snap = NULL;
+        pm_schema *schema = NULL;
+        if ((rc = pm_table_select_snapshot(table, &so->snapshot, &snap, err)) != 0)
+            return rc;
+        rc = pm_schema_read(table->fs, table->path, snap->schema_id, &schema, err);
+        so->snapshot.by = PM_SNAPSHOT_ID;
+        so->snapshot.id = snap->id;
+        pm_snapshot_free(snap);
+        if (rc == 0)
+            rc = pm_expr_parse(filter, schema->row, &pred, err);
+        pm_schema_free(schema);
+        if (rc != 0)
+            return rc;
+        so->filter = pred;
+    }
+    rc = pm_scan_plan_build(table, so, &s->plan, err);
+    s->filter = pred;
+    return rc;
+}
+
 PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
                                  const paimon_scan_options *o, paimon_error *err)
 {
     paimon_scan *s = NULL;
     pm_scan_options so;
-    pm_predicate *filter = NULL;
     const pm_type *row;
+    const char *system_table = NULL;
+    pm_sys_kind kind = PM_SYS_RO;
+    bool selected = false;
     int rc;
 
     paimon_error_clear(err);
     if (out == NULL || table == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_table_scan: table and out are required");
     *out = NULL;
-    if (o != NULL && o->version != PAIMON_SCAN_OPTIONS_VERSION)
+    if (o != NULL && (o->version < 1 || o->version > PAIMON_SCAN_OPTIONS_VERSION))
         return pm_err_set(err, PAIMON_EINVALID,
                           "paimon_table_scan: options version %u, this "
-                          "library knows %d",
+                          "library knows 1 to %d",
                           o->version, PAIMON_SCAN_OPTIONS_VERSION);
+    /* Version 1 callers' structs end before system_table. */
+    if (o != NULL && o->version >= 2)
+        system_table = o->system_table;
     memset(&so, 0, sizeof(so));
     so.snapshot.by = PM_SNAPSHOT_LATEST;
     if (o != NULL && o->snapshot_id > 0) {
@@ -95,34 +142,28 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
         so.snapshot.by = PM_SNAPSHOT_TIMESTAMP;
         so.snapshot.timestamp = o->timestamp_millis;
     }
+    selected = so.snapshot.by != PM_SNAPSHOT_LATEST;
+    if (system_table != NULL &&
+        (rc = pm_sys_kind_parse(table->path, system_table, &kind, err)) != 0)
+        return rc;
     s = pm_calloc(1, sizeof(*s));
     if (s == NULL)
         return pm_nomem(err);
     s->table = table;
     s->batch_rows = o != NULL && o->batch_rows > 0 ? o->batch_rows : 4096;
-    /* The filter is over the snapshot's schema: pin the snapshot and read its schema
-     * first, parse the filter against it, then plan with it so statistics can prune. */
-    if (o != NULL && o->filter != NULL) {
-        pm_snapshot *snap = NULL;
-        pm_schema *schema = NULL;
-        if ((rc = pm_table_select_snapshot(table, &so.snapshot, &snap, err)) != 0)
+    if (system_table != NULL && kind != PM_SYS_RO) {
+        /* Read from metadata now: the rows are formatted from it as splits are read. */
+        if ((rc = pm_sys_table_open(&s->sys, table, kind, selected ? &so.snapshot : NULL, err)))
             goto fail;
-        rc = pm_schema_read(table->fs, table->path, snap->schema_id, &schema, err);
-        so.snapshot.by = PM_SNAPSHOT_ID;
-        so.snapshot.id = snap->id;
-        pm_snapshot_free(snap);
-        if (rc == 0)
-            rc = pm_expr_parse(o->filter, schema->row, &filter, err);
-        pm_schema_free(schema);
-        if (rc != 0)
+        if (o->filter != NULL &&
+            (rc = pm_expr_parse(o->filter, pm_sys_table_type(s->sys), &s->filter, err)) != 0)
             goto fail;
-        so.filter = filter;
+    } else {
+        so.read_optimized = system_table != NULL;
+        if ((rc = plan_table(s, table, &so, o != NULL ? o->filter : NULL, err)) != 0)
+            goto fail;
     }
-    if ((rc = pm_scan_plan_build(table, &so, &s->plan, err)) != 0)
-        goto fail;
-    row = s->plan->schema->row;
-    s->filter = filter;
-    filter = NULL;
+    row = scan_row(s);
     s->column_count = o != NULL && o->columns != NULL ? o->column_count : row->field_count;
     s->columns = pm_calloc(s->column_count + 1, sizeof(int));
     s->type_names = pm_calloc(s->column_count + 1, sizeof(char *));
@@ -151,7 +192,7 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
         }
         s->type_names[i] = (char *)pm_buf_detach(&b, NULL);
     }
-    s->split_partitions = pm_calloc(s->plan->split_count + 1, sizeof(char *));
+    s->split_partitions = pm_calloc(split_count(s) + 1, sizeof(char *));
     if (s->split_partitions == NULL) {
         rc = pm_nomem(err);
         goto fail;
@@ -159,15 +200,13 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     *out = s;
     return 0;
 fail:
-    pm_predicate_free(filter);
     scan_release(s);
     return rc;
 }
 
-/* The plan's snapshot id, when planning pinned it; see paimon_table_scan. */
 static int64_t snapshot_id(const paimon_scan *s)
 {
-    return s->plan->snapshot->id;
+    return s->sys != NULL ? pm_sys_table_snapshot_id(s->sys) : s->plan->snapshot->id;
 }
 
 PAIMON_API int64_t paimon_scan_snapshot_id(const paimon_scan *scan)
@@ -184,7 +223,7 @@ PAIMON_API const char *paimon_scan_column_name(const paimon_scan *scan, size_t c
 {
     if (scan == NULL || column >= scan->column_count)
         return NULL;
-    return scan->plan->schema->row->fields[scan->columns[column]].name;
+    return scan_row(scan)->fields[scan->columns[column]].name;
 }
 
 PAIMON_API const char *paimon_scan_column_type(const paimon_scan *scan, size_t column)
@@ -196,15 +235,23 @@ PAIMON_API const char *paimon_scan_column_type(const paimon_scan *scan, size_t c
 
 PAIMON_API size_t paimon_scan_split_count(const paimon_scan *scan)
 {
-    return scan != NULL ? scan->plan->split_count : 0;
+    return scan != NULL ? split_count(scan) : 0;
 }
 
 PAIMON_API int paimon_scan_split(paimon_scan *scan, size_t split, paimon_split_info *out,
                                  paimon_error *err)
 {
     const pm_split *sp;
-    if (scan == NULL || out == NULL || split >= scan->plan->split_count)
+    if (scan == NULL || out == NULL || split >= split_count(scan))
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_split: no split %zu", split);
+    if (scan->sys != NULL) {
+        /* Java's SingletonSplit: no partition, bucket or files. */
+        out->partition = "{}";
+        out->bucket = 0;
+        out->file_count = 0;
+        out->needs_merge = 0;
+        return 0;
+    }
     sp = &scan->plan->splits[split];
     if (scan->split_partitions[split] == NULL) {
         const pm_field *parts[64];
@@ -234,7 +281,7 @@ PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, siz
 {
     const pm_split *sp;
     const pm_manifest_entry *e;
-    if (scan == NULL || out == NULL || split >= scan->plan->split_count ||
+    if (scan == NULL || out == NULL || scan->sys != NULL || split >= scan->plan->split_count ||
         file >= scan->plan->splits[split].file_count)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_split_file: no such file");
     sp = &scan->plan->splits[split];
@@ -256,12 +303,6 @@ PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, siz
 
 /* ---- reading ----------------------------------------------------------------------------- */
 
-static int open_split(paimon_scan *s, size_t split, pm_split_reader **out, paimon_error *err)
-{
-    return pm_split_reader_open(out, s->table, s->plan, &s->plan->splits[split], s->columns,
-                                s->column_count, s->filter, s->batch_rows, err);
-}
-
 static int split_stream_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     return pm_split_reader_next((pm_split_reader *)ctx, out, err);
@@ -272,21 +313,53 @@ static void split_stream_release(void *ctx)
     pm_split_reader_free((pm_split_reader *)ctx);
 }
 
+static int sys_stream_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    return pm_sys_reader_next((pm_sys_reader *)ctx, out, err);
+}
+
+static void sys_stream_release(void *ctx)
+{
+    pm_sys_reader_free((pm_sys_reader *)ctx);
+}
+
+/* A source of the batches of split `split`; the caller releases it with src->release. */
+static int open_split(paimon_scan *s, size_t split, pm_batch_source *src, paimon_error *err)
+{
+    int rc;
+    memset(src, 0, sizeof(*src));
+    if (s->sys != NULL) {
+        pm_sys_reader *r = NULL;
+        if ((rc = pm_sys_reader_open(&r, s->sys, s->columns, s->column_count, s->filter,
+                                     s->batch_rows, err)) != 0)
+            return rc;
+        src->next = sys_stream_next;
+        src->release = sys_stream_release;
+        src->ctx = r;
+        src->type = pm_sys_reader_type(r);
+    } else {
+        pm_split_reader *r = NULL;
+        if ((rc = pm_split_reader_open(&r, s->table, s->plan, &s->plan->splits[split], s->columns,
+                                       s->column_count, s->filter, s->batch_rows, err)) != 0)
+            return rc;
+        src->next = split_stream_next;
+        src->release = split_stream_release;
+        src->ctx = r;
+        src->type = pm_split_reader_type(r);
+    }
+    return 0;
+}
+
 PAIMON_API int paimon_scan_read_split(paimon_scan *scan, size_t split, struct ArrowArrayStream *out,
                                       paimon_error *err)
 {
-    pm_split_reader *r = NULL;
     pm_batch_source src;
     int rc;
     paimon_error_clear(err);
-    if (scan == NULL || out == NULL || split >= scan->plan->split_count)
+    if (scan == NULL || out == NULL || split >= split_count(scan))
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_read_split: no split %zu", split);
-    if ((rc = open_split(scan, split, &r, err)) != 0)
+    if ((rc = open_split(scan, split, &src, err)) != 0)
         return rc;
-    src.next = split_stream_next;
-    src.release = split_stream_release;
-    src.ctx = r;
-    src.type = pm_split_reader_type(r);
     return pm_arrow_stream_new(&src, out, err);
 }
 
@@ -310,7 +383,8 @@ PAIMON_API void paimon_rows_free(paimon_rows *rows)
     if (rows == NULL)
         return;
     pm_batch_free(rows->batch);
-    pm_split_reader_free(rows->reader);
+    if (rows->reader.ctx != NULL)
+        rows->reader.release(rows->reader.ctx);
     pm_buf_free(&rows->text);
     pm_free(rows);
 }
@@ -325,21 +399,21 @@ PAIMON_API int paimon_rows_next(paimon_rows *r, paimon_error *err)
     pm_batch_free(r->batch);
     r->batch = NULL;
     for (;;) {
-        if (r->reader == NULL) {
-            if (r->next_split >= r->scan->plan->split_count)
+        if (r->reader.ctx == NULL) {
+            if (r->next_split >= split_count(r->scan))
                 return PAIMON_ITEROVER;
             if ((rc = open_split(r->scan, r->next_split++, &r->reader, err)) != 0)
                 return rc;
         }
-        rc = pm_split_reader_next(r->reader, &r->batch, err);
+        rc = r->reader.next(r->reader.ctx, &r->batch, err);
         if (rc == 0) {
             r->row = 0;
             return 0;
         }
         if (rc != PAIMON_ITEROVER)
             return rc;
-        pm_split_reader_free(r->reader);
-        r->reader = NULL;
+        r->reader.release(r->reader.ctx);
+        r->reader.ctx = NULL;
     }
 }
 

@@ -3,11 +3,13 @@
  *                  [--where 'EXPR'] [--limit N] [--format jsonl|csv|table]
  *
  * Prints the rows of a batch read of a snapshot (DESIGN.md): JSON lines in the canonical
- * form, RFC 4180 CSV with a header, or an aligned table.
+ * form, RFC 4180 CSV with a header, or an aligned table.  TABLE$NAME reads system table NAME
+ * of TABLE (paimon_scan_options.system_table) when no file or directory TABLE$NAME exists.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -21,7 +23,16 @@ static const char USAGE[] =
     "EXPR: comparisons (= != <> < <= > >=), IN (...), IS [NOT] NULL, AND, OR, NOT and\n"
     "parentheses over columns and literals: 12, -3.25, 1e-3, 'text', TRUE, FALSE, NULL,\n"
     "DATE '2026-04-19', TIME '10:11:12', TIMESTAMP '2026-04-19 10:11:12.123', X'0aff'.\n"
-    "--format: jsonl (default; canonical rows), csv (RFC 4180 with a header), table.\n";
+    "--format: jsonl (default; canonical rows), csv (RFC 4180 with a header), table.\n"
+    "\n"
+    "TABLE$NAME (quote it in a shell) reads a system table of TABLE, as Java Paimon shows it:\n"
+    "  snapshots   every snapshot          schemas     every schema\n"
+    "  options     the table's options     manifests   the manifests of a snapshot\n"
+    "  files       the data files of a snapshot, with their statistics\n"
+    "  partitions  record and file counts per partition\n"
+    "  buckets     the same per bucket (latest snapshot)\n"
+    "  ro          read-optimized: primary-key tables read only fully compacted files\n"
+    "--snapshot, --tag and --timestamp apply to files, manifests, partitions and ro.\n";
 
 static const cli_option OPTIONS[] = {
     {"snapshot", true, false}, {"tag", true, false},   {"timestamp", true, false},
@@ -30,6 +41,26 @@ static const cli_option OPTIONS[] = {
 };
 
 #define MAX_COLUMNS 4096
+
+/* DESIGN.md: TABLE$NAME names system table NAME of TABLE when no file or directory of that
+ * name exists.  Sets *table (caller frees) and *system (into it) when it does; else both
+ * stay NULL.  Only the last path component is split. */
+static int split_system_table(const char *arg, char **table, const char **system)
+{
+    struct stat st;
+    const char *slash = strrchr(arg, '/'), *dollar = strrchr(arg, '$');
+    *table = NULL;
+    *system = NULL;
+    if (dollar == NULL || (slash != NULL && dollar < slash) || dollar == arg || dollar[-1] == '/' ||
+        stat(arg, &st) == 0)
+        return 0;
+    *table = strdup(arg);
+    if (*table == NULL)
+        return -1;
+    (*table)[dollar - arg] = '\0';
+    *system = *table + (dollar - arg) + 1;
+    return 0;
+}
 
 static void csv_value(FILE *out, const char *text, size_t len)
 {
@@ -69,7 +100,7 @@ int cli_cmd_cat(int argc, char **argv)
     paimon_error err = {0, {0}};
     const char *format = "jsonl", *select = NULL;
     const char *columns[MAX_COLUMNS];
-    char *select_copy = NULL;
+    char *select_copy = NULL, *base = NULL;
     long long limit = -1, count = 0, v;
     cli_table *tab = NULL;
     int rc = cli_parse("cat", argc, argv, OPTIONS, &a), given = 0;
@@ -138,8 +169,12 @@ int cli_cmd_cat(int argc, char **argv)
         o.column_count = n;
     }
     o.filter = cli_get(&a, "where");
+    if (split_system_table(a.positional[0], &base, &o.system_table) != 0) {
+        free(select_copy);
+        return cli_usage_error("cat", "out of memory");
+    }
 
-    if ((rc = paimon_table_open(&t, a.positional[0], &err)) != 0) {
+    if ((rc = paimon_table_open(&t, base != NULL ? base : a.positional[0], &err)) != 0) {
         rc = cli_fail(&err, false);
         goto done;
     }
@@ -227,5 +262,6 @@ done:
     paimon_scan_free(scan);
     paimon_table_free(t);
     free(select_copy);
+    free(base);
     return rc;
 }

@@ -265,8 +265,12 @@ static size_t parse_date_part(const char *s, size_t len, int64_t *days)
     size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
     memcpy(buf, s, n);
     buf[n] = '\0';
-    if (sscanf(buf, "%ld-%ld-%ld%n", &y, &m, &d, &used) != 3 || m < 1 || m > 12 || d < 1 ||
-        d > 31 || y < -999999 || y > 999999)
+    static const int month_days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (sscanf(buf, "%ld-%ld-%ld%n", &y, &m, &d, &used) != 3 || m < 1 || m > 12 || d < 1 || y < 0 ||
+        y > 9999 || d > month_days[m - 1])
+        return 0;
+    /* DateTimeUtils.isIllegalDate: February 29 only in leap years */
+    if (m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
         return 0;
     *days = pm_days_from_civil(y, (unsigned)m, (unsigned)d);
     return (size_t)used;

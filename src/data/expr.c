@@ -33,16 +33,20 @@ typedef struct lexer {
     size_t len;
     const pm_type *row;
     paimon_error *err;
-    pm_buf scratch; /* unquoted strings */
+    pm_buf scratch;     /* unquoted strings */
+    const char *column; /* the column a literal is for, named in errors; or NULL */
 } lexer;
 
 static int fail(lexer *lx, const char *what)
 {
+    const char *sep = lx->column != NULL ? ": " : "";
+    const char *col = lx->column != NULL ? lx->column : "";
     if (lx->kind == T_END)
-        return pm_err_set(lx->err, PAIMON_EINVALID, "expression '%s': %s at the end", lx->text,
-                          what);
-    return pm_err_set(lx->err, PAIMON_EINVALID, "expression '%s': %s at position %zu ('%.*s')",
-                      lx->text, what, (size_t)(lx->start - lx->text) + 1, (int)lx->len, lx->start);
+        return pm_err_set(lx->err, PAIMON_EINVALID, "expression '%s': %s%s%s at the end", lx->text,
+                          col, sep, what);
+    return pm_err_set(lx->err, PAIMON_EINVALID, "expression '%s': %s%s%s at position %zu ('%.*s')",
+                      lx->text, col, sep, what, (size_t)(lx->start - lx->text) + 1, (int)lx->len,
+                      lx->start);
 }
 
 static int next(lexer *lx)
@@ -193,6 +197,7 @@ static int literal(lexer *lx, const pm_type *t, pm_buf *store, pm_datum *out)
 {
     pm_type text_type, *from = NULL;
     pm_datum in;
+    char num[128]; /* a number's text: `in` points here until the cast below */
     int rc;
     memset(&text_type, 0, sizeof(text_type));
     text_type.id = PM_TYPE_VARCHAR;
@@ -253,7 +258,6 @@ static int literal(lexer *lx, const pm_type *t, pm_buf *store, pm_datum *out)
         in = pm_datum_bytes(lx->scratch.data, lx->scratch.len);
         from = &text_type;
     } else if (lx->kind == T_NUMBER) {
-        char num[128];
         if (lx->len >= sizeof(num))
             return fail(lx, "number too long");
         memcpy(num, lx->start, lx->len);
@@ -288,18 +292,30 @@ static int literal(lexer *lx, const pm_type *t, pm_buf *store, pm_datum *out)
         paimon_error cast_err;
         pm_buf tmp;
         pm_buf_init(&tmp, 0);
+        /* A text result points into `tmp`: copy it to `store` before `tmp` goes. */
         rc = pm_cast_datum(from, &in, t, &tmp, out, lx->text, &cast_err);
-        pm_buf_free(&tmp);
-        if (rc != 0)
-            return fail(lx, "the literal does not convert to the column's type");
-        if (out->is_null)
-            return fail(lx, "the literal does not fit the column's type");
-        if (pm_type_is_string(t) || pm_type_is_binary(t)) {
+        if (rc == 0 && !out->is_null && (pm_type_is_string(t) || pm_type_is_binary(t))) {
             size_t start = store->len;
             if (pm_buf_append(store, out->v.s.ptr, out->v.s.len) != 0)
-                return pm_nomem(lx->err);
+                rc = pm_nomem(lx->err);
             out->v.i = (int64_t)start;
             out->v.s.len = store->len - start;
+        }
+        pm_buf_free(&tmp);
+        if (rc == PAIMON_ENOMEM)
+            return rc;
+        if (rc != 0 || out->is_null) {
+            char what[160];
+            pm_buf tn;
+            pm_buf_init(&tn, 0);
+            if (pm_type_format(t, &tn) != 0) {
+                pm_buf_free(&tn);
+                return pm_nomem(lx->err);
+            }
+            snprintf(what, sizeof(what), "the literal %s %s",
+                     rc != 0 ? "does not convert to" : "does not fit", pm_buf_cstr(&tn));
+            pm_buf_free(&tn);
+            return fail(lx, what);
         }
     }
     return next(lx);
@@ -422,7 +438,10 @@ static int parse_test(lexer *lx, pm_predicate **out)
                 lits = g;
                 cap = ncap;
             }
-            if ((rc = literal(lx, t, &store, &lits[n])) != 0)
+            lx->column = lx->row->fields[col].name;
+            rc = literal(lx, t, &store, &lits[n]);
+            lx->column = NULL;
+            if (rc != 0)
                 break;
             n++;
         } while (lx->kind == T_COMMA);
@@ -447,7 +466,9 @@ static int parse_test(lexer *lx, pm_predicate **out)
     {
         pm_datum lit;
         pm_buf_init(&store, 0);
+        lx->column = lx->row->fields[col].name;
         rc = literal(lx, t, &store, &lit);
+        lx->column = NULL;
         if (rc == 0) {
             finish_literal(t, &lit, &store);
             rc = pm_predicate_compare(out, op, lx->row, col, &lit, lx->err);

@@ -220,10 +220,27 @@ void pm_manifest_reader_close(pm_manifest_reader *r)
     pm_arena_free(&r->scratch);
 }
 
-int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
-                       int32_t version, pm_arena *arena, void **out, size_t *count,
-                       paimon_error *err)
+/* A caller's entry filter, behind a check that lets records of the wrong _VERSION through to
+ * the version check. */
+typedef struct version_gate {
+    const pm_manifest_filter *filter;
+    int32_t version;
+} version_gate;
+
+static bool gate_accept(void *ctx, const void *record)
 {
+    const version_gate *g = ctx;
+    if (*(const int32_t *)record != g->version)
+        return true;
+    return g->filter->accept(g->filter->ctx, record);
+}
+
+static int decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
+                  int32_t version, const pm_manifest_filter *filter, pm_arena *arena, void **out,
+                  size_t *count, paimon_error *err)
+{
+    version_gate gate = {filter, version};
+    pm_avro_prefilter pre = {"_FILE", gate_accept, &gate};
     pm_avro_file_reader r;
     uint8_t *items = NULL;
     size_t n = 0, cap = 0;
@@ -246,7 +263,8 @@ int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const 
             items = grown;
             cap = new_cap;
         }
-        rc = pm_avro_file_next(&r, items + n * rd->size, err);
+        rc = filter != NULL ? pm_avro_file_next_filtered(&r, items + n * rd->size, &pre, err)
+                            : pm_avro_file_next(&r, items + n * rd->size, err);
         if (rc != 0)
             break;
         /* Every record of these schemas starts with the int32 _VERSION field. */
@@ -269,9 +287,24 @@ int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const 
     return 0;
 }
 
+int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
+                       int32_t version, pm_arena *arena, void **out, size_t *count,
+                       paimon_error *err)
+{
+    return decode(data, len, what, rd, version, NULL, arena, out, count, err);
+}
+
+int pm_manifest_decode_filtered(const uint8_t *data, size_t len, const char *what,
+                                const pm_manifest_filter *filter, pm_arena *arena,
+                                pm_manifest_entry **out, size_t *count, paimon_error *err)
+{
+    return decode(data, len, what, &PM_MANIFEST_ENTRY_DESC, PM_MANIFEST_VERSION, filter, arena,
+                  (void **)out, count, err);
+}
+
 static int read_file(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
-                     const pm_avro_rdesc *rd, int32_t version, pm_arena *arena, void **out,
-                     size_t *count, paimon_error *err)
+                     const pm_avro_rdesc *rd, int32_t version, const pm_manifest_filter *filter,
+                     pm_arena *arena, void **out, size_t *count, paimon_error *err)
 {
     char *path = pm_table_file(table, PM_DIR_MANIFEST, name);
     uint8_t *data = NULL;
@@ -292,7 +325,7 @@ static int read_file(pm_fs *fs, const char *table, const char *name, int64_t exp
                         (long long)expected_size);
         goto done;
     }
-    rc = pm_manifest_decode(data, len, path, rd, version, arena, out, count, err);
+    rc = decode(data, len, path, rd, version, filter, arena, out, count, err);
 done:
     pm_free(data);
     pm_free(path);
@@ -304,21 +337,29 @@ int pm_manifest_list_read(pm_fs *fs, const char *table, const char *name, int64_
                           paimon_error *err)
 {
     return read_file(fs, table, name, expected_size, &PM_MANIFEST_FILE_META_DESC,
-                     PM_MANIFEST_LIST_VERSION, arena, (void **)out, count, err);
+                     PM_MANIFEST_LIST_VERSION, NULL, arena, (void **)out, count, err);
 }
 
 int pm_manifest_read(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
                      pm_arena *arena, pm_manifest_entry **out, size_t *count, paimon_error *err)
 {
     return read_file(fs, table, name, expected_size, &PM_MANIFEST_ENTRY_DESC, PM_MANIFEST_VERSION,
-                     arena, (void **)out, count, err);
+                     NULL, arena, (void **)out, count, err);
+}
+
+int pm_manifest_read_filtered(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
+                              const pm_manifest_filter *filter, pm_arena *arena,
+                              pm_manifest_entry **out, size_t *count, paimon_error *err)
+{
+    return read_file(fs, table, name, expected_size, &PM_MANIFEST_ENTRY_DESC, PM_MANIFEST_VERSION,
+                     filter, arena, (void **)out, count, err);
 }
 
 int pm_index_manifest_read(pm_fs *fs, const char *table, const char *name, pm_arena *arena,
                            pm_index_manifest_entry **out, size_t *count, paimon_error *err)
 {
     return read_file(fs, table, name, -1, &PM_INDEX_MANIFEST_ENTRY_DESC, PM_INDEX_MANIFEST_VERSION,
-                     arena, (void **)out, count, err);
+                     NULL, arena, (void **)out, count, err);
 }
 
 /* ---- writing ---------------------------------------------------------------------------- */

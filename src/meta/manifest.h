@@ -140,6 +140,17 @@ int pm_manifest_list_read(pm_fs *fs, const char *table, const char *name, int64_
                           paimon_error *err);
 int pm_manifest_read(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
                      pm_arena *arena, pm_manifest_entry **out, size_t *count, paimon_error *err);
+/* Which manifest entries to keep, decided on the entry's _VERSION, _KIND, _PARTITION, _BUCKET
+ * and _TOTAL_BUCKETS before its file metadata is decoded (skipped entries cost a skip). */
+typedef struct pm_manifest_filter {
+    bool (*accept)(void *ctx, const pm_manifest_entry *partial);
+    void *ctx;
+} pm_manifest_filter;
+
+/* pm_manifest_read keeping only the entries `filter` accepts. */
+int pm_manifest_read_filtered(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
+                              const pm_manifest_filter *filter, pm_arena *arena,
+                              pm_manifest_entry **out, size_t *count, paimon_error *err);
 int pm_index_manifest_read(pm_fs *fs, const char *table, const char *name, pm_arena *arena,
                            pm_index_manifest_entry **out, size_t *count, paimon_error *err);
 
@@ -165,6 +176,11 @@ void pm_manifest_reader_close(pm_manifest_reader *r);
 int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
                        int32_t version, pm_arena *arena, void **out, size_t *count,
                        paimon_error *err);
+
+/* pm_manifest_decode of a manifest (entries), keeping only those `filter` accepts. */
+int pm_manifest_decode_filtered(const uint8_t *data, size_t len, const char *what,
+                                const pm_manifest_filter *filter, pm_arena *arena,
+                                pm_manifest_entry **out, size_t *count, paimon_error *err);
 
 /* ---- writing --------------------------------------------------------------------------- */
 

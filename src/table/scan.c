@@ -26,12 +26,16 @@ typedef struct plan_ctx {
     int part_cols[MAX_KEYS];         /* their column index in the schema row */
     size_t part_count;
     bool pk, dv, first_row, skip_level0;
+    int32_t only_level; /* read only files at this level ($ro), or -1 */
     const char *merge_engine;
     int32_t num_buckets; /* bucket option */
     bool *bucket_ok;     /* candidate buckets (fixed-bucket pruning), or NULL */
     pm_schema **schemas; /* cache by schema id (index = id) */
     size_t schema_cap;
     pm_partition_naming naming;
+    pm_col_stats *cells;        /* statistics scratch: field_count + MAX_KEYS cells */
+    const pm_col_stats **stats; /* per column of the schema row, NULL: nothing known */
+    bool filter_partitions;     /* the filter reads a partition column */
 } plan_ctx;
 
 /* ---- schemas of data files --------------------------------------------------------------- */
@@ -209,15 +213,11 @@ static int entry_may_match(plan_ctx *c, const pm_manifest_entry *e, bool values,
     *match = true;
     if (c->filter == NULL)
         return 0;
-    cells = pm_calloc(nf + MAX_KEYS, sizeof(*cells));
-    stats = pm_calloc(nf + 1, sizeof(*stats));
-    if (cells == NULL || stats == NULL) {
-        pm_free(cells);
-        pm_free(stats);
-        return pm_nomem(err);
-    }
+    cells = c->cells;
+    stats = c->stats;
+    memset(stats, 0, (nf + 1) * sizeof(*stats));
     if ((rc = schema_of(c, e->file.schema_id, &fs, err)) != 0)
-        goto done;
+        return rc;
     if (c->pk)
         file_stats(c, fs, &e->file.key_stats, NULL, true, e->file.row_count, cells, stats);
     if (values)
@@ -227,10 +227,40 @@ static int entry_may_match(plan_ctx *c, const pm_manifest_entry *e, bool values,
         part.arity == (int32_t)c->part_count)
         partition_value_stats(c, &part, cells + nf, stats, e->file.row_count);
     *match = pm_predicate_eval_stats(c->filter, stats, e->file.row_count);
-done:
-    pm_free(cells);
-    pm_free(stats);
-    return rc;
+    return 0;
+}
+
+/* Whether an entry's bucket is one the bucket filter keeps. */
+static bool bucket_may_match(const plan_ctx *c, const pm_manifest_entry *e)
+{
+    return c->bucket_ok == NULL || e->total_buckets != c->num_buckets ||
+           (e->bucket >= 0 && e->bucket < c->num_buckets && c->bucket_ok[e->bucket]);
+}
+
+/* The manifest filter: entries of partitions and buckets the scan cannot need are skipped
+ * before their file metadata is decoded.  An ADD and the DELETE of the same file share
+ * partition and bucket, so folding what is left gives the same live files there. */
+static bool entry_prefilter(void *ctx, const pm_manifest_entry *e)
+{
+    plan_ctx *c = ctx;
+    pm_binrow part;
+    if (!bucket_may_match(c, e))
+        return false;
+    if (!c->filter_partitions ||
+        pm_binrow_deserialize(&part, e->partition.ptr, e->partition.len, NULL) != 0 ||
+        part.arity != (int32_t)c->part_count)
+        return true;
+    memset(c->stats, 0, (c->schema->row->field_count + 1) * sizeof(*c->stats));
+    partition_value_stats(c, &part, c->cells, c->stats, 1);
+    return pm_predicate_eval_stats(c->filter, c->stats, 1);
+}
+
+static void note_column(int column, void *ctx)
+{
+    plan_ctx *c = ctx;
+    for (size_t i = 0; i < c->part_count; i++)
+        if (c->part_cols[i] == column)
+            c->filter_partitions = true;
 }
 
 /* ---- bucket pruning ------------------------------------------------------------------------ */
@@ -564,7 +594,7 @@ static int plan_bucket(plan_ctx *c, const pm_manifest_entry **files, size_t n, c
      * for engines whose merged rows come from one record (Java never value-filters
      * partial-update and aggregation buckets without deletion vectors). */
     {
-        bool per_file = !c->pk || raw;
+        bool per_file = !c->pk || raw || c->only_level >= 0;
         bool whole =
             c->pk && !raw && (c->dv || c->first_row || strcmp(c->merge_engine, "deduplicate") == 0);
         bool any = false;
@@ -664,6 +694,19 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
                                &dv_mor, err));
     c.first_row = c.pk && strcmp(c.merge_engine, "first-row") == 0;
     c.skip_level0 = c.pk && !o->keep_level0 && ((c.dv && !dv_mor) || c.first_row);
+    c.only_level = -1;
+    if (c.pk && o->read_optimized) {
+        int64_t levels, trigger;
+        PM_TRY(pm_options_get_i64(&p->schema->options, "num-sorted-run.compaction-trigger", 5,
+                                  &trigger, err));
+        PM_TRY(pm_options_get_i64(&p->schema->options, "num-levels", trigger + 1, &levels, err));
+        if (levels < 1 || levels > INT32_MAX) {
+            rc = pm_err_set(err, PAIMON_EINVALID, "%s: num-levels %lld is out of range", t->path,
+                            (long long)levels);
+            goto done;
+        }
+        c.only_level = (int32_t)(levels - 1);
+    }
     PM_TRY(pm_options_get_i64(&p->schema->options, "bucket", c.pk ? -1 : -1, &buckets, err));
     c.num_buckets = (int32_t)buckets;
     PM_TRY(pm_options_get_memory(&p->schema->options, "source.split.target-size", 128 << 20,
@@ -672,6 +715,14 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
                                  &open_cost, err));
     PM_TRY(pm_partition_naming_from(p->schema, &c.naming, err));
     PM_TRY(prune_buckets(&c, err));
+    c.cells = pm_calloc(p->schema->row->field_count + MAX_KEYS, sizeof(*c.cells));
+    c.stats = pm_calloc(p->schema->row->field_count + 1, sizeof(*c.stats));
+    if (c.cells == NULL || c.stats == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    if (c.filter != NULL)
+        pm_predicate_columns(c.filter, note_column, &c);
 
     /* Manifests, pruned by partition statistics and bucket range. */
     PM_TRY(pm_snapshot_data_manifests(t->fs, t->path, p->snapshot, &p->arena, &metas, &nm, err));
@@ -694,8 +745,14 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
             p->manifests_skipped++;
             continue;
         }
-        PM_TRY(pm_manifest_read(t->fs, t->path, metas[i].file_name, metas[i].file_size, &p->arena,
-                                &e, &counts[i], err));
+        if (c.filter_partitions || c.bucket_ok != NULL) {
+            pm_manifest_filter mf = {entry_prefilter, &c};
+            PM_TRY(pm_manifest_read_filtered(t->fs, t->path, metas[i].file_name, metas[i].file_size,
+                                             &mf, &p->arena, &e, &counts[i], err));
+        } else {
+            PM_TRY(pm_manifest_read(t->fs, t->path, metas[i].file_name, metas[i].file_size,
+                                    &p->arena, &e, &counts[i], err));
+        }
         entries[i] = e;
     }
     PM_TRY(pm_fold_live_entries(metas, entries, counts, nm, &p->arena, &live, &nlive, err));
@@ -712,12 +769,15 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
         bool m = true;
         if (e->bucket == -2)
             continue; /* postpone buckets are not readable yet, as in Java */
+        if (c.only_level >= 0 && e->file.level != c.only_level) {
+            p->files_skipped++;
+            continue;
+        }
         if (c.skip_level0 && e->file.level == 0) {
             p->level0_skipped++;
             continue;
         }
-        if (c.bucket_ok != NULL && e->total_buckets == c.num_buckets &&
-            (e->bucket < 0 || e->bucket >= c.num_buckets || !c.bucket_ok[e->bucket])) {
+        if (!bucket_may_match(&c, e)) {
             p->files_skipped++;
             continue;
         }
@@ -750,6 +810,8 @@ done:
     for (size_t i = 0; i < c.schema_cap; i++)
         pm_schema_free(c.schemas[i]);
     pm_free(c.schemas);
+    pm_free(c.cells);
+    pm_free(c.stats);
     pm_scan_plan_free(p);
     return rc;
 }

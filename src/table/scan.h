@@ -65,6 +65,10 @@ typedef struct pm_scan_options {
     pm_snapshot_selector snapshot;
     const pm_predicate *filter; /* over the snapshot schema's row type; may be NULL */
     bool keep_level0;           /* read level-0 files even where Java's batch scan skips them */
+    /* The `$ro` system table (Java's ReadOptimizedTable): primary-key tables read only the
+     * files at the highest level (`num-levels` - 1, default `num-sorted-run.compaction-trigger`
+     * + 1 levels), with value statistics pruning file by file; other tables read normally. */
+    bool read_optimized;
 } pm_scan_options;
 
 /* Plans a scan.  Caller owns `*out`; release with pm_scan_plan_free(). */

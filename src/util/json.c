@@ -89,7 +89,8 @@ static size_t utf8_seq(const uint8_t *s, size_t avail)
     return n;
 }
 
-int pm_json_quote(pm_buf *out, const char *str, size_t len)
+/* `jackson`: escape other control characters as Jackson does (\u001F, upper-case hex). */
+static int quote(pm_buf *out, const char *str, size_t len, bool jackson)
 {
     const uint8_t *s = (const uint8_t *)str;
     size_t i = 0;
@@ -118,7 +119,7 @@ int pm_json_quote(pm_buf *out, const char *str, size_t len)
             case '\t': rc = pm_buf_puts(out, "\\t"); break;
             case '\b': rc = pm_buf_puts(out, "\\b"); break;
             case '\f': rc = pm_buf_puts(out, "\\f"); break;
-            default: rc = pm_buf_printf(out, "\\u%04x", c); break;
+            default: rc = pm_buf_printf(out, jackson ? "\\u%04X" : "\\u%04x", c); break;
             }
             i++;
         } else if ((n = utf8_seq(s + i, len - i)) != 0) {
@@ -130,6 +131,16 @@ int pm_json_quote(pm_buf *out, const char *str, size_t len)
         }
     }
     return rc != 0 ? rc : pm_buf_putc(out, '"');
+}
+
+int pm_json_quote(pm_buf *out, const char *str, size_t len)
+{
+    return quote(out, str, len, false);
+}
+
+int pm_json_quote_jackson(pm_buf *out, const char *str, size_t len)
+{
+    return quote(out, str, len, true);
 }
 
 static int write_real(pm_buf *out, double v)
@@ -174,7 +185,7 @@ static int write_value(pm_buf *out, const json_t *v, int depth, bool pretty)
             if (rc == 0 && pretty)
                 rc = indent(out, depth + 1);
             if (rc == 0)
-                rc = pm_json_quote(out, key, strlen(key));
+                rc = pm_json_quote_jackson(out, key, strlen(key));
             if (rc == 0)
                 rc = pm_buf_puts(out, pretty ? " : " : ":");
             if (rc == 0)
@@ -197,7 +208,8 @@ static int write_value(pm_buf *out, const json_t *v, int depth, bool pretty)
         }
         return rc != 0 ? rc : pm_buf_puts(out, pretty ? " ]" : "]");
     }
-    case JSON_STRING: return pm_json_quote(out, json_string_value(v), json_string_length(v));
+    case JSON_STRING:
+        return pm_json_quote_jackson(out, json_string_value(v), json_string_length(v));
     case JSON_INTEGER: return pm_buf_printf(out, "%lld", (long long)json_integer_value(v));
     case JSON_REAL: return write_real(out, json_real_value(v));
     case JSON_TRUE: return pm_buf_puts(out, "true");

@@ -37,10 +37,15 @@ int pm_json_get_str(const json_t *obj, const char *key, bool required, const cha
  * kept as is, invalid UTF-8 replaced by U+FFFD so the output is always valid JSON. */
 int pm_json_quote(pm_buf *out, const char *s, size_t len);
 
+/* The same with Jackson's escapes (what Java writes into metadata files and system-table
+ * JSON): other control characters as \u00XX with upper-case hex. */
+int pm_json_quote_jackson(pm_buf *out, const char *s, size_t len);
+
 /* Appends `value` in Jackson's default pretty-printed layout. */
 int pm_json_write_jackson(pm_buf *out, const json_t *value);
 
-/* Appends `value` as compact JSON ("k":v, no spaces). */
+/* Appends `value` as compact JSON ("k":v, no spaces), as Jackson's default writer does.
+ * Both writers escape strings with pm_json_quote_jackson(). */
 int pm_json_write_compact(pm_buf *out, const json_t *value);
 
 #endif /* PM_UTIL_JSON_H */

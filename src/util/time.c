@@ -1,6 +1,7 @@
 /* Clocks and calendar arithmetic: see time.h. */
 #include "util/time.h"
 
+#include <stdbool.h>
 #include <time.h>
 
 int64_t pm_now_millis(void)
@@ -21,6 +22,45 @@ int64_t pm_now_local_as_utc_millis(void)
     if (localtime_r(&secs, &local) == NULL)
         return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
     return ((int64_t)ts.tv_sec + local.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t pm_local_offset_millis(int64_t epoch_millis)
+{
+    time_t secs = (time_t)pm_floor_div(epoch_millis, 1000);
+    struct tm local;
+    if (localtime_r(&secs, &local) == NULL)
+        return 0;
+    return (int64_t)local.tm_gmtoff * 1000;
+}
+
+int64_t pm_epoch_to_local_millis(int64_t epoch_millis)
+{
+    return epoch_millis + pm_local_offset_millis(epoch_millis);
+}
+
+int64_t pm_local_to_epoch_millis(int64_t local_millis)
+{
+    /* The offsets in force around the local time: a transition within a day of it shows
+     * up as two different values.  An offset o is valid for the local time when the
+     * instant local - o really has offset o. */
+    int64_t day = 86400000, best = 0;
+    int64_t cand[3] = {pm_local_offset_millis(local_millis - day),
+                       pm_local_offset_millis(local_millis),
+                       pm_local_offset_millis(local_millis + day)};
+    bool found = false;
+    int64_t lowest = cand[0];
+    for (int i = 0; i < 3; i++) {
+        if (cand[i] < lowest)
+            lowest = cand[i];
+        if (pm_local_offset_millis(local_millis - cand[i]) == cand[i] &&
+            (!found || cand[i] > best)) {
+            best = cand[i]; /* ambiguous: the larger offset is the earlier instant */
+            found = true;
+        }
+    }
+    /* In a gap no offset is valid: Java uses the offset before the transition (the lower
+     * one, clocks having moved forward), which moves the time forward by the gap. */
+    return local_millis - (found ? best : lowest);
 }
 
 int64_t pm_days_from_civil(int64_t y, unsigned m, unsigned d)

@@ -17,6 +17,20 @@ int64_t pm_now_millis(void);
  * stored in _CREATION_TIME (metadata.md §7.3). */
 int64_t pm_now_local_as_utc_millis(void);
 
+/* The local time zone (TZ, else /etc/localtime: what Java's ZoneId.systemDefault() reads)
+ * at an instant: its offset from UTC in milliseconds. */
+int64_t pm_local_offset_millis(int64_t epoch_millis);
+
+/* An instant as the local wall clock written as if it were UTC: Java's
+ * LocalDateTime.ofInstant(instant, ZoneId.systemDefault()). */
+int64_t pm_epoch_to_local_millis(int64_t epoch_millis);
+
+/* A local wall-clock time (written as if UTC) as an instant, as Java's
+ * LocalDateTime.atZone(ZoneId.systemDefault()).toInstant() resolves it: a time that falls
+ * in a gap (clocks moved forward) moves forward by the gap's length, an ambiguous time
+ * (clocks moved back) takes the earlier of its two offsets. */
+int64_t pm_local_to_epoch_millis(int64_t local_millis);
+
 /* Civil date <-> days since 1970-01-01 (Howard Hinnant's algorithms; valid for any int32
  * year). */
 int64_t pm_days_from_civil(int64_t year, unsigned month, unsigned day);

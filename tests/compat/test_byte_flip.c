@@ -43,6 +43,12 @@ static const pm_avro_rdesc *desc_of(const char *name, int32_t *version)
     return &PM_MANIFEST_ENTRY_DESC;
 }
 
+static bool even_buckets(void *ctx, const pm_manifest_entry *e)
+{
+    (void)ctx;
+    return e->bucket % 2 == 0;
+}
+
 static void test_manifests(void **state)
 {
     pm_strlist files;
@@ -74,8 +80,15 @@ static void test_manifests(void **state)
             pm_arena_init(&arena, 1 << 14);
             rc = pm_manifest_decode(data, len, files.items[f], rd, version, &arena, &records, &n,
                                     &err);
-            pm_arena_free(&arena);
             check_rc(rc, files.items[f], i, &err, &t);
+            if (rd == &PM_MANIFEST_ENTRY_DESC) { /* and with most entries skipped */
+                pm_manifest_filter even = {even_buckets, NULL};
+                pm_manifest_entry *entries;
+                rc = pm_manifest_decode_filtered(data, len, files.items[f], &even, &arena, &entries,
+                                                 &n, &err);
+                check_rc(rc, files.items[f], i, &err, &t);
+            }
+            pm_arena_free(&arena);
             data[i] ^= 0xff;
         }
         pm_free(data);

@@ -10,6 +10,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Keeps entries of even buckets: the rest are skipped by the compiled skipper. */
+static bool even_buckets(void *ctx, const pm_manifest_entry *e)
+{
+    (void)ctx;
+    return e->bucket % 2 == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const struct {
@@ -26,6 +33,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pm_arena_init(&arena, 4096);
         pm_manifest_decode(data, size, "fuzz", kinds[k].rd, kinds[k].version, &arena, &records,
                            &count, &err);
+        pm_arena_free(&arena);
+    }
+    {
+        pm_manifest_filter f = {even_buckets, NULL};
+        pm_manifest_entry *entries = NULL;
+        size_t count = 0;
+        paimon_error err;
+        pm_arena arena;
+        pm_arena_init(&arena, 4096);
+        pm_manifest_decode_filtered(data, size, "fuzz", &f, &arena, &entries, &count, &err);
         pm_arena_free(&arena);
     }
     return 0;

@@ -1,6 +1,8 @@
 /* Descriptor-driven Avro records: see avro_record.h. */
 #include "format/avro/avro_record.h"
 
+#include "format/avro/avro_skip.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -366,6 +368,15 @@ static int truncated(pm_avro_cursor *c, const char *what, const char *field, pai
                       pm_avro_offset(c));
 }
 
+static int decode_ops(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base, pm_arena *arena,
+                      const char *what, int depth, size_t from, size_t to, paimon_error *err);
+
+static int decode_fields(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
+                         pm_arena *arena, const char *what, int depth, paimon_error *err)
+{
+    return decode_ops(plan, c, base, arena, what, depth, 0, plan->op_count, err);
+}
+
 static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
                          pm_arena *arena, const char *what, int depth, paimon_error *err);
 
@@ -488,18 +499,18 @@ static int decode_array(const plan_op *op, pm_avro_cursor *c, pm_avro_array *a, 
 /* Decodes the fields of one record into `base`, which the caller has zeroed (a nested
  * record lies inside its zeroed parent).  The common field types are decoded inline: this
  * loop is the hot path of every manifest read. */
-static int decode_fields(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
-                         pm_arena *arena, const char *what, int depth, paimon_error *err)
+static int decode_ops(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base, pm_arena *arena,
+                      const char *what, int depth, size_t from, size_t to, paimon_error *err)
 {
     int rc = 0;
-    if (plan->top_null_branch >= 0) {
+    if (from == 0 && plan->top_null_branch >= 0) {
         int64_t branch;
         if (!pm_avro_read_long(c, &branch) || branch < 0 || branch > 1)
             return truncated(c, what, plan->rd->name, err);
         if (branch == plan->top_null_branch)
             return pm_corrupt(err, "%s: null %s record", what, plan->rd->name);
     }
-    for (size_t i = 0; i < plan->op_count; i++) {
+    for (size_t i = from; i < to; i++) {
         const plan_op *op = &plan->ops[i];
         const pm_avro_fdesc *fd = op->fd;
         uint8_t *dst;
@@ -654,6 +665,65 @@ int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err)
     }
     r->remaining--;
     return rc;
+}
+
+/* The index of the first op of field `name`, or op_count. */
+static size_t field_op(const pm_avro_plan *plan, const char *name)
+{
+    for (size_t i = 0; i < plan->op_count; i++)
+        if (plan->ops[i].action == OP_DECODE && strcmp(plan->ops[i].fd->name, name) == 0)
+            return i;
+    return plan->op_count;
+}
+
+static int add_block_offset(pm_avro_file_reader *r, int rc, paimon_error *err)
+{
+    if (rc == PAIMON_ECORRUPT && err != NULL) {
+        size_t used = strlen(err->message);
+        snprintf(err->message + used, sizeof(err->message) - used, " (block at file offset %zu)",
+                 r->block_off);
+    }
+    return rc;
+}
+
+int pm_avro_file_next_filtered(pm_avro_file_reader *r, void *target, const pm_avro_prefilter *f,
+                               paimon_error *err)
+{
+    const pm_avro_plan *plan = r->plan;
+    size_t stop = field_op(plan, f->stop_field);
+    int rc;
+    if (r->skip == NULL || r->skip_from != stop) {
+        const pm_avro_schema **types =
+            pm_arena_alloc(&r->file.arena, (plan->op_count - stop + 1) * sizeof(*types));
+        if (types == NULL)
+            return pm_nomem(err);
+        for (size_t i = stop; i < plan->op_count; i++)
+            types[i - stop] = plan->ops[i].wtype;
+        r->skip = pm_avro_skipper_compile(types, plan->op_count - stop, &r->file.arena);
+        r->skip_from = stop;
+        if (r->skip == NULL)
+            return pm_nomem(err);
+    }
+    for (;;) {
+        while (r->remaining == 0)
+            if ((rc = load_block(r, err)) != 0)
+                return rc;
+        if (!r->retain)
+            pm_arena_reset(r->arena);
+        memset(target, 0, plan->rd->size);
+        r->remaining--;
+        rc = decode_ops(plan, &r->cursor, target, r->arena, r->file.what, 0, 0, stop, err);
+        if (rc != 0)
+            return add_block_offset(r, rc, err);
+        if (f->accept(f->ctx, target)) {
+            rc = decode_ops(plan, &r->cursor, target, r->arena, r->file.what, 0, stop,
+                            plan->op_count, err);
+            return add_block_offset(r, rc, err);
+        }
+        if (!pm_avro_skipper_run(r->skip, &r->cursor))
+            return add_block_offset(r, truncated(&r->cursor, r->file.what, "a skipped record", err),
+                                    err);
+    }
 }
 
 void pm_avro_file_close(pm_avro_file_reader *r)

@@ -121,14 +121,30 @@ typedef struct pm_avro_file_reader {
     bool retain;
     pm_buf block; /* streaming: the reused block buffer */
     pm_avro_cursor cursor;
-    int64_t remaining; /* records left in the current block */
-    size_t block_off;  /* file offset of the current block */
+    int64_t remaining;            /* records left in the current block */
+    size_t block_off;             /* file offset of the current block */
+    struct pm_avro_skipper *skip; /* filtered reads: skips a rejected record's rest */
+    size_t skip_from;             /* filtered reads: the op the record's rest starts at */
 } pm_avro_file_reader;
 
 int pm_avro_file_open(pm_avro_file_reader *r, const uint8_t *data, size_t len, const char *what,
                       const pm_avro_rdesc *rd, pm_arena *arena, bool retain, paimon_error *err);
 /* Decodes the next record into `target`; PAIMON_ITEROVER at the end. */
 int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err);
+/* Reads records but decodes only those a filter accepts: the fields before `stop_field`
+ * (in the file's order) are decoded first and `accept` sees the record with only those set;
+ * a rejected record's other fields are skipped without decoding.  Planning uses it to drop
+ * manifest entries of other partitions and buckets before their file metadata is decoded. */
+typedef struct pm_avro_prefilter {
+    const char *stop_field; /* the first field decoded only for accepted records */
+    bool (*accept)(void *ctx, const void *record);
+    void *ctx;
+} pm_avro_prefilter;
+
+/* As pm_avro_file_next, for the next record `f` accepts. */
+int pm_avro_file_next_filtered(pm_avro_file_reader *r, void *target, const pm_avro_prefilter *f,
+                               paimon_error *err);
+
 void pm_avro_file_close(pm_avro_file_reader *r);
 
 #endif /* PM_FORMAT_AVRO_RECORD_H */

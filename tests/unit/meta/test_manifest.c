@@ -98,6 +98,86 @@ static void test_fixture_manifests_round_trip(void **state)
     pm_strlist_free(&tables);
 }
 
+static bool accept_all(void *ctx, const pm_manifest_entry *e)
+{
+    (void)ctx;
+    (void)e;
+    return true;
+}
+
+static bool accept_odd_buckets(void *ctx, const pm_manifest_entry *e)
+{
+    (void)ctx;
+    return e->bucket % 2 != 0;
+}
+
+/* A filtered read keeps exactly the entries its filter accepts, decoded as an unfiltered read
+ * decodes them; the rejected ones are skipped by the compiled skipper. */
+static void test_filtered_reads(void **state)
+{
+    pm_strlist files;
+    size_t checked = 0, kept = 0, skipped = 0;
+    (void)state;
+    if (!pm_test_require_fixtures())
+        return;
+    pm_strlist_init(&files);
+    pm_test_find_files(pm_test_fixtures(), "manifest-", &files);
+    for (size_t i = 0; i < files.count; i++) {
+        const char *path = files.items[i];
+        size_t len, n = 0, na = 0, no = 0;
+        uint8_t *data;
+        pm_arena arena;
+        pm_manifest_entry *all = NULL, *every = NULL, *odd = NULL;
+        pm_manifest_filter f_all = {accept_all, NULL}, f_odd = {accept_odd_buckets, NULL};
+        paimon_error err = {0};
+        pm_buf a, b;
+        if (strstr(path, "manifest-list-") != NULL || strstr(path, "index-manifest-") != NULL)
+            continue;
+        data = pm_test_read_file(path, &len);
+        if (len < 3 || memcmp(data, "Obj", 3) != 0) {
+            pm_free(data);
+            continue;
+        }
+        pm_arena_init(&arena, 1 << 16);
+        assert_int_equal(pm_manifest_decode(data, len, path, &PM_MANIFEST_ENTRY_DESC,
+                                            PM_MANIFEST_VERSION, &arena, (void **)&all, &n, &err),
+                         0);
+        assert_int_equal(
+            pm_manifest_decode_filtered(data, len, path, &f_all, &arena, &every, &na, &err), 0);
+        assert_int_equal(
+            pm_manifest_decode_filtered(data, len, path, &f_odd, &arena, &odd, &no, &err), 0);
+        assert_int_equal(na, n);
+        pm_buf_init(&a, 0);
+        pm_buf_init(&b, 0);
+        for (size_t k = 0, j = 0; k < n; k++) {
+            pm_buf_reset(&a);
+            assert_int_equal(pm_avro_encode(&PM_MANIFEST_ENTRY_DESC, &all[k], &a), 0);
+            pm_buf_reset(&b);
+            assert_int_equal(pm_avro_encode(&PM_MANIFEST_ENTRY_DESC, &every[k], &b), 0);
+            assert_int_equal(a.len, b.len);
+            assert_memory_equal(a.data, b.data, a.len);
+            if (all[k].bucket % 2 == 0) {
+                skipped++;
+                continue;
+            }
+            assert_true(j < no);
+            pm_buf_reset(&b);
+            assert_int_equal(pm_avro_encode(&PM_MANIFEST_ENTRY_DESC, &odd[j++], &b), 0);
+            assert_int_equal(a.len, b.len);
+            assert_memory_equal(a.data, b.data, a.len);
+            kept++;
+        }
+        pm_buf_free(&a);
+        pm_buf_free(&b);
+        pm_arena_free(&arena);
+        pm_free(data);
+        checked++;
+    }
+    printf("%zu manifests: %zu entries kept, %zu skipped by the filter\n", checked, kept, skipped);
+    assert_true(checked > 20 && kept > 0 && skipped > 0);
+    pm_strlist_free(&files);
+}
+
 /* Java 1.4-era files carry the exact schema strings the writer must produce. */
 static void test_writer_schemas_equal_java(void **state)
 {
@@ -273,6 +353,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture_manifests_round_trip),
+        cmocka_unit_test(test_filtered_reads),
         cmocka_unit_test(test_writer_schemas_equal_java),
         cmocka_unit_test(test_index_manifest_schema),
         cmocka_unit_test(test_manifest_list_record_bytes),
