@@ -180,9 +180,10 @@ static int write_utf(pm_buf *out, const char *s)
         i += k;
         if (cp >= 0x10000) {
             uint32_t v = cp - 0x10000, hi = 0xD800 | (v >> 10), lo = 0xDC00 | (v & 0x3FF);
-            uint8_t t[6] = {(uint8_t)(0xE0 | hi >> 12), (uint8_t)(0x80 | ((hi >> 6) & 0x3F)),
-                            (uint8_t)(0x80 | (hi & 0x3F)),  (uint8_t)(0xE0 | lo >> 12),
-                            (uint8_t)(0x80 | ((lo >> 6) & 0x3F)), (uint8_t)(0x80 | (lo & 0x3F))};
+            uint8_t t[6] = {
+                (uint8_t)(0xE0 | hi >> 12),           (uint8_t)(0x80 | ((hi >> 6) & 0x3F)),
+                (uint8_t)(0x80 | (hi & 0x3F)),        (uint8_t)(0xE0 | lo >> 12),
+                (uint8_t)(0x80 | ((lo >> 6) & 0x3F)), (uint8_t)(0x80 | (lo & 0x3F))};
             rc = pm_buf_append(&enc, t, 6);
         } else if (cp != 0 && cp < 0x80) {
             rc = pm_buf_putc(&enc, (uint8_t)cp);
@@ -274,8 +275,8 @@ done:
 }
 
 /* Reads a writeUTF string at *off (modified UTF-8 kept as it is: plain names are plain). */
-static int read_utf(const uint8_t *data, size_t len, size_t *off, pm_arena *arena,
-                    const char **out, const char *what, paimon_error *err)
+static int read_utf(const uint8_t *data, size_t len, size_t *off, pm_arena *arena, const char **out,
+                    const char *what, paimon_error *err)
 {
     size_t n;
     if (*off + 2 > len)
@@ -351,8 +352,8 @@ int pm_file_index_parse(const uint8_t *data, size_t len, const char *what, pm_ar
                 out[n].len = 0;
             } else {
                 if (start < head_len || length < 0 || (size_t)start + (size_t)length > len)
-                    return pm_corrupt(err, "%s: index of %s at %d+%d outside the file", what,
-                                      name, start, length);
+                    return pm_corrupt(err, "%s: index of %s at %d+%d outside the file", what, name,
+                                      start, length);
                 out[n].data = data + start;
                 out[n].len = (size_t)length;
             }

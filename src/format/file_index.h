@@ -45,8 +45,8 @@
 typedef struct pm_bloom {
     int32_t num_hashes;
     int32_t num_bits;
-    uint8_t *bits;   /* num_bits / 8 bytes */
-    bool owned;      /* bits allocated here (writers) */
+    uint8_t *bits; /* num_bits / 8 bytes */
+    bool owned;    /* bits allocated here (writers) */
 } pm_bloom;
 
 /* A new, empty filter for `items` values at false-positive rate `fpp`.  0,

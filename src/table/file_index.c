@@ -62,7 +62,8 @@ static bool excludes(const index_ctx *x, const pm_predicate *p)
         if (!bloom_of(x, p->column, &b))
             return false;
         for (size_t i = 0; i < p->literal_count; i++)
-            if (p->literals[i].is_null || pm_bloom_test(&b, pm_bloom_hash(p->type, &p->literals[i])))
+            if (p->literals[i].is_null ||
+                pm_bloom_test(&b, pm_bloom_hash(p->type, &p->literals[i])))
                 return false;
         return p->literal_count > 0;
     case PM_PRED_FALSE: return true;
@@ -124,8 +125,8 @@ int pm_file_index_skips(paimon_table *t, const pm_schema *schema, const pm_manif
     memset(&x, 0, sizeof(x));
     x.schema = schema;
     x.file_schema = fs;
-    PM_TRY(pm_file_index_parse(data, len, e->file.file_name, &arena, (pm_file_index_item **)&x.items,
-                               &x.count, err));
+    PM_TRY(pm_file_index_parse(data, len, e->file.file_name, &arena,
+                               (pm_file_index_item **)&x.items, &x.count, err));
     *skip = excludes(&x, filter);
 done:
     if (fs != NULL)

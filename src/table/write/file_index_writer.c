@@ -146,8 +146,10 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
             strcmp(key + kl - 8, ".columns") != 0)
             continue;
         if (strcmp(key, "file-index." BLOOM ".columns") != 0) {
-            rc = pm_err_set(err, PAIMON_EUNSUPPORTED, "option %s: only bloom-filter file indexes "
-                                                      "are written yet", key);
+            rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
+                            "option %s: only bloom-filter file indexes "
+                            "are written yet",
+                            key);
             goto fail;
         }
         for (const char *p = v; p != NULL;) {
@@ -185,8 +187,8 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
             char *end;
             long long n = strtoll(o->values[i], &end, 10);
             if (*end != '\0' || n <= 0 || n > INT32_MAX) {
-                rc = pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a valid count",
-                                key, o->values[i]);
+                rc = pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a valid count", key,
+                                o->values[i]);
                 goto fail;
             }
             col->items = n;
@@ -194,8 +196,8 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
             char *end;
             double f = strtod(o->values[i], &end);
             if (*end != '\0' || !(f > 0.0 && f < 1.0)) {
-                rc = pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a probability",
-                                key, o->values[i]);
+                rc = pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a probability", key,
+                                o->values[i]);
                 goto fail;
             }
             col->fpp = f;
