@@ -322,7 +322,7 @@ int pm_file_index_parse(const uint8_t *data, size_t len, const char *what, pm_ar
                           columns);
     for (int32_t c = 0; c < columns; c++) {
         const char *name;
-        int32_t k;
+        int32_t k = 0;
         if ((rc = read_utf(data, (size_t)head_len, &off, arena, &name, what, err)) != 0 ||
             (rc = read_i32(data, (size_t)head_len, &off, &k, what, err)) != 0)
             return rc;
@@ -330,7 +330,7 @@ int pm_file_index_parse(const uint8_t *data, size_t len, const char *what, pm_ar
             return pm_corrupt(err, "%s: offset %zu: %d indexes", what, off, k);
         for (int32_t i = 0; i < k; i++) {
             const char *type;
-            int32_t start, length;
+            int32_t start = 0, length = 0;
             if ((rc = read_utf(data, (size_t)head_len, &off, arena, &type, what, err)) != 0 ||
                 (rc = read_i32(data, (size_t)head_len, &off, &start, what, err)) != 0 ||
                 (rc = read_i32(data, (size_t)head_len, &off, &length, what, err)) != 0)

@@ -297,3 +297,18 @@ emit_pick:
     *emitted = true;
     return 0;
 }
+
+int pm_merge_fn_pick(const pm_merge_fn *f, const pm_record *recs, size_t n)
+{
+    if (n == 1 && !f->lookup)
+        return 0;
+    if (f->engine != ENGINE_DEDUP)
+        return -1;
+    if (f->ignore_delete) {
+        size_t k = n;
+        while (k > 0 && !pm_kind_is_add(recs[k - 1].kind))
+            k--;
+        return k == 0 ? -2 : (int)(k - 1);
+    }
+    return (int)(n - 1);
+}

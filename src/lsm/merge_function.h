@@ -73,4 +73,9 @@ int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch 
 int pm_merge_fn_reduce(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out, int8_t *kind,
                        int64_t *seq, bool *emitted, paimon_error *err);
 
+/* Which record a flush's merge of `n` >= 1 records yields unchanged: its index, -1 when the
+ * result is computed (call pm_merge_fn_reduce), or -2 when there is no result.  Lets a
+ * writer copy the chosen records in bulk (a lone record, deduplicate's last record). */
+int pm_merge_fn_pick(const pm_merge_fn *f, const pm_record *recs, size_t n);
+
 #endif /* PM_LSM_MERGE_FUNCTION_H */

@@ -52,7 +52,7 @@ struct pq_colw {
     bool dict_on;      /* still dictionary-encoding this chunk */
     bool dict_used;    /* a finished page of this chunk used it */
     bool first_page;   /* no page of this chunk finished yet */
-    uint32_t *slots;   /* hash table: entry + 1, 0 empty */
+    uint64_t *slots;   /* hash table: hash << 32 | (entry + 1), 0 empty */
     uint32_t slot_cap; /* power of two */
     uint32_t dcount;   /* entries */
     pm_buf dplain;     /* PLAIN entries: the dictionary page body */
@@ -310,7 +310,7 @@ static const uint8_t *entry_value(const pq_colw *c, uint32_t e, uint32_t *len)
 static int grow_slots(pq_colw *c)
 {
     uint32_t cap = c->slot_cap == 0 ? 1024 : c->slot_cap * 2;
-    uint32_t *s = pm_calloc(cap, sizeof(uint32_t));
+    uint64_t *s = pm_calloc(cap, sizeof(uint64_t));
     const uint32_t *hashes = (const uint32_t *)(const void *)c->dhash.data;
     if (s == NULL)
         return PAIMON_ENOMEM;
@@ -318,7 +318,7 @@ static int grow_slots(pq_colw *c)
         uint32_t k = hashes[e] & (cap - 1);
         while (s[k] != 0)
             k = (k + 1) & (cap - 1);
-        s[k] = e + 1;
+        s[k] = (uint64_t)hashes[e] << 32 | (e + 1);
     }
     pm_free(c->slots);
     c->slots = s;
@@ -326,19 +326,19 @@ static int grow_slots(pq_colw *c)
     return 0;
 }
 
-/* The dictionary index of a value, adding it when new. */
+/* The dictionary index of a value, adding it when new.  A slot keeps the entry's hash, so
+ * a probe touches one array unless the hashes are equal. */
 static int dict_index(pq_colw *c, const uint8_t *p, uint32_t len, uint32_t *out)
 {
     uint32_t h = hash_bytes(p, len), k;
-    const uint32_t *hashes;
     int rc;
     if ((uint64_t)(c->dcount + 1) * 2 > c->slot_cap && (rc = grow_slots(c)) != 0)
         return rc;
-    hashes = (const uint32_t *)(const void *)c->dhash.data;
     for (k = h & (c->slot_cap - 1); c->slots[k] != 0; k = (k + 1) & (c->slot_cap - 1)) {
-        uint32_t e = c->slots[k] - 1, el;
+        uint64_t slot = c->slots[k];
+        uint32_t e = (uint32_t)slot - 1, el;
         const uint8_t *ev;
-        if (hashes[e] != h)
+        if ((uint32_t)(slot >> 32) != h)
             continue;
         ev = entry_value(c, e, &el);
         if (el == len && memcmp(ev, p, len) == 0) {
@@ -359,7 +359,7 @@ static int dict_index(pq_colw *c, const uint8_t *p, uint32_t len, uint32_t *out)
             (rc = pm_buf_append(&c->doff, &off, 4)) != 0 ||
             (rc = pm_buf_append(&c->dhash, &h, 4)) != 0)
             return rc;
-        c->slots[k] = c->dcount + 1;
+        c->slots[k] = (uint64_t)h << 32 | (c->dcount + 1);
         *out = c->dcount++;
     }
     return 0;
@@ -395,7 +395,7 @@ static void dict_reset(pq_colw *c)
     c->doff.len = 0;
     c->dhash.len = 0;
     if (c->slots != NULL)
-        memset(c->slots, 0, c->slot_cap * sizeof(uint32_t));
+        memset(c->slots, 0, c->slot_cap * sizeof(uint64_t));
 }
 
 /* ---- adding values --------------------------------------------------------------------- */
@@ -454,6 +454,94 @@ static int add_value(pq_colw *c, const pval *v)
     return pm_buf_append(&c->plain, v->ptr, v->len);
 }
 
+/* add_value() for 4- and 8-byte numbers in bulk: the same statistics (NaN skipped, strict
+ * comparisons), then dictionary indices (until the dictionary is full) or PLAIN values
+ * copied as they are. */
+#define BOUNDS_LOOP(T, LOAD)                                                                       \
+    do {                                                                                           \
+        T lo = 0, hi = 0;                                                                          \
+        bool have = c->p_has;                                                                      \
+        if (have) {                                                                                \
+            memcpy(&lo, c->p_min.data, sizeof(T));                                                 \
+            memcpy(&hi, c->p_max.data, sizeof(T));                                                 \
+        }                                                                                          \
+        for (int64_t q = 0; q < values; q++) {                                                     \
+            T v;                                                                                   \
+            memcpy(&v, src + (size_t)(idx != NULL ? idx[q] : first + q) * sizeof(T), sizeof(T));   \
+            if (LOAD) {                                                                            \
+                if (!have)                                                                         \
+                    c->p_nan_only = true;                                                          \
+                continue;                                                                          \
+            }                                                                                      \
+            if (!have) {                                                                           \
+                lo = hi = v;                                                                       \
+                have = true;                                                                       \
+                c->p_nan_only = false;                                                             \
+            } else if (v < lo) {                                                                   \
+                lo = v;                                                                            \
+            } else if (v > hi) {                                                                   \
+                hi = v;                                                                            \
+            }                                                                                      \
+        }                                                                                          \
+        if (have) {                                                                                \
+            if ((rc = set_buf(&c->p_min, (const uint8_t *)&lo, sizeof(T))) != 0 ||                 \
+                (rc = set_buf(&c->p_max, (const uint8_t *)&hi, sizeof(T))) != 0)                   \
+                return rc;                                                                         \
+            c->p_has = true;                                                                       \
+        }                                                                                          \
+    } while (0)
+
+static int add_fixed_bulk(pq_colw *c, const pm_column *col, const int64_t *idx, int64_t first,
+                          int64_t values)
+{
+    const uint8_t *src = col->values.data;
+    size_t w = (size_t)col->width;
+    uint8_t *dst;
+    int64_t k = 0;
+    int rc;
+    if (values <= 0)
+        return 0;
+    switch (c->leaf->order) {
+    case PQ_ORD_I32: BOUNDS_LOOP(int32_t, 0); break;
+    case PQ_ORD_I64: BOUNDS_LOOP(int64_t, 0); break;
+    case PQ_ORD_FLOAT: BOUNDS_LOOP(float, isnan(v)); break;
+    default: BOUNDS_LOOP(double, isnan(v)); break;
+    }
+    if (c->page_dict) {
+        if ((rc = pm_buf_reserve(&c->idx, (size_t)values * 4)) != 0)
+            return rc;
+        while (k < values) {
+            const uint8_t *p = src + (size_t)(idx != NULL ? idx[k] : first + k) * w;
+            uint32_t e;
+            if ((rc = dict_index(c, p, (uint32_t)w, &e)) != 0)
+                return rc;
+            memcpy(c->idx.data + c->idx.len, &e, 4);
+            c->idx.len += 4;
+            k++;
+            if ((int64_t)c->dplain.len > c->o->dict_page_size) {
+                /* the dictionary is full: this page and the rest of the chunk go PLAIN */
+                c->dict_on = false;
+                if ((rc = page_to_plain(c)) != 0)
+                    return rc;
+                break;
+            }
+        }
+        if (k == values)
+            return 0;
+    }
+    if ((rc = pm_buf_reserve(&c->plain, (size_t)(values - k) * w)) != 0)
+        return rc;
+    dst = c->plain.data + c->plain.len;
+    if (idx == NULL) {
+        memcpy(dst, src + (size_t)(first + k) * w, (size_t)(values - k) * w);
+    } else {
+        for (int64_t j = k; j < values; j++)
+            memcpy(dst + (size_t)(j - k) * w, src + (size_t)idx[j] * w, w);
+    }
+    c->plain.len += (size_t)(values - k) * w;
+    return 0;
+}
+
 int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *rep, int64_t entries,
                    int64_t rows, const pm_column *col, const int64_t *idx, int64_t first,
                    int64_t values, paimon_error *err)
@@ -483,11 +571,15 @@ int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *re
                     l->path[l->path_len - 1], (int)l->type->precision, (int)l->type->scale);
         }
     }
-    for (int64_t k = 0; k < values && rc == 0; k++) {
-        pval v;
-        get_value(c, col, idx != NULL ? idx[k] : first + k, &v);
-        rc = add_value(c, &v);
-    }
+    if (l->conv == PQ_W_COPY && (l->order == PQ_ORD_I32 || l->order == PQ_ORD_I64 ||
+                                 l->order == PQ_ORD_FLOAT || l->order == PQ_ORD_DOUBLE))
+        rc = add_fixed_bulk(c, col, idx, first, values);
+    else
+        for (int64_t k = 0; k < values && rc == 0; k++) {
+            pval v;
+            get_value(c, col, idx != NULL ? idx[k] : first + k, &v);
+            rc = add_value(c, &v);
+        }
     return rc != 0 ? pm_buf_error(err, rc) : 0;
 }
 

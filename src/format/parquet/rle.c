@@ -240,11 +240,26 @@ static void write_packed_group(pm_rle_encoder *e)
         e->header_pos = e->out->len;
         enc_put(e, &zero, 1);
     }
-    for (int i = 0; i < 8; i++, bit += (uint64_t)e->width) {
-        uint64_t v = e->buffered[i];
-        for (int k = 0; k < e->width; k++)
-            if ((v >> k) & 1)
-                packed[(bit + (uint64_t)k) >> 3] |= (uint8_t)(1u << ((bit + (uint64_t)k) & 7));
+    if (e->width <= 56) { /* a word at a time: 8 values of `width` bits are `width` bytes */
+        uint64_t acc = 0, mask = ((uint64_t)1 << e->width) - 1;
+        int nbits = 0;
+        size_t o = 0;
+        for (int i = 0; i < 8; i++) {
+            acc |= ((uint64_t)e->buffered[i] & mask) << nbits;
+            nbits += e->width;
+            while (nbits >= 8) {
+                packed[o++] = (uint8_t)acc;
+                acc >>= 8;
+                nbits -= 8;
+            }
+        }
+    } else {
+        for (int i = 0; i < 8; i++, bit += (uint64_t)e->width) {
+            uint64_t v = e->buffered[i];
+            for (int k = 0; k < e->width; k++)
+                if ((v >> k) & 1)
+                    packed[(bit + (uint64_t)k) >> 3] |= (uint8_t)(1u << ((bit + (uint64_t)k) & 7));
+        }
     }
     enc_put(e, packed, (size_t)e->width);
     e->buffered_count = 0;

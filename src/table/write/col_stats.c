@@ -441,7 +441,7 @@ done:
 int pm_stats_serialize_all(pm_arena *arena, const pm_type *const *types, const pm_col_result *res,
                            size_t count, pm_simple_stats *out, paimon_error *err)
 {
-    const pm_col_result *rp[256], **p = rp;
+    const pm_col_result *rp[256] = {0}, **p = rp;
     int rc;
     if (count > 256 && (p = pm_malloc(count * sizeof(*p))) == NULL)
         return pm_nomem(err);

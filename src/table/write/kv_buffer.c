@@ -183,6 +183,9 @@ int pm_kv_buffer_put(pm_kv_buffer *b, const pm_batch *batch, const int64_t *rows
             if ((rc = pm_batch_new(&ch, b->c->value_type, err)) != 0)
                 return rc;
             b->chunks[b->chunk_count++] = ch;
+            for (size_t c = 0; c < ch->column_count; c++) /* no regrowth while filling */
+                if (pm_column_reserve(ch->columns[c], CHUNK_ROWS) != 0)
+                    return pm_nomem(err);
         }
         m = CHUNK_ROWS - ch->row_count;
         if (m > n)
@@ -525,12 +528,24 @@ static bool same_key(const merge_state *m, const rec_ref *a, const rec_ref *b)
 /* ---- outputs --------------------------------------------------------------------------- */
 
 /* A batch of rows in a data file's layout: value columns plus _SEQUENCE_NUMBER and
- * _VALUE_KIND columns, viewed in the file's column order. */
+ * _VALUE_KIND columns, viewed in the file's column order.  Records that go out unchanged
+ * (a lone record, deduplicate's pick, every changelog record) are first collected as
+ * references and copied column by column in bulk (out_materialize); computed rows are
+ * appended directly, after the references before them. */
+typedef struct out_ref {
+    const pm_batch *batch;
+    int64_t row;
+    int64_t seq;
+    int8_t kind;
+} out_ref;
+
 typedef struct out_batch {
     pm_batch *vals;
     pm_column *seq, *kind;
     pm_column **view_cols;
     pm_batch view;
+    out_ref *refs;
+    size_t ref_count, ref_cap;
 } out_batch;
 
 static pm_type seq_type = {.id = PM_TYPE_BIGINT, .nullable = false};
@@ -545,8 +560,10 @@ static int out_init(out_batch *o, const pm_write_ctx *c, paimon_error *err)
         return rc;
     if ((o->seq = pm_column_new(&seq_type)) == NULL ||
         (o->kind = pm_column_new(&kind_type)) == NULL ||
-        (o->view_cols = pm_calloc(n + 1, sizeof(pm_column *))) == NULL)
+        (o->view_cols = pm_calloc(n + 1, sizeof(pm_column *))) == NULL ||
+        (o->refs = pm_malloc(OUT_ROWS * sizeof(out_ref))) == NULL)
         return pm_nomem(err);
+    o->ref_cap = OUT_ROWS;
     for (size_t k = 0; k < c->value_start - 2; k++)
         o->view_cols[k] = o->vals->columns[c->key_idx[k]];
     o->view_cols[c->seq_col] = o->seq;
@@ -565,6 +582,7 @@ static void out_free(out_batch *o)
     pm_column_free(o->seq);
     pm_column_free(o->kind);
     pm_free(o->view_cols);
+    pm_free(o->refs);
 }
 
 static void out_reset(out_batch *o)
@@ -573,6 +591,13 @@ static void out_reset(out_batch *o)
     pm_column_reset(o->seq);
     pm_column_reset(o->kind);
     o->view.row_count = 0;
+    o->ref_count = 0;
+}
+
+/* Rows in the batch, references included. */
+static int64_t out_rows(const out_batch *o)
+{
+    return o->view.row_count + (int64_t)o->ref_count;
 }
 
 static int out_push_meta(out_batch *o, int64_t seq, int8_t kind)
@@ -586,20 +611,113 @@ static int out_push_meta(out_batch *o, int64_t seq, int8_t kind)
     return 0;
 }
 
-/* Appends a record unchanged. */
-static int out_push_raw(out_batch *o, const rec_ref *r, size_t value_count)
+static int out_push_ref(out_batch *o, const pm_batch *batch, int64_t row, int64_t seq, int8_t kind)
 {
-    for (size_t i = 0; i < value_count; i++) {
-        int rc = pm_column_append_from(o->vals->columns[i], r->batch->columns[i], r->row);
-        if (rc != 0)
-            return rc;
+    if (o->ref_count == o->ref_cap) {
+        size_t cap = o->ref_cap * 2;
+        out_ref *grown = pm_realloc(o->refs, cap * sizeof(*grown));
+        if (grown == NULL)
+            return PAIMON_ENOMEM;
+        o->refs = grown;
+        o->ref_cap = cap;
     }
-    return out_push_meta(o, r->seq, r->kind);
+    o->refs[o->ref_count++] = (out_ref){batch, row, seq, kind};
+    return 0;
+}
+
+/* Copies column `c` of the referenced records in bulk (fixed-width and string columns
+ * without nulls); other columns slot by slot. */
+static int gather_refs(pm_column *dst, const out_ref *refs, size_t n, size_t c)
+{
+    bool simple = dst->validity.len == 0;
+    int rc;
+    for (size_t i = 0; i < n && simple; i++)
+        simple = refs[i].batch->columns[c]->null_count == 0;
+    if (simple && dst->layout == PM_LAYOUT_FIXED) {
+        uint32_t w = dst->width;
+        uint8_t *p;
+        if ((rc = pm_buf_reserve(&dst->values, n * w)) != 0)
+            return rc;
+        p = dst->values.data + dst->values.len;
+        if (w == 8) {
+            for (size_t i = 0; i < n; i++)
+                memcpy(p + 8 * i, refs[i].batch->columns[c]->values.data + 8 * refs[i].row, 8);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                memcpy(p + (size_t)w * i,
+                       refs[i].batch->columns[c]->values.data + (size_t)w * refs[i].row, w);
+        }
+        dst->values.len += n * w;
+        dst->length += (int64_t)n;
+        return 0;
+    }
+    if (simple && dst->layout == PM_LAYOUT_VAR) {
+        size_t total = 0;
+        int32_t end = (int32_t)dst->values.len;
+        for (size_t i = 0; i < n; i++) {
+            const pm_column *src = refs[i].batch->columns[c];
+            total += (size_t)(pm_column_offset(src, refs[i].row + 1) -
+                              pm_column_offset(src, refs[i].row));
+        }
+        if (dst->values.len + total > INT32_MAX)
+            return PAIMON_ELIMIT;
+        if ((rc = pm_buf_reserve(&dst->values, total)) != 0 ||
+            (rc = pm_buf_reserve(&dst->offsets, n * 4 + 4)) != 0)
+            return rc;
+        if (dst->offsets.len == 0) {
+            memset(dst->offsets.data, 0, 4);
+            dst->offsets.len = 4;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const pm_column *src = refs[i].batch->columns[c];
+            int32_t a = pm_column_offset(src, refs[i].row),
+                    b = pm_column_offset(src, refs[i].row + 1);
+            memcpy(dst->values.data + dst->values.len, src->values.data + a, (size_t)(b - a));
+            dst->values.len += (size_t)(b - a);
+            end += b - a;
+            memcpy(dst->offsets.data + dst->offsets.len, &end, 4);
+            dst->offsets.len += 4;
+        }
+        dst->length += (int64_t)n;
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((rc = pm_column_append_from(dst, refs[i].batch->columns[c], refs[i].row)) != 0)
+            return rc;
+    return 0;
+}
+
+/* Turns the pending references into rows of the batch. */
+static int out_materialize(out_batch *o, paimon_error *err)
+{
+    size_t n = o->ref_count;
+    int rc;
+    if (n == 0)
+        return 0;
+    for (size_t c = 0; c < o->vals->column_count; c++)
+        if ((rc = gather_refs(o->vals->columns[c], o->refs, n, c)) != 0)
+            return pm_buf_error(err, rc);
+    if ((rc = pm_buf_reserve(&o->seq->values, n * 8)) != 0 ||
+        (rc = pm_buf_reserve(&o->kind->values, n)) != 0)
+        return pm_buf_error(err, rc);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(o->seq->values.data + o->seq->values.len, &o->refs[i].seq, 8);
+        o->seq->values.len += 8;
+        o->kind->values.data[o->kind->values.len++] = (uint8_t)o->refs[i].kind;
+    }
+    o->seq->length += (int64_t)n;
+    o->kind->length += (int64_t)n;
+    o->view.row_count += (int64_t)n;
+    o->vals->row_count = o->view.row_count;
+    o->ref_count = 0;
+    return 0;
 }
 
 static int out_flush(out_batch *o, pm_data_writer *w, paimon_error *err)
 {
     int rc;
+    if ((rc = out_materialize(o, err)) != 0)
+        return rc;
     if (o->view.row_count == 0)
         return 0;
     rc = pm_data_writer_write(w, &o->view, 0, o->view.row_count, err);
@@ -758,7 +876,6 @@ int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *ch
                        paimon_error *err)
 {
     const pm_write_ctx *c = b->c;
-    size_t vc = c->value_type->field_count;
     merge_state m;
     int64_t *perm = NULL;
     out_batch out, cl;
@@ -780,6 +897,7 @@ int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *ch
         int8_t kind;
         int64_t seq;
         bool emitted;
+        int pick;
         do {
             PM_TRY(pop(&m, &r, err));
             if (n == 0)
@@ -801,22 +919,37 @@ int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *ch
             recs[n].level = 0;
             n++;
             if (changelog != NULL) {
-                if ((rc = out_push_raw(&cl, &r, vc)) != 0) {
-                    rc = pm_buf_error(err, rc);
+                if (out_push_ref(&cl, r.batch, r.row, r.seq, r.kind) != 0) {
+                    rc = pm_nomem(err);
                     goto done;
                 }
-                if (cl.view.row_count >= OUT_ROWS)
+                if (out_rows(&cl) >= OUT_ROWS)
                     PM_TRY(out_flush(&cl, changelog, err));
             }
         } while (m.heap_size > 0 && same_key(&m, &first, &m.heap[0]->cur));
-        PM_TRY(pm_merge_fn_reduce(c->merge, recs, n, out.vals, &kind, &seq, &emitted, err));
-        if (emitted && (rc = out_push_meta(&out, seq, kind)) != 0) {
-            rc = pm_buf_error(err, rc);
-            goto done;
+        pick = pm_merge_fn_pick(c->merge, recs, n);
+        if (pick >= 0) {
+            if (out_push_ref(&out, recs[pick].batch, recs[pick].row, recs[pick].seq,
+                             recs[pick].kind) != 0) {
+                rc = pm_nomem(err);
+                goto done;
+            }
+        } else if (pick == -1) {
+            PM_TRY(out_materialize(&out, err)); /* keep the order */
+            PM_TRY(pm_merge_fn_reduce(c->merge, recs, n, out.vals, &kind, &seq, &emitted, err));
+            if (emitted && (rc = out_push_meta(&out, seq, kind)) != 0) {
+                rc = pm_buf_error(err, rc);
+                goto done;
+            }
         }
-        if (out.view.row_count >= OUT_ROWS)
+        if (out_rows(&out) >= OUT_ROWS)
             PM_TRY(out_flush(&out, data, err));
-        free_retired(&m);
+        if (m.retired_count > 0) { /* references into those batches end here */
+            PM_TRY(out_materialize(&out, err));
+            if (changelog != NULL)
+                PM_TRY(out_materialize(&cl, err));
+            free_retired(&m);
+        }
     }
     PM_TRY(out_flush(&out, data, err));
     if (changelog != NULL)

@@ -768,7 +768,7 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
     }
     /* 1. row kinds and filters (row_slot: -1 drops the row) */
     for (int64_t r = 0; r < n; r++) {
-        int8_t k;
+        int8_t k = 0;
         PM_TRY(row_kind_of(w, b, kinds, r, first_row, &k, err));
         w->row_kind[r] = k;
         w->row_slot[r] = 0;

@@ -1,0 +1,236 @@
+/* Write benchmarks (issue 6 figures), one thread, from batches in memory to committed
+ * snapshots on the local disk:
+ *
+ *   bench_write pk      [ROWS] [KEYS] [COMMIT_EVERY] [BUFFER]   primary-key upsert ingest
+ *   bench_write append  [ROWS] [KEYS] [COMMIT_EVERY]            append ingest of the same rows
+ *   bench_write all     (both, repeated --runs times; medians)
+ *
+ * Rows: k BIGINT (primary key, uniform over KEYS distinct values), v1 BIGINT, v2 DOUBLE,
+ * v3 INT, v4 STRING (8-14 characters), v5 TIMESTAMP(3); 4096 rows per batch, made before
+ * each run's clock starts in a pool of 64 batches that the run cycles through with shifted
+ * keys (so the generator costs nothing and every batch differs).  Primary-key table:
+ * bucket = 4; append table: unaware bucket.  A commit after every COMMIT_EVERY rows and at
+ * the end.  Prints rows/s by wall clock and per CPU second of the process (user + system,
+ * getrusage: the figure that a shared, loaded machine still measures fairly), the table's
+ * size, and peak RSS (getrusage maxrss).
+ *
+ * Defaults: 10,000,000 rows, 2,000,000 keys, 1,000,000 rows per commit, write-buffer-size
+ * 256 mb (Java's default); `--buffer 64mb` for the memory figure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "bench_util.h"
+#include "paimon.h"
+#include "table/commit.h"
+#include "table/write/table_write.h"
+#include "util/alloc.h"
+
+#define BATCH 4096
+#define POOL  64
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void die(const char *what, const paimon_error *err)
+{
+    fprintf(stderr, "bench_write: %s: %s\n", what, err != NULL ? err->message : "");
+    exit(1);
+}
+
+static pm_batch **make_pool(const pm_type *row, int64_t keys)
+{
+    pm_batch **pool = pm_calloc(POOL, sizeof(*pool));
+    paimon_error err;
+    for (int p = 0; p < POOL; p++) {
+        pm_batch *b;
+        if (pm_batch_new(&b, row, &err))
+            die("batch", &err);
+        for (int i = 0; i < BATCH; i++) {
+            char s[16];
+            int n =
+                snprintf(s, sizeof(s), "name-%llu", (unsigned long long)(next_rand() % 100000000));
+            pm_datum ts;
+            ts.is_null = false;
+            ts.v.ts.millis = 1700000000000ll + (int64_t)(next_rand() % 100000000);
+            ts.v.ts.nanos = 0;
+            pm_column_append_i64(b->columns[0], (int64_t)(next_rand() % (uint64_t)keys));
+            pm_column_append_i64(b->columns[1], (int64_t)(next_rand() % 1000000000));
+            pm_column_append_f64(b->columns[2], (double)(next_rand() % 1000000) / 100.0);
+            pm_column_append_i64(b->columns[3], (int32_t)(next_rand() % 100000));
+            pm_column_append_bytes(b->columns[4], s, (size_t)n);
+            pm_column_append_datum(b->columns[5], &ts);
+        }
+        pm_batch_set_rows(b, BATCH, &err);
+        pool[p] = b;
+    }
+    return pool;
+}
+
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Shifts the keys of a pool batch so that cycles through the pool write other keys. */
+static void shift_keys(pm_batch *b, int64_t shift, int64_t keys)
+{
+    int64_t *k = (int64_t *)(void *)b->columns[0]->values.data;
+    for (int64_t i = 0; i < b->row_count; i++)
+        k[i] = (k[i] + shift) % keys;
+}
+
+static uint64_t dir_bytes(const char *dir)
+{
+    char cmd[1024];
+    FILE *p;
+    unsigned long long kb = 0;
+    snprintf(cmd, sizeof(cmd), "du -sk --apparent-size '%s' 2>/dev/null", dir);
+    if ((p = popen(cmd, "r")) != NULL) {
+        if (fscanf(p, "%llu", &kb) != 1)
+            kb = 0;
+        pclose(p);
+    }
+    return (uint64_t)kb * 1024;
+}
+
+/* One run: creates a table, writes `rows` rows, commits every `every`; returns seconds. */
+static double run(bool pk, int64_t rows, int64_t keys, int64_t every, const char *buffer,
+                  const char *dir, uint64_t *bytes, double *cpu)
+{
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *pks[1] = {"k"};
+    const char *okeys[3] = {"bucket", "write-buffer-size", "target-file-size"};
+    const char *ovals[3] = {"4", buffer, "256 mb"};
+    paimon_error err;
+    pm_fs *fs = pm_fs_local_new(false);
+    pm_table_write *w = NULL;
+    pm_batch **pool;
+    char table[512], cmd[600];
+    int64_t written = 0, since = 0, ident = 0;
+    double t0, c0, elapsed;
+
+    snprintf(table, sizeof(table), "%s/%s", dir, pk ? "pk" : "append");
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", table);
+    if (system(cmd) != 0)
+        die("rm", NULL);
+    co.columns = "k BIGINT, v1 BIGINT, v2 DOUBLE, v3 INT, v4 STRING, v5 TIMESTAMP(3)";
+    co.primary_keys = pk ? pks : NULL;
+    co.primary_key_count = pk ? 1 : 0;
+    co.option_keys = pk ? okeys : okeys + 1;
+    co.option_values = pk ? ovals : ovals + 1;
+    co.option_count = pk ? 3 : 2;
+    if (paimon_table_create(table, &co, &err))
+        die("create", &err);
+    {
+        pm_schema *s;
+        if (pm_schema_read_latest(fs, table, &s, &err))
+            die("schema", &err);
+        pool = make_pool(s->row, keys);
+        pm_schema_free(s);
+    }
+    t0 = bench_now();
+    c0 = cpu_seconds();
+    for (int64_t b = 0; written < rows; b++) {
+        pm_batch *batch = pool[b % POOL];
+        if (w == NULL && pm_table_write_new(&w, fs, table, NULL, &err))
+            die("write", &err);
+        if (b >= POOL && b % POOL == 0)
+            for (int p = 0; p < POOL; p++)
+                shift_keys(pool[p], 7919, keys);
+        if (pm_table_write_batch(w, batch, NULL, written, &err))
+            die("write", &err);
+        written += batch->row_count;
+        since += batch->row_count;
+        if (since >= every || written >= rows) {
+            pm_commit_messages m;
+            pm_commit_opts o;
+            int64_t id;
+            pm_commit_messages_init(&m);
+            if (pm_table_write_prepare(w, &m, &err))
+                die("prepare", &err);
+            memset(&o, 0, sizeof(o));
+            o.commit_user = "bench";
+            o.identifier = ident++;
+            if (pm_commit(fs, table, &m, &o, &id, &err))
+                die("commit", &err);
+            pm_commit_messages_release(&m);
+            since = 0;
+        }
+    }
+    elapsed = bench_now() - t0;
+    *cpu = cpu_seconds() - c0;
+    pm_table_write_free(w);
+    for (int p = 0; p < POOL; p++)
+        pm_batch_free(pool[p]);
+    pm_free(pool);
+    pm_fs_free(fs);
+    *bytes = dir_bytes(table);
+    return elapsed;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "all";
+    int64_t rows = 10000000, keys = 2000000, every = 1000000;
+    const char *buffer = "256 mb", *dir = getenv("BENCH_DIR");
+    int runs = 3;
+    char tmpl[] = "/tmp/bench_write_XXXXXX";
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc)
+            rows = atoll(argv[++i]);
+        else if (strcmp(argv[i], "--keys") == 0 && i + 1 < argc)
+            keys = atoll(argv[++i]);
+        else if (strcmp(argv[i], "--commit-every") == 0 && i + 1 < argc)
+            every = atoll(argv[++i]);
+        else if (strcmp(argv[i], "--buffer") == 0 && i + 1 < argc)
+            buffer = argv[++i];
+        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = atoi(argv[++i]);
+    }
+    if (dir == NULL && (dir = mkdtemp(tmpl)) == NULL)
+        return 1;
+    printf("bench_write %s: %lld rows, %lld keys, commit every %lld, write-buffer-size %s, "
+           "%d runs\n",
+           mode, (long long)rows, (long long)keys, (long long)every, buffer, runs);
+    for (int kind = 0; kind < 2; kind++) {
+        bool pk = kind == 0;
+        double secs[16], rate[16], cpu[16], crate[16];
+        uint64_t bytes = 0;
+        if ((pk && strcmp(mode, "append") == 0) || (!pk && strcmp(mode, "pk") == 0))
+            continue;
+        for (int r = 0; r < runs && r < 16; r++) {
+            secs[r] = run(pk, rows, keys, every, buffer, dir, &bytes, &cpu[r]);
+            rate[r] = (double)rows / secs[r];
+            crate[r] = (double)rows / cpu[r];
+            printf("  %s run %d: %.2f s wall, %.2f s CPU; %.0f rows/s (wall), %.0f rows/s (CPU); "
+                   "%.1f MB of table files\n",
+                   pk ? "primary-key" : "append", r + 1, secs[r], cpu[r], rate[r], crate[r],
+                   (double)bytes / 1e6);
+            fflush(stdout);
+        }
+        printf("%s ingest: median %.0f rows/s wall-clock, %.0f rows/s per CPU second\n",
+               pk ? "primary-key upsert" : "append",
+               bench_median(rate, (size_t)(runs < 16 ? runs : 16)),
+               bench_median(crate, (size_t)(runs < 16 ? runs : 16)));
+    }
+    printf("peak RSS: %.1f MB\n", (double)bench_peak_rss_kb() / 1024.0);
+    {
+        char cmd[600];
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+        if (getenv("BENCH_DIR") == NULL && system(cmd) != 0)
+            return 1;
+    }
+    return 0;
+}
