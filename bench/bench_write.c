@@ -8,7 +8,7 @@
  * Rows: k BIGINT (primary key, uniform over KEYS distinct values), v1 BIGINT, v2 DOUBLE,
  * v3 INT, v4 STRING (8-14 characters), v5 TIMESTAMP(3); 4096 rows per batch, made before
  * each run's clock starts in a pool of 64 batches that the run cycles through with shifted
- * keys (so the generator costs nothing and every batch differs).  Primary-key table:
+ * keys and numbers (so the generator costs nothing and every batch differs).  Primary-key table:
  * bucket = 4; append table: unaware bucket.  A commit after every COMMIT_EVERY rows and at
  * the end.  Prints rows/s by wall clock and per CPU second of the process (user + system,
  * getrusage: the figure that a shared, loaded machine still measures fairly), the table's
@@ -83,12 +83,20 @@ static double cpu_seconds(void)
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-/* Shifts the keys of a pool batch so that cycles through the pool write other keys. */
+/* Shifts the keys (and the numbers) of a pool batch, so that cycles through the pool write
+ * other keys and other values. */
 static void shift_keys(pm_batch *b, int64_t shift, int64_t keys)
 {
     int64_t *k = (int64_t *)(void *)b->columns[0]->values.data;
-    for (int64_t i = 0; i < b->row_count; i++)
+    int64_t *v1 = (int64_t *)(void *)b->columns[1]->values.data;
+    double *v2 = (double *)(void *)b->columns[2]->values.data;
+    int64_t *v5 = (int64_t *)(void *)b->columns[5]->values.data;
+    for (int64_t i = 0; i < b->row_count; i++) {
         k[i] = (k[i] + shift) % keys;
+        v1[i] += 1000000007;
+        v2[i] += 0.5;
+        v5[i] += 1;
+    }
 }
 
 static uint64_t dir_bytes(const char *dir)

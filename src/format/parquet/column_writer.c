@@ -11,6 +11,7 @@
  * dictionary dropped.  BOOLEAN columns are always PLAIN.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format/parquet/encoding.h"
@@ -52,6 +53,7 @@ struct pq_colw {
     bool dict_on;      /* still dictionary-encoding this chunk */
     bool dict_used;    /* a finished page of this chunk used it */
     bool first_page;   /* no page of this chunk finished yet */
+    bool deferred;     /* first page of numbers kept PLAIN until its dictionary is decided */
     uint64_t *slots;   /* hash table: hash << 32 | (entry + 1), 0 empty */
     uint32_t slot_cap; /* power of two */
     uint32_t dcount;   /* entries */
@@ -507,7 +509,9 @@ static int add_fixed_bulk(pq_colw *c, const pm_column *col, const int64_t *idx, 
     case PQ_ORD_FLOAT: BOUNDS_LOOP(float, isnan(v)); break;
     default: BOUNDS_LOOP(double, isnan(v)); break;
     }
-    if (c->page_dict) {
+    if (c->page_dict && c->first_page && w <= 8)
+        c->deferred = true; /* decided in decide_first_page(): the same outcome, cheaper */
+    else if (c->page_dict) {
         if ((rc = pm_buf_reserve(&c->idx, (size_t)values * 4)) != 0)
             return rc;
         while (k < values) {
@@ -689,6 +693,57 @@ static int index_bound(pq_colw *c, const pm_buf *v, bool is_max)
     }
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The first page of a 4- or 8-byte column went in PLAIN (add_fixed_bulk): whether a
+ * dictionary would have survived parquet-java's first-page check (dictionary + indices
+ * smaller than PLAIN) follows from the number of distinct values alone, so they are
+ * counted; only a surviving dictionary is built, from the values in order, which gives
+ * the entries and indices the value-by-value path gives. */
+static int decide_first_page(pq_colw *c)
+{
+    size_t w = (size_t)c->width, n = c->plain.len / w, d = 0;
+    uint64_t *keys;
+    int64_t idx_bytes;
+    int rc = 0;
+    c->deferred = false;
+    if (n == 0)
+        return 0;
+    if ((keys = pm_malloc(n * sizeof(uint64_t))) == NULL)
+        return PAIMON_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = 0;
+        memcpy(&keys[i], c->plain.data + i * w, w);
+    }
+    qsort(keys, n, sizeof(uint64_t), cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        d += i == 0 || keys[i] != keys[i - 1];
+    pm_free(keys);
+    idx_bytes = ((int64_t)n * pm_pq_bit_width(d > 0 ? d - 1 : 0) + 7) / 8;
+    if ((int64_t)(d * w) + idx_bytes >= (int64_t)(n * w) ||
+        (int64_t)(d * w) > c->o->dict_page_size) {
+        c->page_dict = false; /* plain, as parquet-java falls back */
+        c->dict_on = false;
+        dict_reset(c);
+        return 0;
+    }
+    if ((rc = pm_buf_reserve(&c->idx, n * 4)) != 0)
+        return rc;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        uint32_t e;
+        if ((rc = dict_index(c, c->plain.data + i * w, (uint32_t)w, &e)) == 0) {
+            memcpy(c->idx.data + c->idx.len, &e, 4);
+            c->idx.len += 4;
+        }
+    }
+    c->plain.len = 0;
+    return rc;
+}
+
 static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
 {
     const pq_wleaf *l = c->leaf;
@@ -700,6 +755,8 @@ static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
 
     if (c->entries == 0)
         return 0;
+    if (c->deferred && (rc = decide_first_page(c)) != 0)
+        return pm_buf_error(err, rc);
     if (c->page_dict && c->first_page) {
         /* parquet-java's isCompressionSatisfying on the first page */
         int64_t plain_bytes = 0, idx_bytes;
