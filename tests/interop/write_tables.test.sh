@@ -6,7 +6,7 @@
 # Cases: append and primary-key tables, partitioned or not, fixed and unaware buckets,
 # many commits, deletes, spills and flushes of a small write buffer, rolling files,
 # changelog-producer=input, thin mode, statistics modes, overwrite, merge engines, dynamic
-# buckets (HASH index files) and cross-partition upsert.
+# buckets (HASH index files), cross-partition upsert, bloom-filter indexes and the demo.
 set -u
 : "${PAIMON_CLI:?}" "${ORACLE_DIR:?}" "${PAIMON_BUILD_DIR:?}"
 GEN="$PAIMON_BUILD_DIR/tests/interop/interop_write_gen"
@@ -106,5 +106,19 @@ make_table append-bloom "$SMALL" --option file-index.bloom-filter.columns=id,v \
 make_table append-bloom-files "$SMALL" --partition-by p --option file-index.bloom-filter.columns=id \
   -- --rows 2000 --commit-every 1000 --parts 2 && check append-bloom-files model &&
   where_check append-bloom-files "id = 1500" '"id":1500,'
+# the demo's orders table (three commits of inserts, updates and deletes; make demo)
+if "$PAIMON_CLI" demo "$tmp/demo-wh" > "$tmp/demo.log" 2>&1; then
+  cat > "$tmp/demo-wh/demo.db/orders.expected" <<'ROWS'
+{"order_id":1001,"dt":"2026-04-18","customer":"ada","amount":"25.50","status":"delivered","updated_at":"2026-04-20 16:20:00.000"}
+{"order_id":1002,"dt":"2026-04-18","customer":"grace","amount":"98.00","status":"shipped","updated_at":"2026-04-19 07:05:00.000"}
+{"order_id":1004,"dt":"2026-04-19","customer":"edsger","amount":"64.90","status":"shipped","updated_at":"2026-04-20 09:00:00.000"}
+{"order_id":1005,"dt":"2026-04-19","customer":"barbara","amount":"19.99","status":"new","updated_at":"2026-04-19 08:30:00.000"}
+{"order_id":1007,"dt":"2026-04-19","customer":"dennis","amount":"42.00","status":"new","updated_at":"2026-04-19 12:00:00.000"}
+{"order_id":1008,"dt":"2026-04-20","customer":"margaret","amount":"310.00","status":"new","updated_at":"2026-04-20 10:00:00.000"}
+ROWS
+  check demo-wh/demo.db/orders model
+else
+  echo "FAIL demo:"; tail -5 "$tmp/demo.log"; fail=1
+fi
 [ "$fail" = 0 ] && echo "write tables: every table clean under oracle --strict, rows and files match"
 exit $fail

@@ -759,7 +759,7 @@ static int write_run(pm_kv_buffer *b, merge_state *m, const char *path, paimon_e
     memset(&o, 0, sizeof(o));
     PM_TRY(pm_batch_new(&o.vals, b->run_type, err));
     PM_TRY(pm_file_writer_open(&fw, &pm_parquet_file_format, b->c->tmp_fs, path, b->run_type,
-                               b->c->spill_codec, b->c->opts, err));
+                               b->c->spill_codec, &b->c->spill_opts, err));
     while (m->heap_size > 0) {
         rec_ref r;
         PM_TRY(pop(m, &r, err));

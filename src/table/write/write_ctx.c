@@ -11,6 +11,8 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
+#define SPILL_BLOCK 524288 /* bytes: the row groups of spill files (see spill_opts) */
+
 int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
                         int32_t bucket, pm_buf *out, paimon_error *err)
 {
@@ -303,8 +305,17 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
         (rc = pm_options_get_i64(o, "local-sort.max-num-file-handles", 128, &c->spill_fan_in,
                                  err)) != 0)
         return rc;
-    if (c->spill_fan_in < 2)
-        c->spill_fan_in = 2;
+    /* A merge holds one row group of every run it reads (SPILL_BLOCK bytes): a quarter of
+     * the write buffer's worth of them are open at once, so memory stays bounded however
+     * many records a commit spills. */
+    if (c->spill_fan_in > c->buffer_size / (4 * SPILL_BLOCK))
+        c->spill_fan_in = c->buffer_size / (4 * SPILL_BLOCK);
+    if (c->spill_fan_in < 4)
+        c->spill_fan_in = 4;
+    pm_options_init(&c->spill_opts);
+    if (pm_options_set(&c->spill_opts, "parquet.block.size", "524288") != 0 ||
+        pm_options_set(&c->spill_opts, "parquet.page.size", "65536") != 0)
+        return pm_nomem(err);
     v = pm_options_get(o, "spill-compression");
     c->spill_codec = v != NULL && (strcasecmp(v, "none") == 0 || strcasecmp(v, "lz4") == 0)
                          ? v
@@ -321,6 +332,7 @@ void pm_write_ctx_release(pm_write_ctx *c)
         pm_free(c->tmp_dir);
     }
     pm_fs_free(c->tmp_fs);
+    pm_options_free(&c->spill_opts);
     pm_merge_fn_free(c->merge);
     pm_type_free(c->file_type);
     pm_free(c->modes);

@@ -69,8 +69,9 @@ typedef struct pm_write_ctx {
     bool spillable;       /* write-buffer-spillable */
     int64_t spill_fan_in; /* local-sort.max-num-file-handles */
     const char *spill_codec;
-    char *tmp_dir; /* owned: created on the first spill, removed at the end */
-    pm_fs *tmp_fs; /* owned: the local file system of spill files */
+    char *tmp_dir;         /* owned: created on the first spill, removed at the end */
+    pm_fs *tmp_fs;         /* owned: the local file system of spill files */
+    pm_options spill_opts; /* owned: the Parquet layout of spill files (small row groups) */
 
     /* partitions */
     const pm_field *part_fields[PM_WRITE_MAX_KEYS];
