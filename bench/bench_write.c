@@ -3,14 +3,17 @@
  *
  *   bench_write pk      [ROWS] [KEYS] [COMMIT_EVERY] [BUFFER]   primary-key upsert ingest
  *   bench_write append  [ROWS] [KEYS] [COMMIT_EVERY]            append ingest of the same rows
- *   bench_write all     (both, repeated --runs times; medians)
+ *   bench_write parquet [ROWS] [KEYS] [COMMIT_EVERY]            peer: the Parquet writer alone
+ *   bench_write all     (all three, each run of each in turn, --runs times; medians)
  *
  * Rows: k BIGINT (primary key, uniform over KEYS distinct values), v1 BIGINT, v2 DOUBLE,
  * v3 INT, v4 STRING (8-14 characters), v5 TIMESTAMP(3); 4096 rows per batch, made before
  * each run's clock starts in a pool of 64 batches that the run cycles through with shifted
  * keys and numbers (so the generator costs nothing and every batch differs).  Primary-key table:
  * bucket = 4; append table: unaware bucket.  A commit after every COMMIT_EVERY rows and at
- * the end.  Prints rows/s by wall clock and per CPU second of the process (user + system,
+ * the end.  The peer writes the same batches with the Parquet file writer alone (a file per
+ * COMMIT_EVERY rows, the table's codec, no table, statistics or commit): the append/peer
+ * ratio is the table layer's cost, measured under the same load.  Prints rows/s by wall clock and per CPU second of the process (user + system,
  * getrusage: the figure that a shared, loaded machine still measures fairly), the table's
  * size, and peak RSS (getrusage maxrss).
  *
@@ -23,6 +26,8 @@
 
 #include "bench_util.h"
 #include "paimon.h"
+#include "format/file_writer.h"
+#include "meta/schema.h"
 #include "table/commit.h"
 #include "table/write/table_write.h"
 #include "util/alloc.h"
@@ -111,6 +116,63 @@ static uint64_t dir_bytes(const char *dir)
         pclose(p);
     }
     return (uint64_t)kb * 1024;
+}
+
+/* The peer: the same batches through the Parquet file writer alone; returns seconds. */
+static double run_parquet(int64_t rows, int64_t keys, int64_t every, const char *dir,
+                          uint64_t *bytes, double *cpu)
+{
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    paimon_error err;
+    pm_fs *fs = pm_fs_local_new(false);
+    pm_schema *s;
+    pm_file_writer *fw = NULL;
+    pm_batch **pool;
+    char table[512], path[600], cmd[600];
+    int64_t written = 0, since = 0, files = 0;
+    double t0, c0, elapsed;
+
+    snprintf(table, sizeof(table), "%s/parquet", dir);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", table);
+    if (system(cmd) != 0)
+        die("rm", NULL);
+    co.columns = "k BIGINT, v1 BIGINT, v2 DOUBLE, v3 INT, v4 STRING, v5 TIMESTAMP(3)";
+    if (paimon_table_create(table, &co, &err) || pm_schema_read_latest(fs, table, &s, &err))
+        die("create", &err);
+    pool = make_pool(s->row, keys);
+    t0 = bench_now();
+    c0 = cpu_seconds();
+    for (int64_t b = 0; written < rows; b++) {
+        pm_batch *batch = pool[b % POOL];
+        if (fw == NULL) {
+            snprintf(path, sizeof(path), "%s/part-%lld.parquet", table, (long long)files++);
+            if (pm_file_writer_open(&fw, &pm_parquet_file_format, fs, path, s->row, "zstd",
+                                    &s->options, &err))
+                die("open", &err);
+        }
+        if (b >= POOL && b % POOL == 0)
+            for (int p = 0; p < POOL; p++)
+                shift_keys(pool[p], 7919, keys);
+        if (pm_file_writer_write(fw, batch, 0, batch->row_count, &err))
+            die("write", &err);
+        written += batch->row_count;
+        since += batch->row_count;
+        if (since >= every || written >= rows) {
+            if (pm_file_writer_close(fw, NULL, &err))
+                die("close", &err);
+            fw = NULL;
+            since = 0;
+        }
+    }
+    elapsed = bench_now() - t0;
+    *cpu = cpu_seconds() - c0;
+    for (int p = 0; p < POOL; p++)
+        pm_batch_free(pool[p]);
+    pm_free(pool);
+    pm_schema_free(s);
+    pm_fs_free(fs);
+    *bytes = dir_bytes(table);
+    return elapsed;
 }
 
 /* One run: creates a table, writes `rows` rows, commits every `every`; returns seconds. */
@@ -212,26 +274,44 @@ int main(int argc, char **argv)
     printf("bench_write %s: %lld rows, %lld keys, commit every %lld, write-buffer-size %s, "
            "%d runs\n",
            mode, (long long)rows, (long long)keys, (long long)every, buffer, runs);
-    for (int kind = 0; kind < 2; kind++) {
-        bool pk = kind == 0;
-        double secs[16], rate[16], cpu[16], crate[16];
-        uint64_t bytes = 0;
-        if ((pk && strcmp(mode, "append") == 0) || (!pk && strcmp(mode, "pk") == 0))
-            continue;
-        for (int r = 0; r < runs && r < 16; r++) {
-            secs[r] = run(pk, rows, keys, every, buffer, dir, &bytes, &cpu[r]);
-            rate[r] = (double)rows / secs[r];
-            crate[r] = (double)rows / cpu[r];
-            printf("  %s run %d: %.2f s wall, %.2f s CPU; %.0f rows/s (wall), %.0f rows/s (CPU); "
-                   "%.1f MB of table files\n",
-                   pk ? "primary-key" : "append", r + 1, secs[r], cpu[r], rate[r], crate[r],
-                   (double)bytes / 1e6);
-            fflush(stdout);
+    {
+        static const char *const NAMES[3] = {"primary-key", "append", "parquet"};
+        static const char *const TITLES[3] = {"primary-key upsert ingest", "append ingest",
+                                              "peer (Parquet writer alone)"};
+        double rate[3][16], crate[3][16];
+        bool on[3];
+        int n = runs < 16 ? runs : 16;
+        on[0] = strcmp(mode, "all") == 0 || strcmp(mode, "pk") == 0;
+        on[1] = strcmp(mode, "all") == 0 || strcmp(mode, "append") == 0;
+        on[2] = strcmp(mode, "all") == 0 || strcmp(mode, "parquet") == 0;
+        for (int r = 0; r < n; r++)
+            for (int kind = 0; kind < 3; kind++) {
+                uint64_t bytes = 0;
+                double secs, cpu;
+                if (!on[kind])
+                    continue;
+                secs = kind == 2 ? run_parquet(rows, keys, every, dir, &bytes, &cpu)
+                                 : run(kind == 0, rows, keys, every, buffer, dir, &bytes, &cpu);
+                rate[kind][r] = (double)rows / secs;
+                crate[kind][r] = (double)rows / cpu;
+                printf("  %s run %d: %.2f s wall, %.2f s CPU; %.0f rows/s (wall), %.0f rows/s "
+                       "(CPU); %.1f MB of files\n",
+                       NAMES[kind], r + 1, secs, cpu, rate[kind][r], crate[kind][r],
+                       (double)bytes / 1e6);
+                fflush(stdout);
+            }
+        for (int kind = 0; kind < 3; kind++)
+            if (on[kind])
+                printf("%s: median %.0f rows/s wall-clock, %.0f rows/s per CPU second\n",
+                       TITLES[kind], bench_median(rate[kind], (size_t)n),
+                       bench_median(crate[kind], (size_t)n));
+        if (on[2] && (on[0] || on[1])) {
+            double peer = bench_median(crate[2], (size_t)n);
+            for (int kind = 0; kind < 2; kind++)
+                if (on[kind])
+                    printf("%s / peer (CPU rates): %.2f\n", NAMES[kind],
+                           bench_median(crate[kind], (size_t)n) / peer);
         }
-        printf("%s ingest: median %.0f rows/s wall-clock, %.0f rows/s per CPU second\n",
-               pk ? "primary-key upsert" : "append",
-               bench_median(rate, (size_t)(runs < 16 ? runs : 16)),
-               bench_median(crate, (size_t)(runs < 16 ? runs : 16)));
     }
     printf("peak RSS: %.1f MB\n", (double)bench_peak_rss_kb() / 1024.0);
     {

@@ -253,8 +253,7 @@ static void mem_ref(const pm_kv_buffer *b, int64_t idx, rec_ref *r)
     r->row = idx % CHUNK_ROWS;
     r->seq = b->first_seq + idx;
     r->kind = (int8_t)b->kinds.data[idx];
-    if (b->int_key)
-        r->ikey = load_int(r->batch->columns[b->c->key_idx[0]], r->row);
+    r->ikey = b->int_key ? load_int(r->batch->columns[b->c->key_idx[0]], r->row) : 0;
 }
 
 /* Sorting context for qsort_r (generic keys). */
@@ -390,8 +389,7 @@ static void file_ref(const pm_kv_buffer *b, cursor *c)
     c->cur.row = c->row;
     memcpy(&c->cur.seq, c->batch->columns[vc]->values.data + 8 * c->row, 8);
     c->cur.kind = ((const int8_t *)c->batch->columns[vc + 1]->values.data)[c->row];
-    if (b->int_key)
-        c->cur.ikey = load_int(c->batch->columns[b->c->key_idx[0]], c->row);
+    c->cur.ikey = b->int_key ? load_int(c->batch->columns[b->c->key_idx[0]], c->row) : 0;
 }
 
 /* Moves a cursor to its next record (done at the end). */
