@@ -174,6 +174,15 @@ int pm_column_struct_end(pm_column *c, bool valid);
 /* Marks slot `i` (already appended) null, materializing the bitmap when needed. */
 int pm_column_set_null(pm_column *c, int64_t i);
 
+/* For code that writes a column's buffers directly: records the validity of slot c->length
+ * (the caller then stores the value and bumps `length`).  Keeps the bitmap invariants. */
+int pm_column_push_validity(pm_column *c, bool valid);
+
+/* Appends slot rows[i] of column `column` of batches[i], for i < n, to `dst` (all of dst's
+ * type): the gather of a merge's output, one tight loop per column. */
+int pm_column_gather(pm_column *dst, const pm_batch *const *batches, const int64_t *rows, size_t n,
+                     size_t column);
+
 /* ---- reading --------------------------------------------------------------------------- */
 
 static inline bool pm_column_is_valid(const pm_column *c, int64_t i)
