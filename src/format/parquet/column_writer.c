@@ -277,6 +277,13 @@ static int set_buf(pm_buf *b, const uint8_t *p, uint32_t len)
 static uint32_t hash_bytes(const uint8_t *p, uint32_t len)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+    if (len == 8 || len == 4) {
+        uint64_t v = len == 8 ? pm_load_le64(p) : pm_load_le32(p);
+        v ^= v >> 33;
+        v *= 0xff51afd7ed558ccdull;
+        v ^= v >> 33;
+        return (uint32_t)v;
+    }
     uint32_t i = 0;
     for (; i + 8 <= len; i += 8) {
         h ^= pm_load_le64(p + i);
@@ -454,6 +461,110 @@ static int add_value(pq_colw *c, const pval *v)
     return pm_buf_append(&c->plain, v->ptr, v->len);
 }
 
+/* ---- the fixed-width fast path -------------------------------------------------------- */
+
+/* Bounds of n typed values (NaN left out); false when there is none. */
+#define TYPED_BOUNDS(T, IS_NAN)                                                                    \
+    do {                                                                                           \
+        T lo = 0, hi = 0;                                                                          \
+        bool any = false;                                                                          \
+        for (int64_t k = 0; k < n; k++) {                                                          \
+            T v;                                                                                   \
+            memcpy(&v, src + (size_t)(idx != NULL ? idx[k] : first + k) * sizeof(T), sizeof(T));   \
+            if (IS_NAN)                                                                            \
+                continue;                                                                          \
+            if (!any) {                                                                            \
+                lo = hi = v;                                                                       \
+                any = true;                                                                        \
+            } else {                                                                               \
+                lo = v < lo ? v : lo;                                                              \
+                hi = v > hi ? v : hi;                                                              \
+            }                                                                                      \
+        }                                                                                          \
+        if (any) {                                                                                 \
+            memcpy(blo, &lo, sizeof(T));                                                           \
+            memcpy(bhi, &hi, sizeof(T));                                                           \
+        }                                                                                          \
+        found = any;                                                                               \
+    } while (0)
+
+/* Merges the bounds [blo, bhi] of a run of values into the page's. */
+static int merge_bounds(pq_colw *c, const uint8_t *blo, const uint8_t *bhi, uint32_t w)
+{
+    int rc;
+    if (!c->p_has) {
+        if ((rc = set_buf(&c->p_min, blo, w)) != 0 || (rc = set_buf(&c->p_max, bhi, w)) != 0)
+            return rc;
+        c->p_has = true;
+        c->p_nan_only = false;
+        return 0;
+    }
+    if (cmp_phys(c->leaf->order, blo, w, c->p_min.data, (uint32_t)c->p_min.len) < 0 &&
+        (rc = set_buf(&c->p_min, blo, w)) != 0)
+        return rc;
+    if (cmp_phys(c->leaf->order, bhi, w, c->p_max.data, (uint32_t)c->p_max.len) > 0 &&
+        (rc = set_buf(&c->p_max, bhi, w)) != 0)
+        return rc;
+    return 0;
+}
+
+/* INT32/INT64/FLOAT/DOUBLE values whose batch bytes are their Parquet bytes: typed bounds,
+ * then a memcpy (PLAIN) or a hash lookup per value (dictionary), without the per-value
+ * conversion of the generic path. */
+static int add_fixed(pq_colw *c, const pm_column *col, const int64_t *idx, int64_t first, int64_t n)
+{
+    const uint8_t *src = col->values.data;
+    uint32_t w = col->width;
+    uint8_t blo[8], bhi[8];
+    bool found = false;
+    int rc;
+
+    switch (c->leaf->order) {
+    case PQ_ORD_I32: TYPED_BOUNDS(int32_t, false); break;
+    case PQ_ORD_I64: TYPED_BOUNDS(int64_t, false); break;
+    case PQ_ORD_FLOAT: TYPED_BOUNDS(float, isnan(v)); break;
+    case PQ_ORD_DOUBLE: TYPED_BOUNDS(double, isnan(v)); break;
+    default: break;
+    }
+    if (found) {
+        if ((rc = merge_bounds(c, blo, bhi, w)) != 0)
+            return rc;
+    } else if (n > 0 && !c->p_has) {
+        c->p_nan_only = true;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        const uint8_t *p;
+        uint32_t e;
+        if (!c->page_dict) {
+            /* the rest of the run, PLAIN */
+            size_t bytes = (size_t)(n - k) * w;
+            uint8_t *dst;
+            if ((rc = pm_buf_reserve(&c->plain, bytes)) != 0)
+                return rc;
+            dst = c->plain.data + c->plain.len;
+            if (idx == NULL)
+                memcpy(dst, src + (size_t)(first + k) * w, bytes);
+            else if (w == 8)
+                for (int64_t j = k; j < n; j++, dst += 8)
+                    memcpy(dst, src + (size_t)idx[j] * 8, 8);
+            else
+                for (int64_t j = k; j < n; j++, dst += 4)
+                    memcpy(dst, src + (size_t)idx[j] * 4, 4);
+            c->plain.len += bytes;
+            return 0;
+        }
+        p = src + (size_t)(idx != NULL ? idx[k] : first + k) * w;
+        if ((rc = dict_index(c, p, w, &e)) != 0 || (rc = pm_buf_append(&c->idx, &e, 4)) != 0)
+            return rc;
+        if ((int64_t)c->dplain.len > c->o->dict_page_size) {
+            c->dict_on = false;
+            if ((rc = page_to_plain(c)) != 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
 int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *rep, int64_t entries,
                    int64_t rows, const pm_column *col, const int64_t *idx, int64_t first,
                    int64_t values, paimon_error *err)
@@ -483,11 +594,14 @@ int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *re
                     l->path[l->path_len - 1], (int)l->type->precision, (int)l->type->scale);
         }
     }
-    for (int64_t k = 0; k < values && rc == 0; k++) {
-        pval v;
-        get_value(c, col, idx != NULL ? idx[k] : first + k, &v);
-        rc = add_value(c, &v);
-    }
+    if (l->conv == PQ_W_COPY && (col->width == 4 || col->width == 8))
+        rc = add_fixed(c, col, idx, first, values);
+    else
+        for (int64_t k = 0; k < values && rc == 0; k++) {
+            pval v;
+            get_value(c, col, idx != NULL ? idx[k] : first + k, &v);
+            rc = add_value(c, &v);
+        }
     return rc != 0 ? pm_buf_error(err, rc) : 0;
 }
 
