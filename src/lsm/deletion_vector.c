@@ -151,7 +151,8 @@ int pm_dv_decode(const uint8_t *data, size_t len, int64_t range_length, const ch
                             what, (unsigned long long)offset, (long long)range_length, size);
             goto done;
         }
-        if (read_bitmap(blob + 4, size - 4, &m) != size - 4) {
+        size_t used = read_bitmap(blob + 4, size - 4, &m);
+        if (used == 0 || used != size - 4) { /* 0: no bitmap at all (found by fuzz_bitmaps) */
             bitmap_free(m);
             rc = pm_corrupt(err, "%s: deletion vector at offset %llu holds a malformed bitmap",
                             what, (unsigned long long)offset);
