@@ -8,6 +8,7 @@
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/roaring_portable.h"
 
 #define MAX_DV_RECORD ((size_t)1 << 30)
 
@@ -110,8 +111,9 @@ bool pm_dv_is_64(const pm_dv *dv)
 /* Deserializes one portable bitmap from [p, end) and returns the bytes it used (0: bad). */
 static size_t read_bitmap(const uint8_t *p, size_t avail, roaring_bitmap_t **out)
 {
-    size_t used = roaring_bitmap_portable_deserialize_size((const char *)p, avail);
-    if (used == 0 || used > avail)
+    size_t used = 0;
+    /* CRoaring 0.2 accepts some malformed bitmaps that crash it later: validate first. */
+    if (!pm_roaring_portable_valid(p, avail, &used) || used == 0 || used > avail)
         return 0;
     *out = roaring_bitmap_portable_deserialize_safe((const char *)p, used);
     return *out != NULL ? used : 0;
