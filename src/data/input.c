@@ -49,6 +49,8 @@ const char *pm_input_show(char *out, const uint8_t *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
     size_t o = 0, i = 0, chars = 0;
+    if (len == 0)
+        return strcpy(out, "\"\"");
     while (i < len && chars < 48 && o + 8 < PM_INPUT_SHOW_CAP - 4) {
         uint8_t c = s[i];
         size_t seq = c < 0x80             ? 1
@@ -235,8 +237,9 @@ int pm_input_next_line(pm_input *in, const uint8_t **s, size_t *len)
             if (n > 0 && start[n - 1] == '\r')
                 n--;
             if (n > in->max_record_len)
-                return pm_err_set(&in->failure, PAIMON_ELIMIT, "line %lld: longer than %zu bytes",
-                                  (long long)in->line, in->max_record_len);
+                return pm_err_set(&in->failure, PAIMON_ELIMIT,
+                                  "line %lld: a record longer than %zu bytes", (long long)in->line,
+                                  in->max_record_len);
             *s = start;
             *len = n;
             in->ctx.line = in->line++;
@@ -373,8 +376,19 @@ static int open_common(pm_input **out, pm_input_format format, const pm_type *ro
     pm_buf_init(&in->field, 0);
     pm_buf_init(&in->ctx.unescaped, 0);
     pm_buf_init(&in->ctx.decoded, 0);
-    if ((rc = pm_batch_new(&in->batch, row_type, err)) != 0)
+    for (size_t k = 0; k < row_type->field_count; k++)
+        if (pm_layout_of(row_type->fields[k].type, NULL) == PM_LAYOUT_NONE) {
+            rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
+                            "column %s: VARIANT and BLOB values cannot be written yet",
+                            row_type->fields[k].name);
+            goto done;
+        }
+    if ((rc = pm_batch_new(&in->batch, row_type, err)) != 0) {
+        /* the types are supported (checked above), so only memory can have failed */
+        if (rc == PAIMON_EUNSUPPORTED)
+            rc = pm_nomem(err);
         goto done;
+    }
     in->row_type = in->batch->type; /* the batch's clone serves as ours */
     if (build_slots(in) != 0) {
         rc = pm_nomem(err);

@@ -87,6 +87,8 @@ static int next_record(pm_input *in, const uint8_t **s, size_t *len)
                 }
                 i = (size_t)(nl - d);
             }
+            if (i > in->max_record_len)
+                break; /* reported below */
             {
                 size_t n = i;
                 if (n > 0 && d[n - 1] == '\r')
@@ -98,6 +100,12 @@ static int next_record(pm_input *in, const uint8_t **s, size_t *len)
                 in->line += 1 + breaks;
                 return 1;
             }
+        }
+        if (i > in->max_record_len) {
+            in->ctx.line = in->line;
+            return pm_err_set(&in->failure, PAIMON_ELIMIT,
+                              "line %lld: a record longer than %zu bytes", (long long)in->line,
+                              in->max_record_len);
         }
         if (in->eof) {
             if (quoted) {
@@ -112,12 +120,6 @@ static int next_record(pm_input *in, const uint8_t **s, size_t *len)
             in->ctx.line = in->line;
             in->line += 1 + breaks;
             return 1;
-        }
-        if (i > in->max_record_len) {
-            in->ctx.line = in->line;
-            return pm_err_set(&in->failure, PAIMON_ELIMIT,
-                              "line %lld: a record longer than %zu bytes", (long long)in->line,
-                              in->max_record_len);
         }
         if ((rc = pm_input_fill(in)) < 0)
             return rc;
@@ -274,9 +276,10 @@ int pm_input_csv_record(pm_input *in)
         long col;
         if (k >= in->csv_field_count)
             return pm_input_fail(x, "more fields than the %zu of the header", in->csv_field_count);
+        col = in->csv_cols[k];
+        x->column = col >= 0 ? in->row_type->fields[col].name : NULL;
         if ((rc = next_field(in, &p, end, &fs, &fn, &null, &last)) != 0)
             return rc;
-        col = in->csv_cols[k];
         if (col < 0) {
             int kk = null ? PM_INPUT_KIND_INSERT : pm_input_kind_parse(fs, fn);
             if (kk < 0) {
@@ -288,7 +291,6 @@ int pm_input_csv_record(pm_input *in)
         } else {
             pm_column *c = in->batch->columns[col];
             in->seen[col] = in->gen;
-            x->column = in->row_type->fields[col].name;
             if (null)
                 rc = pm_input_put_null(x, c);
             else if ((rc = in->fast ? pm_input_fast_text(x, c, fs, fn) : 0) == 0)
@@ -297,13 +299,14 @@ int pm_input_csv_record(pm_input *in)
                 rc = rc < 0 ? pm_input_fail_buf(x, PAIMON_ENOMEM) : 0;
             if (rc != 0)
                 return rc;
-            x->column = NULL;
         }
+        x->column = NULL;
         if (last)
             break;
     }
     if (k + 1 < in->csv_field_count)
-        return pm_input_fail(x, "%zu fields, the header has %zu", k + 1, in->csv_field_count);
+        return pm_input_fail(x, "%zu field%s, but the header has %zu", k + 1, k == 0 ? "" : "s",
+                             in->csv_field_count);
     if ((rc = pm_input_row_fill_nulls(in)) != 0 || (rc = pm_input_row_done(in, kind)) != 0)
         return rc;
     return 1;

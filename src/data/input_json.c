@@ -235,13 +235,23 @@ int pm_input_json_wrong(pm_input_ctx *x, pm_input_cur *c, const char *expected)
     const uint8_t *p = c->p, *e = p;
     if (p >= c->end)
         return pm_input_fail(x, "expected %s, the line ends", expected);
-    /* show the token: up to a delimiter, or a short excerpt of a string/container */
-    if (*p == '"' || *p == '[' || *p == '{') {
+    /* show the token: a string to its closing quote, a container to its closing bracket,
+     * anything else to a delimiter; at most 40 bytes */
+    if (*p == '"') {
         e = p + 1;
         while (e < c->end && e - p < 40 && *e != '"')
             e++;
-        if (*p == '"' && e < c->end)
+        if (e < c->end && *e == '"')
             e++;
+    } else if (*p == '[' || *p == '{') {
+        int depth = 0;
+        for (; e < c->end && e - p < 40; e++) {
+            depth += (*e == '[' || *e == '{') - (*e == ']' || *e == '}');
+            if (depth == 0) {
+                e++;
+                break;
+            }
+        }
     } else {
         while (e < c->end && e - p < 40 && *e != ',' && *e != '}' && *e != ']' && *e != ' ')
             e++;

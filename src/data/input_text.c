@@ -23,11 +23,13 @@ static bool is_digit(uint8_t c)
     return c >= '0' && c <= '9';
 }
 
-static int type_fail(pm_input_ctx *x, const pm_type *t, const uint8_t *s, size_t n,
-                     const char *what)
+/* "<text> <pre><type><post>", e.g. "12.345 has more digits than DECIMAL(10, 2) allows". */
+static int type_fail(pm_input_ctx *x, const pm_type *t, const uint8_t *s, size_t n, const char *pre,
+                     const char *post)
 {
     char shown[160], tn[96];
-    return pm_input_fail(x, "%s %s %s", SHOW(s, n), what, pm_input_type_name(tn, sizeof(tn), t));
+    return pm_input_fail(x, "%s %s%s%s", SHOW(s, n), pre, pm_input_type_name(tn, sizeof(tn), t),
+                         post);
 }
 
 int pm_input_put_null(pm_input_ctx *x, pm_column *c)
@@ -91,9 +93,9 @@ int pm_input_int_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t n)
     default: lo = INT64_MIN, hi = INT64_MAX; break;
     }
     if (r == 1)
-        return type_fail(x, c->type, s, n, "is not an integer of");
+        return type_fail(x, c->type, s, n, "is not a valid ", "");
     if (r == 2 || v < lo || v > hi)
-        return type_fail(x, c->type, s, n, "is out of the range of");
+        return type_fail(x, c->type, s, n, "is out of the range of ", "");
     switch (c->width) {
     case 1: {
         int8_t b = (int8_t)v;
@@ -279,9 +281,9 @@ int pm_input_real_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t n
     bool single = c->type->id == PM_TYPE_FLOAT;
     int r = parse_real(s, n, single, &d, &f);
     if (r == 1)
-        return type_fail(x, c->type, s, n, "is not a number of");
+        return type_fail(x, c->type, s, n, "is not a valid ", "");
     if (r == 2)
-        return type_fail(x, c->type, s, n, "is out of the range of");
+        return type_fail(x, c->type, s, n, "is out of the range of ", "");
     if (r == 3)
         return pm_input_fail_buf(x, PAIMON_ENOMEM);
     if ((single ? pm_input_put_fixed(c, &f) : pm_input_put_fixed(c, &d)) != 0)
@@ -344,7 +346,7 @@ static int put_decimal(pm_input_ctx *x, pm_column *c, pm_int128 v, const uint8_t
 {
     pm_int128 lim = pow10_128(c->type->precision);
     if (v >= lim || v <= -lim)
-        return type_fail(x, c->type, s, n, "has more digits than");
+        return type_fail(x, c->type, s, n, "has more digits than ", " allows");
     if (pm_input_put_fixed(c, &v) != 0)
         return pm_input_fail_buf(x, PAIMON_ENOMEM);
     return 0;
@@ -362,29 +364,6 @@ int pm_input_decimal_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
     size_t first, last; /* significant digit range in the virtual string int+frac */
     pm_int128 v = 0;
 
-    /* Fast path: [-]digits[.digits] with at most 18 digits and no more fractional digits
-     * than the scale, as the canonical printer writes. */
-    {
-        size_t k = s[0] == '-' && n > 1 ? 1 : 0;
-        int64_t acc = 0;
-        int nd = 0, frac = -1;
-        for (; k < n; k++) {
-            unsigned dgt = (unsigned)s[k] - '0';
-            if (dgt <= 9) {
-                acc = acc * 10 + dgt;
-                nd++;
-                frac += frac >= 0;
-            } else if (s[k] == '.' && frac < 0) {
-                frac = 0;
-            } else {
-                break;
-            }
-        }
-        if (k == n && nd > 0 && nd <= 18 && frac != 0 && frac <= sc) {
-            v = (pm_int128)acc * pow10_128(sc - (frac < 0 ? 0 : frac));
-            return put_decimal(x, c, s[0] == '-' ? -v : v, s, n);
-        }
-    }
     if (i < n && (s[i] == '-' || s[i] == '+'))
         neg = s[i++] == '-';
     int_a = i;
@@ -399,7 +378,7 @@ int pm_input_decimal_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
         frac_b = i;
     }
     if (int_b == int_a && frac_b == frac_a)
-        return type_fail(x, c->type, s, n, "is not a decimal number of");
+        return type_fail(x, c->type, s, n, "is not a valid ", "");
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         bool eneg = false;
         size_t start;
@@ -411,12 +390,12 @@ int pm_input_decimal_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
             if (exp < 100000)
                 exp = exp * 10 + (s[i] - '0');
         if (i == start)
-            return type_fail(x, c->type, s, n, "is not a decimal number of");
+            return type_fail(x, c->type, s, n, "is not a valid ", "");
         if (eneg)
             exp = -exp;
     }
     if (i != n)
-        return type_fail(x, c->type, s, n, "is not a decimal number of");
+        return type_fail(x, c->type, s, n, "is not a valid ", "");
 
     /* The digits as one virtual string D = int part + frac part, its value D * 10^-scale_in. */
     total = (int_b - int_a) + (frac_b - frac_a);
@@ -436,12 +415,12 @@ int pm_input_decimal_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
         int64_t keep = (int64_t)total - drop;
         for (int64_t k = (int64_t)total - 1; k >= keep && k >= (int64_t)first; k--)
             if (DIGIT((size_t)k) != '0')
-                return type_fail(x, c->type, s, n, "has more digits than");
+                return type_fail(x, c->type, s, n, "has more digits than ", " allows");
         last = keep > (int64_t)first ? (size_t)keep : first;
     }
     pad = scale_in < sc ? sc - scale_in : 0;
     if ((int64_t)(last - first) + pad > p)
-        return type_fail(x, c->type, s, n, "has more digits than");
+        return type_fail(x, c->type, s, n, "has more digits than ", " allows");
     for (size_t k = first; k < last; k++)
         v = v * 10 + (DIGIT(k) - '0');
 #undef DIGIT
@@ -462,7 +441,7 @@ int pm_input_decimal_unscaled(pm_input_ctx *x, pm_column *c, const uint8_t *byte
     /* leading sign-extension bytes beyond 16 carry no information */
     while (len - i > 16) {
         if (bytes[i] != (neg ? 0xff : 0x00))
-            return type_fail(x, c->type, shown_s, shown_len, "has more digits than");
+            return type_fail(x, c->type, shown_s, shown_len, "has more digits than ", " allows");
         i++;
     }
     if (neg)
@@ -488,16 +467,17 @@ int pm_input_decimal_unscaled(pm_input_ctx *x, pm_column *c, const uint8_t *byte
         pm_int128 d;
         if (k > 38)
             return v == 0 ? put_decimal(x, c, 0, shown_s, shown_len)
-                          : type_fail(x, c->type, shown_s, shown_len, "has more digits than");
+                          : type_fail(x, c->type, shown_s, shown_len, "has more digits than ",
+                                      " allows");
         d = pow10_128((int)k);
         if (v % d != 0)
-            return type_fail(x, c->type, shown_s, shown_len, "has more digits than");
+            return type_fail(x, c->type, shown_s, shown_len, "has more digits than ", " allows");
         v /= d;
     } else if (scale < sc) {
         int64_t k = sc - scale;
         pm_int128 r;
         if (v != 0 && (k > 38 || __builtin_mul_overflow(v, pow10_128((int)k), &r)))
-            return type_fail(x, c->type, shown_s, shown_len, "has more digits than");
+            return type_fail(x, c->type, shown_s, shown_len, "has more digits than ", " allows");
         v = v == 0 ? 0 : v * pow10_128((int)k);
     }
     return put_decimal(x, c, v, shown_s, shown_len);
@@ -617,6 +597,8 @@ static int binary_value(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t 
 {
     char shown[160], tn[96];
     pm_buf *out = &x->decoded;
+    const uint8_t *text = s;
+    size_t text_len = n;
     int rc;
     if (n >= 7 && memcmp(s, "base64:", 7) == 0) {
         s += 7;
@@ -630,12 +612,12 @@ static int binary_value(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t 
     pm_buf_reset(out);
     if ((rc = pm_input_base64_decode(out, s, n)) != 0) {
         if (rc == -1)
-            return pm_input_fail(x, "%s is not valid base64", SHOW(s, n));
+            return pm_input_fail(x, "%s is not valid base64", SHOW(text, text_len));
         return pm_input_fail_buf(x, rc);
     }
     if (out->len > (size_t)c->type->length)
-        return pm_input_fail(x, "%s has %zu bytes, more than %s allows", SHOW(s, n), out->len,
-                             pm_input_type_name(tn, sizeof(tn), c->type));
+        return pm_input_fail(x, "%s has %zu bytes, more than %s allows", SHOW(text, text_len),
+                             out->len, pm_input_type_name(tn, sizeof(tn), c->type));
     for (size_t i = 0; reverse && i < out->len / 2; i++) {
         uint8_t t = out->data[i];
         out->data[i] = out->data[out->len - 1 - i];
@@ -657,7 +639,7 @@ static int bool_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t n)
     else if (n == 5 && strncasecmp((const char *)s, "false", 5) == 0)
         v = false;
     else
-        return type_fail(x, c->type, s, n, "is not true or false:");
+        return type_fail(x, c->type, s, n, "is not a valid ", " (true or false)");
     {
         pm_datum d = {.is_null = false, .v.b = v};
         if ((rc = pm_column_append_datum(c, &d)) != 0)

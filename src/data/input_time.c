@@ -14,11 +14,13 @@ static bool is_digit(uint8_t c)
     return c >= '0' && c <= '9';
 }
 
-static int type_fail(pm_input_ctx *x, const pm_type *t, const uint8_t *s, size_t n,
-                     const char *what)
+/* "<text> <pre><type><post>", e.g. "12.345 has more digits than DECIMAL(10, 2) allows". */
+static int type_fail(pm_input_ctx *x, const pm_type *t, const uint8_t *s, size_t n, const char *pre,
+                     const char *post)
 {
     char shown[PM_INPUT_SHOW_CAP], tn[96];
-    return pm_input_fail(x, "%s %s %s", SHOW(s, n), what, pm_input_type_name(tn, sizeof(tn), t));
+    return pm_input_fail(x, "%s %s%s%s", SHOW(s, n), pre, pm_input_type_name(tn, sizeof(tn), t),
+                         post);
 }
 
 /* ---- dates and times ------------------------------------------------------------------- */
@@ -136,11 +138,11 @@ int pm_input_date_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t n
     if (r == 0 && i != n)
         r = 1;
     if (r == 1)
-        return type_fail(x, c->type, s, n, "is not a date (YYYY-MM-DD) of");
+        return type_fail(x, c->type, s, n, "is not a valid ", " (YYYY-MM-DD)");
     if (r == 2)
-        return type_fail(x, c->type, s, n, "is not a valid day of");
+        return type_fail(x, c->type, s, n, "is not a valid ", ": no such day");
     if (days < INT32_MIN || days > INT32_MAX)
-        return type_fail(x, c->type, s, n, "is out of the range of");
+        return type_fail(x, c->type, s, n, "is out of the range of ", "");
     v = (int32_t)days;
     return pm_input_put_fixed(c, &v) != 0 ? pm_input_fail_buf(x, PAIMON_ENOMEM) : 0;
 }
@@ -167,11 +169,11 @@ int pm_input_time_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t n
     if (r == 0 && i != n)
         r = 1;
     if (r == 1)
-        return type_fail(x, c->type, s, n, "is not a time (HH:MM:SS[.fraction]) of");
+        return type_fail(x, c->type, s, n, "is not a valid ", " (HH:MM:SS[.fraction])");
     if (r == 2)
-        return type_fail(x, c->type, s, n, "is out of the range of");
+        return type_fail(x, c->type, s, n, "is not a valid ", ": no such time of day");
     if (nanos % pm_input_nanos_per_unit(c->type->precision) != 0)
-        return type_fail(x, c->type, s, n, "has more fractional digits than");
+        return type_fail(x, c->type, s, n, "has more fractional digits than ", " allows");
     secs = pm_floor_mod(secs - off, 86400);
     return put_time(x, c, secs, nanos);
 }
@@ -181,9 +183,14 @@ int pm_input_put_timestamp(pm_input_ctx *x, pm_column *c, int64_t secs, int64_t 
                            const uint8_t *s, size_t n)
 {
     int64_t per = pm_timestamp_units_per_second(c->type->precision), v;
-    if (__builtin_mul_overflow(secs, per, &v) ||
-        __builtin_add_overflow(v, nanos / (1000000000 / per), &v))
-        return type_fail(x, c->type, s, n, "is out of the range of");
+    int64_t sub = nanos / (1000000000 / per);
+    if (secs < 0 && sub > 0) {
+        /* keep the intermediate in range at the lower end: (secs + 1) * per - (per - sub) */
+        secs++;
+        sub -= per;
+    }
+    if (__builtin_mul_overflow(secs, per, &v) || __builtin_add_overflow(v, sub, &v))
+        return type_fail(x, c->type, s, n, "is out of the range of ", "");
     return pm_input_put_fixed(c, &v) != 0 ? pm_input_fail_buf(x, PAIMON_ENOMEM) : 0;
 }
 
@@ -231,7 +238,7 @@ int pm_input_timestamp_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, siz
     int r;
     if (pm_input_timestamp_fixed(s, n, &days, &secs, &nanos) == 0) {
         if (nanos % pm_input_nanos_per_unit(c->type->precision) != 0)
-            return type_fail(x, c->type, s, n, "has more fractional digits than");
+            return type_fail(x, c->type, s, n, "has more fractional digits than ", " allows");
         return pm_input_put_timestamp(x, c, days * 86400 + secs, nanos, s, n);
     }
     r = parse_date(s, n, &i, &days);
@@ -248,12 +255,11 @@ int pm_input_timestamp_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, siz
     if (r == 0 && i != n)
         r = 1;
     if (r == 1)
-        return type_fail(x, c->type, s, n,
-                         "is not a timestamp (YYYY-MM-DD HH:MM:SS[.fraction]) of");
+        return type_fail(x, c->type, s, n, "is not a valid ", " (YYYY-MM-DD HH:MM:SS[.fraction])");
     if (r == 2)
-        return type_fail(x, c->type, s, n, "is not a valid time of");
+        return type_fail(x, c->type, s, n, "is not a valid ", ": no such time of day");
     if (nanos % pm_input_nanos_per_unit(c->type->precision) != 0)
-        return type_fail(x, c->type, s, n, "has more fractional digits than");
+        return type_fail(x, c->type, s, n, "has more fractional digits than ", " allows");
     /* days fits 32 bits and a day in seconds 17, so this cannot overflow */
     return pm_input_put_timestamp(x, c, days * 86400 + secs - off, nanos, s, n);
 }
@@ -293,7 +299,7 @@ int pm_input_epoch_number(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
             v < (1LL << 40))
             return pm_input_put_timestamp(x, c, v * 86400, 0, s, n);
         if (t->id == PM_TYPE_TIMESTAMP || t->id == PM_TYPE_TIMESTAMP_LTZ)
-            return type_fail(x, t, s, n, "is out of the range of");
+            return type_fail(x, t, s, n, "is out of the range of ", "");
     } else if (is_time && t->id == PM_TYPE_TIME) {
         int64_t secs = pm_floor_div(v, enc_per), frac = pm_floor_mod(v, enc_per);
         int64_t nanos = frac * (1000000000 / enc_per);
@@ -301,8 +307,8 @@ int pm_input_epoch_number(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
             return pm_input_fail(x, "%s (%s) is out of the range of %s", SHOW(s, n), ename,
                                  pm_input_type_name(tn, sizeof(tn), t));
         if (nanos % pm_input_nanos_per_unit(t->precision) != 0)
-            return pm_input_fail(x, "%s (%s) has more fractional digits than %s", SHOW(s, n), ename,
-                                 pm_input_type_name(tn, sizeof(tn), t));
+            return pm_input_fail(x, "%s (%s) has more fractional digits than %s allows", SHOW(s, n),
+                                 ename, pm_input_type_name(tn, sizeof(tn), t));
         return put_time(x, c, secs, nanos);
     } else if (!is_time && (t->id == PM_TYPE_TIMESTAMP || t->id == PM_TYPE_TIMESTAMP_LTZ)) {
         col_per = pm_timestamp_units_per_second(t->precision);
@@ -312,8 +318,8 @@ int pm_input_epoch_number(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
                                      pm_input_type_name(tn, sizeof(tn), t));
         } else {
             if (v % (enc_per / col_per) != 0)
-                return pm_input_fail(x, "%s (%s) has more fractional digits than %s", SHOW(s, n),
-                                     ename, pm_input_type_name(tn, sizeof(tn), t));
+                return pm_input_fail(x, "%s (%s) has more fractional digits than %s allows",
+                                     SHOW(s, n), ename, pm_input_type_name(tn, sizeof(tn), t));
             q = v / (enc_per / col_per);
         }
         return pm_input_put_fixed(c, &q) != 0 ? pm_input_fail_buf(x, PAIMON_ENOMEM) : 0;
