@@ -422,6 +422,46 @@ int pm_input_open_buffer(pm_input **out, pm_input_format format, const void *dat
     return rc;
 }
 
+/* Cuts a column back to `len` slots, children included: undoes the part of a row that was
+ * appended before the row failed.  Slots of a partly appended list or row go too. */
+static void column_truncate(pm_column *c, int64_t len)
+{
+    int64_t child_len = len;
+    if (c->validity.len > 0) {
+        for (int64_t i = len; i < c->length; i++)
+            c->null_count -= !pm_column_is_valid(c, i);
+        if (c->null_count == 0) {
+            c->validity.len = 0; /* no null left: back to no bitmap */
+        } else {
+            c->validity.len = (size_t)((len + 7) / 8);
+            if (len % 8 != 0)
+                c->validity.data[len / 8] &= (uint8_t)((1u << (len % 8)) - 1);
+        }
+    }
+    switch (c->layout) {
+    case PM_LAYOUT_BITS:
+        if (c->values.len > (size_t)((len + 7) / 8))
+            c->values.len = (size_t)((len + 7) / 8);
+        if (len % 8 != 0 && c->values.len > 0)
+            c->values.data[len / 8] &= (uint8_t)((1u << (len % 8)) - 1);
+        break;
+    case PM_LAYOUT_FIXED: c->values.len = (size_t)len * c->width; break;
+    case PM_LAYOUT_VAR:
+        c->values.len = (size_t)pm_column_offset(c, len);
+        c->offsets.len = (size_t)(len + 1) * 4;
+        break;
+    case PM_LAYOUT_LIST:
+    case PM_LAYOUT_MAP:
+        child_len = pm_column_offset(c, len);
+        c->offsets.len = (size_t)(len + 1) * 4;
+        break;
+    default: break;
+    }
+    for (size_t k = 0; k < c->child_count; k++)
+        column_truncate(c->children[k], child_len);
+    c->length = len;
+}
+
 /* Skips a UTF-8 byte-order mark at the very start (spreadsheets write one). */
 static int skip_bom(pm_input *in)
 {
@@ -482,6 +522,15 @@ fail:
     in->state = 2;
     if (in->failure.code == 0) /* a code without a message: give it one */
         pm_err_set(&in->failure, rc, "line %lld: input error", (long long)in->line);
+    if (in->rows > 0) {
+        /* hand out the rows before the bad record; the error comes with the next call */
+        for (size_t k = 0; k < in->batch->column_count; k++)
+            column_truncate(in->batch->columns[k], in->rows);
+        in->batch->row_count = in->rows;
+        *batch = in->batch;
+        *kinds = (const int8_t *)in->kinds.data;
+        return 0;
+    }
     if (err != NULL)
         *err = in->failure;
     return in->failure.code;

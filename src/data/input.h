@@ -43,8 +43,9 @@
  * first physical line (1-based), the column (with a path into nested values, `tags[2]`,
  * `m[0].key`, `r.x`) and what is wrong, e.g.
  *   "line 17, column amount: 12.345 has more digits than DECIMAL(10, 2) allows".
- * An error ends the reader: every later pm_input_next() returns the same error.  The batch
- * returned with a failing call is unspecified (part of the failing row may be in it).
+ * An error ends the reader: the rows before the bad record are still returned (its batch is
+ * cut there), then pm_input_next() returns the error, and the same error on every later
+ * call; so the rows a reader returns never depend on the batch size.
  * Read errors of the FILE are PAIMON_EIO; a record longer than `max_record_len` is
  * PAIMON_ELIMIT.  No input, whatever its bytes, makes the reader crash or allocate more
  * than the bounds above.

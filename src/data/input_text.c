@@ -182,12 +182,12 @@ static int parse_real(const uint8_t *s, size_t n, bool single, double *dout, flo
     size_t digits = 0;
 
     if (text_is(s, n, "NaN")) {
-        *dout = NAN;
+        *dout = (double)NAN;
         *fout = NAN;
         return 0;
     }
     if (text_is(s, n, "Infinity") || text_is(s, n, "+Infinity") || text_is(s, n, "-Infinity")) {
-        *dout = s[0] == '-' ? -INFINITY : INFINITY;
+        *dout = s[0] == '-' ? -(double)INFINITY : (double)INFINITY;
         *fout = s[0] == '-' ? -INFINITY : INFINITY;
         return 0;
     }

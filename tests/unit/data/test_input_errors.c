@@ -304,6 +304,8 @@ static void test_limits_and_io(void **state)
     f = fmemopen((void *)text, strlen(text), "r");
     opts.read_len = 4;
     assert_int_equal(pm_input_open_file(&in, PM_INPUT_JSONL, f, row, &opts, &err), 0);
+    assert_int_equal(pm_input_next(in, &b, &k, &err), 0); /* the row before */
+    assert_int_equal(b->row_count, 1);
     assert_int_equal(pm_input_next(in, &b, &k, &err), PAIMON_ELIMIT);
     assert_string_equal(err.message, "line 2: a record longer than 12 bytes");
     pm_input_free(in);
@@ -384,12 +386,56 @@ static void test_allocation_failures(void **state)
     pm_type_free(row);
 }
 
+/* The rows before a bad record come out (the batch is cut there, nested values included);
+ * the error follows with the next call, so the rows never depend on the batch size. */
+static void test_rows_before_an_error(void **state)
+{
+    const char *text = "{\"a\":1,\"m\":{\"x\":[1,null]},\"r\":{\"s\":\"p\",\"n\":[[1,2]]}}\n"
+                       "{\"a\":null,\"m\":null,\"r\":null}\n"
+                       "{\"a\":3,\"m\":{\"y\":[2],\"z\":[3,\"x\"]},\"r\":{\"s\":\"q\"}}\n"
+                       "{\"a\":4}\n";
+    pm_type *row =
+        columns("a INT, m MAP<STRING, ARRAY<INT>>, r ROW<s STRING, n ARRAY<ARRAY<INT>>>");
+    (void)state;
+    for (int64_t batch_rows = 1; batch_rows <= 4; batch_rows++) {
+        pm_input_options opts = PM_INPUT_OPTIONS_INIT;
+        pm_input *in = NULL;
+        paimon_error err = {0};
+        pm_batch *b;
+        const int8_t *k;
+        pm_buf out;
+        int rc;
+        pm_buf_init(&out, 0);
+        opts.batch_rows = batch_rows;
+        assert_int_equal(
+            pm_input_open_buffer(&in, PM_INPUT_JSONL, text, strlen(text), row, &opts, &err), 0);
+        while ((rc = pm_input_next(in, &b, &k, &err)) == 0) {
+            if (pm_batch_validate(b, &err) != 0)
+                fail_msg("%s", err.message);
+            for (int64_t r = 0; r < b->row_count; r++) {
+                assert_int_equal(pm_batch_row_json(&out, b, r, &err), 0);
+                pm_buf_putc(&out, '\n');
+            }
+        }
+        assert_int_equal(rc, PAIMON_EINVALID);
+        assert_string_equal(err.message,
+                            "line 3, column m[1].value[1]: expected an integer, got \"x\"");
+        assert_string_equal(pm_buf_cstr(&out),
+                            "{\"a\":1,\"m\":[[\"x\",[1,null]]],\"r\":{\"s\":\"p\",\"n\":[[1,2]]}}\n"
+                            "{\"a\":null,\"m\":null,\"r\":null}\n");
+        pm_buf_free(&out);
+        pm_input_free(in);
+    }
+    pm_type_free(row);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_jsonl_values),  cmocka_unit_test(test_jsonl_nested),
-        cmocka_unit_test(test_jsonl_rows),    cmocka_unit_test(test_csv),
-        cmocka_unit_test(test_limits_and_io), cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_jsonl_values),         cmocka_unit_test(test_jsonl_nested),
+        cmocka_unit_test(test_jsonl_rows),           cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_limits_and_io),        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_rows_before_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
