@@ -6,7 +6,8 @@
  * printer (pm_batch_row_json) as JSONL and with `paimon cat --format csv`'s rules as CSV,
  * then parses each text RUNS times into batches of 4096 rows: from memory
  * (pm_input_open_buffer) and from a file through stdio (pm_input_open_file, the
- * `paimon write` path).  Prints the median rows/s and MB/s and the peak RSS.
+ * `paimon write` path).  Prints the median rows/s and MB/s (wall clock and CPU time of the
+ * process) and the peak RSS; for reference, jansson parsing each JSONL line into a DOM.
  *
  * Values: qty uniform in [-10^6, 10^6); price has two decimals (0.00 .. 99999.99) in half
  * of the rows and is a full 17-digit double in the other half; name is 4..24 ASCII letters;
@@ -20,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <jansson.h>
 
 #include "bench_util.h"
 #include "data/input.h"
@@ -173,6 +176,38 @@ static void measure(const char *label, pm_input_format fmt, const pm_type *row, 
     }
 }
 
+/* The reference point for "no DOM": jansson's json_loadb on every line, parse only (no
+ * conversion to column types), as a reader built on the library's JSON helper would start. */
+static void measure_jansson(const pm_buf *text, int64_t n, int runs)
+{
+    double secs[32];
+    for (int r = 0; r < runs; r++) {
+        double c0 = cpu_now();
+        const uint8_t *p = text->data, *end = text->data + text->len;
+        int64_t got = 0;
+        while (p < end) {
+            const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t len = (size_t)((nl != NULL ? nl : end) - p);
+            json_error_t jerr;
+            json_t *v = json_loadb((const char *)p, len, 0, &jerr);
+            got += v != NULL;
+            json_decref(v);
+            p += len + 1;
+        }
+        secs[r] = cpu_now() - c0;
+        if (got != n) {
+            fprintf(stderr, "jansson: %lld rows\n", (long long)got);
+            exit(1);
+        }
+    }
+    {
+        double cmed = bench_median(secs, (size_t)runs);
+        printf("%-14s                                       | cpu %6.3f s %6.2f M rows/s "
+               "%7.1f MB/s  (DOM only, no conversion)\n",
+               "jsonl, jansson", cmed, (double)n / cmed / 1e6, (double)text->len / cmed / 1e6);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int64_t n = argc > 1 ? atoll(argv[1]) : 1000000;
@@ -217,6 +252,7 @@ int main(int argc, char **argv)
            (long long)n, runs, (double)jsonl.len / 1e6, (double)csv.len / 1e6);
     measure("jsonl, memory", PM_INPUT_JSONL, row, &jsonl, NULL, n, runs);
     measure("jsonl, file", PM_INPUT_JSONL, row, &jsonl, jpath, n, runs);
+    measure_jansson(&jsonl, n, runs);
     measure("csv, memory", PM_INPUT_CSV, row, &csv, NULL, n, runs);
     measure("csv, file", PM_INPUT_CSV, row, &csv, cpath, n, runs);
     printf("peak RSS %ld kB (includes both texts held in memory)\n", bench_peak_rss_kb());

@@ -181,6 +181,7 @@ static int next_field(pm_input *in, const uint8_t **p, const uint8_t *end, const
         const uint8_t *comma = memchr(a, ',', (size_t)(end - a));
         const uint8_t *e = comma != NULL ? comma : end;
         if (memchr(a, '"', (size_t)(e - a)) != NULL) {
+            /* the field did not start with the quote (that is the quoted branch above) */
             char shown[PM_INPUT_SHOW_CAP];
             return pm_input_fail(x,
                                  "%s has a quote inside an unquoted field (quote the field "
@@ -244,10 +245,15 @@ static int read_header(pm_input *in)
         if (last)
             break;
     }
-    for (size_t k = 0; k < in->row_type->field_count; k++)
-        if (in->seen[k] != in->gen && !in->row_type->fields[k].type->nullable)
+    in->csv_all_columns = true;
+    for (size_t k = 0; k < in->row_type->field_count; k++) {
+        if (in->seen[k] == in->gen)
+            continue;
+        in->csv_all_columns = false;
+        if (!in->row_type->fields[k].type->nullable)
             return pm_input_fail(x, "column %s is NOT NULL, but the header does not name it",
                                  in->row_type->fields[k].name);
+    }
     in->header_done = true;
     return 1;
 }
@@ -307,7 +313,8 @@ int pm_input_csv_record(pm_input *in)
     if (k + 1 < in->csv_field_count)
         return pm_input_fail(x, "%zu field%s, but the header has %zu", k + 1, k == 0 ? "" : "s",
                              in->csv_field_count);
-    if ((rc = pm_input_row_fill_nulls(in)) != 0 || (rc = pm_input_row_done(in, kind)) != 0)
+    if ((in->csv_all_columns ? 0 : (rc = pm_input_row_fill_nulls(in))) != 0 ||
+        (rc = pm_input_row_done(in, kind)) != 0)
         return rc;
     return 1;
 }

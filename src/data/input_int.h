@@ -280,6 +280,7 @@ struct pm_input {
     bool header_done;       /* CSV: header read */
     long *csv_cols;         /* CSV: per header field, the column index, -1 for _ROW_KIND */
     size_t csv_field_count; /* CSV: fields of the header */
+    bool csv_all_columns;   /* CSV: the header names every column (no nulls to fill) */
     pm_buf field;           /* CSV: a quoted field with its doubled quotes undone */
     pm_input_dbz *dbz;      /* Debezium state (schema cache), or NULL */
 };

@@ -60,7 +60,7 @@ int pm_input_jsonl_record(pm_input *in)
     pm_input_ctx *x = &in->ctx;
     pm_input_cur c;
     const uint8_t *line;
-    size_t n, hint = 0;
+    size_t n, hint = 0, set = 0;
     int8_t kind = PM_INPUT_KIND_INSERT;
     bool kind_seen = false;
     int rc;
@@ -119,6 +119,7 @@ int pm_input_jsonl_record(pm_input *in)
                     return pm_input_fail(x, "column %s appears twice",
                                          in->row_type->fields[col].name);
                 in->seen[col] = in->gen;
+                set++;
                 x->column = in->row_type->fields[col].name;
                 rc = in->fast ? pm_input_fast_json(x, &c, in->batch->columns[col]) : 0;
                 if (rc < 0)
@@ -144,7 +145,7 @@ int pm_input_jsonl_record(pm_input *in)
     pm_input_ws(&c);
     if (c.p != c.end)
         return pm_input_json_wrong(x, &c, "the end of the line after the row object");
-    if ((rc = pm_input_row_fill_nulls(in)) != 0)
+    if (set < in->row_type->field_count && (rc = pm_input_row_fill_nulls(in)) != 0)
         return rc;
     if ((rc = pm_input_row_done(in, kind)) != 0)
         return rc;
