@@ -131,8 +131,9 @@ static void build_table(const char *path, int64_t files, int parts)
            files, parts, (files + per_commit - 1) / per_commit, bench_now() - t0);
 }
 
-/* Plans once; returns seconds and the planned file count. */
-static double plan(const char *path, const char *filter, size_t *file_count)
+/* Plans once; returns wall seconds (CPU seconds of the process in *cpu) and the planned
+ * file count. */
+static double plan(const char *path, const char *filter, size_t *file_count, double *cpu)
 {
     paimon_table *t = NULL;
     paimon_scan *s = NULL;
@@ -141,12 +142,14 @@ static double plan(const char *path, const char *filter, size_t *file_count)
     double t0, dt;
     *file_count = 0;
     o.filter = filter;
+    *cpu = bench_cpu_now();
     t0 = bench_now();
     if (paimon_table_open(&t, path, &err) != 0 || paimon_table_scan(&s, t, &o, &err) != 0) {
         fprintf(stderr, "plan: %s\n", err.message);
         exit(1);
     }
     dt = bench_now() - t0;
+    *cpu = bench_cpu_now() - *cpu;
     for (size_t i = 0; i < paimon_scan_split_count(s); i++) {
         paimon_split_info info;
         if (paimon_scan_split(s, i, &info, &err) == 0)
@@ -163,7 +166,7 @@ int main(int argc, char **argv)
     int parts = argc > 2 ? atoi(argv[2]) : 1000, runs = argc > 3 ? atoi(argv[3]) : 5;
     const char *dir = argc > 4 ? argv[4] : "/tmp/paimon-bench-plan";
     char path[512], cmd[600];
-    double full[32], one[32];
+    double full[32], one[32], full_cpu[32], one_cpu[32];
     size_t nfull = 0, none = 0;
     if (runs < 1 || runs > 32)
         runs = 5;
@@ -173,14 +176,16 @@ int main(int argc, char **argv)
         return 1;
     build_table(path, files, parts);
     for (int r = 0; r < runs; r++) {
-        full[r] = plan(path, NULL, &nfull);
-        one[r] = plan(path, "p = 7", &none);
+        full[r] = plan(path, NULL, &nfull, &full_cpu[r]);
+        one[r] = plan(path, "p = 7", &none, &one_cpu[r]);
     }
     printf("plan, full:          median %.3f s  (%zu files, %.0f files/s)\n",
            bench_median(full, (size_t)runs), nfull,
            (double)nfull / bench_median(full, (size_t)runs));
     printf("plan, one partition: median %.4f s  (%zu files)\n", bench_median(one, (size_t)runs),
            none);
+    printf("CPU time (all threads): full median %.3f s, one partition median %.4f s\n",
+           bench_median(full_cpu, (size_t)runs), bench_median(one_cpu, (size_t)runs));
     printf("peak RSS %ld MB\n", bench_peak_rss_kb() / 1024);
     return 0;
 }

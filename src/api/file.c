@@ -257,33 +257,15 @@ PAIMON_API int paimon_file_value_text(paimon_file *f, size_t column, const char 
                                       paimon_error *err)
 {
     const pm_column *c;
+    bool is_null;
     int rc;
     if (f->batch == NULL || column >= f->batch->column_count)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_file_value_text: no such value");
     c = f->batch->columns[column];
-    if (!pm_column_is_valid(c, f->row)) {
-        *text = NULL;
-        if (len != NULL)
-            *len = 0;
-        return 0;
-    }
     f->text.len = 0;
-    if (c->layout == PM_LAYOUT_VAR && pm_type_is_string(c->type)) {
-        pm_datum d;
-        pm_column_get_datum(c, f->row, &d);
-        rc = pm_buf_append(&f->text, d.v.s.ptr, d.v.s.len);
-        if (rc != 0)
-            return pm_buf_error(err, rc);
-    } else {
-        if ((rc = pm_column_json(&f->text, c, f->row, err)) != 0)
-            return rc;
-        /* drop the quotes of a top-level JSON string (dates, decimals, base64, "NaN") */
-        if (f->text.len >= 2 && f->text.data[0] == '"' && f->text.data[f->text.len - 1] == '"') {
-            memmove(f->text.data, f->text.data + 1, f->text.len - 2);
-            f->text.len -= 2;
-        }
-    }
-    *text = pm_buf_cstr(&f->text);
+    if ((rc = pm_column_text(&f->text, c, f->row, &is_null, err)) != 0)
+        return rc;
+    *text = is_null ? NULL : pm_buf_cstr(&f->text);
     if (len != NULL)
         *len = f->text.len;
     return 0;

@@ -127,7 +127,7 @@ static int run(const char *self, const char *const *args)
     size_t n = (size_t)snprintf(cmd, sizeof(cmd), "'%s'", self);
     printf("\n$ paimon");
     for (size_t i = 0; args[i] != NULL; i++) {
-        bool quote = strpbrk(args[i], " ,()<>'") != NULL;
+        bool quote = strpbrk(args[i], " ,()<>'$*") != NULL;
         printf(quote ? (strchr(args[i], '\'') != NULL ? " \"%s\"" : " '%s'") : " %s", args[i]);
         /* single-quoted for the shell, an embedded quote as '\'' */
         n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " '");
@@ -227,11 +227,23 @@ int cli_cmd_demo(int argc, char **argv)
         char java[4300];
         snprintf(java, sizeof(java), "%s/cpp-parquet-pk-dv", fixtures);
         if (stat(java, &st) == 0) {
+            char snapshots[4320], files[4320];
+            snprintf(snapshots, sizeof(snapshots), "%s$snapshots", java);
+            snprintf(files, sizeof(files), "%s$files", java);
             printf("\nA table written by Java Paimon (deletion vectors, 2 buckets, 6 commits):");
             run(self, (const char *const[]){"inspect", java, "snapshots", NULL});
-            run(self, (const char *const[]){"inspect", java, "files", NULL});
-            run(self, (const char *const[]){"inspect", java, "files", "--snapshot", "3", "--format",
-                                            "jsonl", NULL});
+            printf("\nIts rows, merged and with deletion vectors applied, as Java reads them:");
+            run(self, (const char *const[]){"cat", java, "--format", "table", NULL});
+            printf("\nTime travel to snapshot 3, with a filter:");
+            run(self, (const char *const[]){"cat", java, "--snapshot", "3", "--where",
+                                            "f3 > 12 AND f1 = 10", "--format", "table", NULL});
+            printf("\nSystem tables, as in Flink and Spark SQL:");
+            run(self, (const char *const[]){"cat", snapshots, "--select",
+                                            "snapshot_id,commit_kind,total_record_count",
+                                            "--format", "table", NULL});
+            run(self, (const char *const[]){"cat", files, "--select",
+                                            "partition,bucket,level,record_count,file_path",
+                                            "--format", "table", NULL});
         }
     }
     printf("\nThe demo table is in %s; read it again with: paimon cat %s\n", table, table);

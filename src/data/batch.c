@@ -183,7 +183,7 @@ static int validity_materialize(pm_column *c)
 }
 
 /* Records the validity of the slot being appended (index c->length). */
-static int push_validity(pm_column *c, bool valid)
+int pm_column_push_validity(pm_column *c, bool valid)
 {
     int rc;
     if (valid) {
@@ -237,7 +237,7 @@ static int64_t child_end(const pm_column *c)
 
 int pm_column_append_null(pm_column *c)
 {
-    int rc = push_validity(c, false);
+    int rc = pm_column_push_validity(c, false);
     if (rc != 0)
         return rc;
     switch (c->layout) {
@@ -259,7 +259,7 @@ int pm_column_append_null(pm_column *c)
 
 static int append_fixed(pm_column *c, const void *v)
 {
-    int rc = push_validity(c, true);
+    int rc = pm_column_push_validity(c, true);
     if (rc == 0)
         rc = pm_buf_append(&c->values, v, c->width);
     if (rc == 0)
@@ -319,7 +319,8 @@ int pm_column_append_bytes(pm_column *c, const void *data, size_t len)
         return PAIMON_EINVALID;
     if (len > INT32_MAX || c->values.len + len > INT32_MAX)
         return PAIMON_ELIMIT;
-    if ((rc = push_validity(c, true)) != 0 || (rc = pm_buf_append(&c->values, data, len)) != 0 ||
+    if ((rc = pm_column_push_validity(c, true)) != 0 ||
+        (rc = pm_buf_append(&c->values, data, len)) != 0 ||
         (rc = push_offset(c, (int64_t)c->values.len)) != 0)
         return rc;
     c->length++;
@@ -328,7 +329,7 @@ int pm_column_append_bytes(pm_column *c, const void *data, size_t len)
 
 static int append_bool(pm_column *c, bool v)
 {
-    int rc = push_validity(c, true);
+    int rc = pm_column_push_validity(c, true);
     if (rc == 0)
         rc = bits_cover(&c->values, c->length + 1);
     if (rc != 0)
@@ -386,7 +387,7 @@ int pm_column_list_end(pm_column *c, bool valid)
         return PAIMON_EINVALID;
     if (c->layout == PM_LAYOUT_MAP && c->children[0]->length != c->children[1]->length)
         return PAIMON_EINVALID;
-    if ((rc = push_validity(c, valid)) != 0 || (rc = push_offset(c, child_end(c))) != 0)
+    if ((rc = pm_column_push_validity(c, valid)) != 0 || (rc = push_offset(c, child_end(c))) != 0)
         return rc;
     c->length++;
     return 0;
@@ -400,7 +401,7 @@ int pm_column_struct_end(pm_column *c, bool valid)
     for (size_t i = 0; i < c->child_count; i++)
         if (c->children[i]->length != c->length + 1)
             return PAIMON_EINVALID;
-    if ((rc = push_validity(c, valid)) != 0)
+    if ((rc = pm_column_push_validity(c, valid)) != 0)
         return rc;
     c->length++;
     return 0;

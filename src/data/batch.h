@@ -174,6 +174,15 @@ int pm_column_struct_end(pm_column *c, bool valid);
 /* Marks slot `i` (already appended) null, materializing the bitmap when needed. */
 int pm_column_set_null(pm_column *c, int64_t i);
 
+/* For code that writes a column's buffers directly: records the validity of slot c->length
+ * (the caller then stores the value and bumps `length`).  Keeps the bitmap invariants. */
+int pm_column_push_validity(pm_column *c, bool valid);
+
+/* Appends slot rows[i] of column `column` of batches[i], for i < n, to `dst` (all of dst's
+ * type): the gather of a merge's output, one tight loop per column. */
+int pm_column_gather(pm_column *dst, const pm_batch *const *batches, const int64_t *rows, size_t n,
+                     size_t column);
+
 /* ---- reading --------------------------------------------------------------------------- */
 
 static inline bool pm_column_is_valid(const pm_column *c, int64_t i)
@@ -208,12 +217,12 @@ int pm_batch_row_json(pm_buf *out, const pm_batch *b, int64_t row, paimon_error 
 int pm_column_append_from(pm_column *dst, const pm_column *src, int64_t i);
 
 /* Appends slots idx[0..n) of `src` to `dst` (same type), in that order: buffers are copied
- * in bulk for scalar layouts (batch_gather.c).  0, PAIMON_ENOMEM or PAIMON_ELIMIT. */
-int pm_column_gather(pm_column *dst, const pm_column *src, const int64_t *idx, int64_t n);
+ * in bulk for scalar layouts (batch_take.c).  0, PAIMON_ENOMEM or PAIMON_ELIMIT. */
+int pm_column_take(pm_column *dst, const pm_column *src, const int64_t *idx, int64_t n);
 
-/* pm_column_gather() over every column; dst->row_count grows by n. */
-int pm_batch_gather(pm_batch *dst, const pm_batch *src, const int64_t *idx, int64_t n,
-                    paimon_error *err);
+/* pm_column_take() over every column; dst->row_count grows by n. */
+int pm_batch_take(pm_batch *dst, const pm_batch *src, const int64_t *idx, int64_t n,
+                  paimon_error *err);
 
 /* A new batch of the rows of `b` whose byte in `select` is nonzero, in order.  Caller owns
  * `*out`; release with pm_batch_free(). */

@@ -360,3 +360,49 @@ bool pm_predicate_eval_stats(const pm_predicate *p, const pm_col_stats *const *s
     default: return leaf_may_match(p, stats[p->column], row_count);
     }
 }
+
+int pm_predicate_map_columns(const pm_predicate *p, const pm_type *row, const int *map,
+                             pm_predicate **out, paimon_error *err)
+{
+    int col, rc;
+    *out = NULL;
+    switch (p->op) {
+    case PM_PRED_TRUE:
+    case PM_PRED_FALSE: return pm_predicate_const(out, p->op == PM_PRED_TRUE, err);
+    case PM_PRED_AND:
+    case PM_PRED_OR: {
+        pm_predicate **kids = pm_calloc(p->child_count + 1, sizeof(*kids));
+        if (kids == NULL)
+            return pm_nomem(err);
+        for (size_t i = 0; i < p->child_count; i++) {
+            if ((rc = pm_predicate_map_columns(p->children[i], row, map, &kids[i], err)) != 0) {
+                for (size_t k = 0; k < i; k++)
+                    pm_predicate_free(kids[k]);
+                pm_free(kids);
+                return rc;
+            }
+        }
+        rc = p->op == PM_PRED_AND ? pm_predicate_and(out, kids, p->child_count, err)
+                                  : pm_predicate_or(out, kids, p->child_count, err);
+        pm_free(kids);
+        return rc;
+    }
+    default: break;
+    }
+    col = map[p->column];
+    if (col < 0)
+        return pm_predicate_const(out, true, err);
+    switch (p->op) {
+    case PM_PRED_IN: return pm_predicate_in(out, row, col, p->literals, p->literal_count, err);
+    case PM_PRED_NOT_IN: {
+        pm_predicate *in = NULL;
+        if ((rc = pm_predicate_in(&in, row, col, p->literals, p->literal_count, err)) != 0)
+            return rc;
+        return pm_predicate_not(out, in, err);
+    }
+    case PM_PRED_IS_NULL:
+    case PM_PRED_IS_NOT_NULL:
+        return pm_predicate_is_null(out, row, col, p->op == PM_PRED_IS_NOT_NULL, err);
+    default: return pm_predicate_compare(out, p->op, row, col, &p->literals[0], err);
+    }
+}

@@ -98,6 +98,13 @@ int pm_predicate_const(pm_predicate **out, bool value, paimon_error *err);
 
 void pm_predicate_free(pm_predicate *p);
 
+/* The predicate over another row type: column i becomes map[i] of `row` (whose field there
+ * must have the same type); a leaf on a column mapped to -1 becomes TRUE.  Predicates have
+ * no NOT node (it is pushed into the leaves), so the result holds wherever `p` holds: a
+ * weaker filter, fit to prune with, never to decide.  Caller owns `*out`. */
+int pm_predicate_map_columns(const pm_predicate *p, const pm_type *row, const int *map,
+                             pm_predicate **out, paimon_error *err);
+
 /* Calls `fn` for every column index the predicate reads. */
 void pm_predicate_columns(const pm_predicate *p, void (*fn)(int column, void *ctx), void *ctx);
 

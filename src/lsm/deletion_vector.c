@@ -8,6 +8,7 @@
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/roaring_portable.h"
 
 #define MAX_DV_RECORD ((size_t)1 << 30)
 
@@ -20,6 +21,14 @@ struct pm_dv {
     bool is64;
 };
 
+/* roaring_bitmap_free() of Debian's CRoaring (0.2.x) dereferences NULL: every free goes
+ * through here, as error paths free bitmaps that were never made. */
+static void bitmap_free(roaring_bitmap_t *m)
+{
+    if (m != NULL)
+        roaring_bitmap_free(m);
+}
+
 pm_dv *pm_dv_new(void)
 {
     return pm_calloc(1, sizeof(pm_dv));
@@ -30,7 +39,7 @@ void pm_dv_free(pm_dv *dv)
     if (dv == NULL)
         return;
     for (size_t i = 0; i < dv->count; i++)
-        roaring_bitmap_free(dv->maps[i]);
+        bitmap_free(dv->maps[i]);
     pm_free(dv->keys);
     pm_free(dv->maps);
     pm_free(dv);
@@ -102,8 +111,9 @@ bool pm_dv_is_64(const pm_dv *dv)
 /* Deserializes one portable bitmap from [p, end) and returns the bytes it used (0: bad). */
 static size_t read_bitmap(const uint8_t *p, size_t avail, roaring_bitmap_t **out)
 {
-    size_t used = roaring_bitmap_portable_deserialize_size((const char *)p, avail);
-    if (used == 0 || used > avail)
+    size_t used = 0;
+    /* CRoaring 0.2 accepts some malformed bitmaps that crash it later: validate first. */
+    if (!pm_roaring_portable_valid(p, avail, &used) || used == 0 || used > avail)
         return 0;
     *out = roaring_bitmap_portable_deserialize_safe((const char *)p, used);
     return *out != NULL ? used : 0;
@@ -143,15 +153,16 @@ int pm_dv_decode(const uint8_t *data, size_t len, int64_t range_length, const ch
                             what, (unsigned long long)offset, (long long)range_length, size);
             goto done;
         }
-        if (read_bitmap(blob + 4, size - 4, &m) != size - 4) {
-            roaring_bitmap_free(m);
+        size_t used = read_bitmap(blob + 4, size - 4, &m);
+        if (used == 0 || used != size - 4) { /* 0: no bitmap at all (found by fuzz_bitmaps) */
+            bitmap_free(m);
             rc = pm_corrupt(err, "%s: deletion vector at offset %llu holds a malformed bitmap",
                             what, (unsigned long long)offset);
             goto done;
         }
         if ((dv->keys = pm_malloc(sizeof(uint32_t))) == NULL ||
             (dv->maps = pm_malloc(sizeof(roaring_bitmap_t *))) == NULL) {
-            roaring_bitmap_free(m);
+            bitmap_free(m);
             rc = pm_nomem(err);
             goto done;
         }
@@ -188,7 +199,7 @@ int pm_dv_decode(const uint8_t *data, size_t len, int64_t range_length, const ch
             p += 4;
             if ((used = read_bitmap(p, (size_t)(end - p), &m)) == 0 ||
                 (dv->count > 0 && key <= dv->keys[dv->count - 1])) {
-                roaring_bitmap_free(m);
+                bitmap_free(m);
                 rc = pm_corrupt(err,
                                 "%s: 64-bit deletion vector at offset %llu holds a malformed "
                                 "bitmap",
@@ -197,12 +208,12 @@ int pm_dv_decode(const uint8_t *data, size_t len, int64_t range_length, const ch
             }
             p += used;
             if ((dst = map_of(dv, key, true)) == NULL) {
-                roaring_bitmap_free(m);
+                bitmap_free(m);
                 rc = pm_nomem(err);
                 goto done;
             }
             roaring_bitmap_or_inplace(dst, m);
-            roaring_bitmap_free(m);
+            bitmap_free(m);
         }
         if (p != end) {
             rc = pm_corrupt(err, "%s: 64-bit deletion vector at offset %llu has %zu trailing bytes",
@@ -284,7 +295,7 @@ int pm_dv_encode(const pm_dv *dv, bool bitmap64, pm_buf *out, int32_t *range_len
             roaring_bitmap_portable_serialize(m, (char *)out->data + out->len);
             out->len += n;
         }
-        roaring_bitmap_free(m);
+        bitmap_free(m);
     } else {
         pm_store_le32(word, PM_DV_MAGIC_64);
         rc = pm_buf_append(out, word, 4);
@@ -303,7 +314,7 @@ int pm_dv_encode(const pm_dv *dv, bool bitmap64, pm_buf *out, int32_t *range_len
                 roaring_bitmap_portable_serialize(m, (char *)out->data + out->len);
                 out->len += n;
             }
-            roaring_bitmap_free(m);
+            bitmap_free(m);
         }
     }
     if (rc != 0)

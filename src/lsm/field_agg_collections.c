@@ -13,6 +13,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/roaring_portable.h"
 
 /* ---- collections ------------------------------------------------------------------------- */
 
@@ -573,24 +574,13 @@ int pm_fa_nested_partial_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *
     return 0;
 }
 
-/* The portable format opens with cookie 12346 (no run containers) or, in its low 16 bits,
- * 12347.  Checked here because CRoaring reports a bad cookie on stderr. */
-static bool is_portable_bitmap(const pm_datum *d)
-{
-    uint32_t cookie;
-    if (d->v.s.len < 4)
-        return false;
-    cookie = (uint32_t)d->v.s.ptr[0] | (uint32_t)d->v.s.ptr[1] << 8 |
-             (uint32_t)d->v.s.ptr[2] << 16 | (uint32_t)d->v.s.ptr[3] << 24;
-    return cookie == 12346 || (cookie & 0xffff) == 12347;
-}
-
 /* rbm32: the union of two serialized 32-bit RoaringBitmaps, run-optimized and serialized in
  * the portable format as Java's RoaringBitmap32 does. */
 int pm_fa_rbm32_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paimon_error *err)
 {
     pm_datum x, y;
     roaring_bitmap_t *p = NULL, *q = NULL;
+    size_t xl = 0, yl = 0;
     int rc = 0;
     if (pm_vref_is_null(acc) || pm_vref_is_null(in)) {
         *out = pm_vref_is_null(acc) ? in : acc;
@@ -598,9 +588,11 @@ int pm_fa_rbm32_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paim
     }
     pm_column_get_datum(acc.col, acc.row, &x);
     pm_column_get_datum(in.col, in.row, &y);
-    if (is_portable_bitmap(&x) && is_portable_bitmap(&y)) {
-        p = roaring_bitmap_portable_deserialize_safe((const char *)x.v.s.ptr, x.v.s.len);
-        q = roaring_bitmap_portable_deserialize_safe((const char *)y.v.s.ptr, y.v.s.len);
+    /* CRoaring 0.2 accepts some malformed bitmaps that crash it later: validate first. */
+    if (pm_roaring_portable_valid(x.v.s.ptr, x.v.s.len, &xl) &&
+        pm_roaring_portable_valid(y.v.s.ptr, y.v.s.len, &yl)) {
+        p = roaring_bitmap_portable_deserialize_safe((const char *)x.v.s.ptr, xl);
+        q = roaring_bitmap_portable_deserialize_safe((const char *)y.v.s.ptr, yl);
     }
     if (p == NULL || q == NULL) {
         rc = pm_err_set(err, PAIMON_ECORRUPT, "field %s: a value is not a serialized RoaringBitmap",

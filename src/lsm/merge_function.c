@@ -201,6 +201,34 @@ static int aggregate(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *
 
 /* ---- dispatch ---------------------------------------------------------------------------- */
 
+long pm_merge_fn_pick(const pm_merge_fn *f, const pm_record *recs, size_t n)
+{
+    if (n == 0)
+        return PM_MERGE_DELETED;
+    if (n == 1 && !f->lookup) /* the reducer wrapper passes a single record through */
+        return pm_kind_is_add(recs[0].kind) ? 0 : PM_MERGE_DELETED;
+    switch (f->engine) {
+    case ENGINE_DEDUP: {
+        size_t k = n;
+        if (f->ignore_delete)
+            while (k > 0 && !pm_kind_is_add(recs[k - 1].kind))
+                k--;
+        if (k == 0 || !pm_kind_is_add(recs[k - 1].kind))
+            return PM_MERGE_DELETED;
+        return (long)(k - 1);
+    }
+    case ENGINE_FIRST_ROW:
+        for (size_t k = 0; k < n; k++) {
+            if (pm_kind_is_add(recs[k].kind))
+                return (long)k;
+            if (!f->ignore_delete)
+                return PM_MERGE_COMPUTE; /* apply reports the error */
+        }
+        return PM_MERGE_DELETED;
+    default: return PM_MERGE_COMPUTE;
+    }
+}
+
 int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
                       paimon_error *err)
 {
@@ -298,7 +326,7 @@ emit_pick:
     return 0;
 }
 
-int pm_merge_fn_pick(const pm_merge_fn *f, const pm_record *recs, size_t n)
+int pm_merge_fn_reduce_pick(const pm_merge_fn *f, const pm_record *recs, size_t n)
 {
     if (n == 1 && !f->lookup)
         return 0;

@@ -59,6 +59,15 @@ void pm_merge_fn_free(pm_merge_fn *f);
  * vectors or force-lookup; never first-row). */
 bool pm_merge_fn_lookup(const pm_merge_fn *f);
 
+/* What the merge of `n` >= 1 records (oldest first) is without computing a row: the index of
+ * the record that is the result as it stands (deduplicate, first-row, a single record),
+ * PM_MERGE_DELETED when the key ends deleted, or PM_MERGE_COMPUTE when the result must be
+ * built by pm_merge_fn_apply (partial-update, aggregation, or an error to report).  The
+ * merge reader copies picked records column by column in bulk. */
+#define PM_MERGE_DELETED (-1)
+#define PM_MERGE_COMPUTE (-2)
+long pm_merge_fn_pick(const pm_merge_fn *f, const pm_record *recs, size_t n);
+
 /* Merges `n` >= 1 records (oldest first) and appends the result's value columns to `out`
  * (whose first columns have value_type) when it is an add. */
 int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
@@ -76,6 +85,6 @@ int pm_merge_fn_reduce(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch
 /* Which record a flush's merge of `n` >= 1 records yields unchanged: its index, -1 when the
  * result is computed (call pm_merge_fn_reduce), or -2 when there is no result.  Lets a
  * writer copy the chosen records in bulk (a lone record, deduplicate's last record). */
-int pm_merge_fn_pick(const pm_merge_fn *f, const pm_record *recs, size_t n);
+int pm_merge_fn_reduce_pick(const pm_merge_fn *f, const pm_record *recs, size_t n);
 
 #endif /* PM_LSM_MERGE_FUNCTION_H */

@@ -12,6 +12,11 @@ typedef struct cursor {
     pm_batch *batch; /* current batch, NULL when the run is done */
     int64_t row;
     size_t index; /* run index: the last tie-breaker, for a stable order */
+    /* The current record's ordering fields, cached (refresh()): */
+    int64_t key; /* fast_key: the single integral key */
+    bool fast;   /* fast_key and this batch's key column has no nulls */
+    int64_t seq; /* _SEQUENCE_NUMBER */
+    int8_t kind; /* _VALUE_KIND */
 } cursor;
 
 struct pm_merge_reader {
@@ -21,28 +26,25 @@ struct pm_merge_reader {
     pm_merge_reader_options o;
     size_t value_count;
     cursor *cursors;
-    cursor **heap; /* min-heap of live cursors */
-    size_t heap_size;
+    /* A loser tree over the cursors (run_count leaves at positions run_count..2*run_count-1):
+     * tree[n] for 1 <= n < run_count holds the loser of the game at node n, tree[0] the
+     * overall winner, the cursor of the next record.  A finished cursor loses every game. */
+    size_t *tree;
+    size_t live;        /* cursors not finished */
     pm_batch **retired; /* batches left behind while a key's records are gathered */
     size_t retired_count, retired_cap;
     pm_record *recs;
     size_t rec_cap;
     bool started;
+    bool fast_key; /* one key column of an integer-like fixed type: compared as int64 */
+    int key_width; /* its width in bytes */
+    /* Records picked as results and not yet copied out: copied in bulk (pm_column_gather). */
+    const pm_batch **pick_batches;
+    int64_t *pick_rows;
+    size_t pick_count, pick_cap;
 };
 
 /* ---- ordering ------------------------------------------------------------------------------ */
-
-static int64_t seq_of(const cursor *c, size_t vc)
-{
-    int64_t v;
-    memcpy(&v, c->batch->columns[vc]->values.data + 8 * c->row, 8);
-    return v;
-}
-
-static int8_t kind_of(const cursor *c, size_t vc)
-{
-    return ((const int8_t *)c->batch->columns[vc + 1]->values.data)[c->row];
-}
 
 static int compare_keys(const pm_merge_reader *r, const pm_batch *a, int64_t i, const pm_batch *b,
                         int64_t j)
@@ -60,9 +62,43 @@ static bool is_retract(int8_t kind)
     return kind == PM_KIND_UPDATE_BEFORE || kind == PM_KIND_DELETE;
 }
 
+/* Caches the ordering fields of the cursor's current record. */
+static inline void refresh(const pm_merge_reader *r, cursor *c)
+{
+    const pm_batch *b = c->batch;
+    memcpy(&c->seq, b->columns[r->value_count]->values.data + 8 * c->row, 8);
+    c->kind = ((const int8_t *)b->columns[r->value_count + 1]->values.data)[c->row];
+    if (c->fast) {
+        const uint8_t *p = b->columns[r->o.key_cols[0]]->values.data;
+        switch (r->key_width) {
+        case 1: c->key = ((const int8_t *)p)[c->row]; break;
+        case 2: {
+            int16_t v;
+            memcpy(&v, p + 2 * c->row, 2);
+            c->key = v;
+            break;
+        }
+        case 4: {
+            int32_t v;
+            memcpy(&v, p + 4 * c->row, 4);
+            c->key = v;
+            break;
+        }
+        default: memcpy(&c->key, p + 8 * c->row, 8); break;
+        }
+    }
+}
+
+static inline int compare_cursor_keys(const pm_merge_reader *r, const cursor *a, const cursor *b)
+{
+    if (a->fast && b->fast)
+        return a->key < b->key ? -1 : a->key > b->key;
+    return compare_keys(r, a->batch, a->row, b->batch, b->row);
+}
+
 static int compare_cursors(const pm_merge_reader *r, const cursor *a, const cursor *b)
 {
-    int c = compare_keys(r, a->batch, a->row, b->batch, b->row);
+    int c = compare_cursor_keys(r, a, b);
     int64_t sa, sb;
     if (c != 0)
         return c;
@@ -78,45 +114,55 @@ static int compare_cursors(const pm_merge_reader *r, const cursor *a, const curs
             return c;
         return -c;
     }
-    sa = seq_of(a, r->value_count);
-    sb = seq_of(b, r->value_count);
+    sa = a->seq;
+    sb = b->seq;
     if (sa != sb)
         return sa < sb ? -1 : 1;
     /* Equal sequence numbers: the retraction first (as the oracle orders them). */
-    c = (int)is_retract(kind_of(b, r->value_count)) - (int)is_retract(kind_of(a, r->value_count));
+    c = (int)is_retract(b->kind) - (int)is_retract(a->kind);
     if (c != 0)
         return c;
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static void sift_down(pm_merge_reader *r, size_t i)
+/* Whether cursor x orders before cursor y (finished cursors last). */
+static inline bool before(const pm_merge_reader *r, size_t x, size_t y)
 {
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < r->heap_size && compare_cursors(r, r->heap[l], r->heap[m]) < 0)
-            m = l;
-        if (l + 1 < r->heap_size && compare_cursors(r, r->heap[l + 1], r->heap[m]) < 0)
-            m = l + 1;
-        if (m == i)
-            return;
-        cursor *t = r->heap[i];
-        r->heap[i] = r->heap[m];
-        r->heap[m] = t;
-        i = m;
-    }
+    const cursor *a = &r->cursors[x], *b = &r->cursors[y];
+    if (a->batch == NULL || b->batch == NULL)
+        return a->batch != NULL;
+    if (a->fast && b->fast && a->key != b->key) /* the common case, without a call */
+        return a->key < b->key;
+    return compare_cursors(r, a, b) < 0;
 }
 
-static void sift_up(pm_merge_reader *r, size_t i)
+/* Plays the games of the subtree at node n; returns its winner. */
+static size_t build(pm_merge_reader *r, size_t n)
 {
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (compare_cursors(r, r->heap[i], r->heap[p]) >= 0)
-            return;
-        cursor *t = r->heap[i];
-        r->heap[i] = r->heap[p];
-        r->heap[p] = t;
-        i = p;
+    size_t k = r->run_count, w1, w2;
+    if (n >= k)
+        return n - k;
+    w1 = build(r, 2 * n);
+    w2 = build(r, 2 * n + 1);
+    if (before(r, w2, w1)) {
+        r->tree[n] = w1;
+        return w2;
     }
+    r->tree[n] = w2;
+    return w1;
+}
+
+/* Replays the games on the path of cursor `w` (whose record changed) up to the root. */
+static inline void replay(pm_merge_reader *r, size_t w)
+{
+    for (size_t n = (w + r->run_count) / 2; n >= 1; n /= 2) {
+        if (before(r, r->tree[n], w)) {
+            size_t t = r->tree[n];
+            r->tree[n] = w;
+            w = t;
+        }
+    }
+    r->tree[0] = w;
 }
 
 /* ---- cursors ------------------------------------------------------------------------------- */
@@ -160,6 +206,8 @@ static int load(pm_merge_reader *r, cursor *c, paimon_error *err)
             }
             c->batch = b;
             c->row = 0;
+            c->fast = r->fast_key && b->columns[r->o.key_cols[0]]->null_count == 0;
+            refresh(r, c);
             return 0;
         }
         pm_batch_free(b);
@@ -180,9 +228,18 @@ int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_c
     if (r->o.batch_rows <= 0)
         r->o.batch_rows = 4096;
     r->value_count = o->value_type->field_count;
+    if (o->key_count == 1) {
+        const pm_type *kt = o->value_type->fields[o->key_cols[0]].type;
+        uint32_t width = 0;
+        r->fast_key =
+            (kt->id == PM_TYPE_TINYINT || kt->id == PM_TYPE_SMALLINT || kt->id == PM_TYPE_INT ||
+             kt->id == PM_TYPE_BIGINT || kt->id == PM_TYPE_DATE) &&
+            pm_layout_of(kt, &width) == PM_LAYOUT_FIXED;
+        r->key_width = (int)width;
+    }
     r->cursors = pm_calloc(run_count + 1, sizeof(cursor));
-    r->heap = pm_calloc(run_count + 1, sizeof(cursor *));
-    if (r->cursors == NULL || r->heap == NULL) {
+    r->tree = pm_calloc(run_count + 1, sizeof(size_t));
+    if (r->cursors == NULL || r->tree == NULL) {
         pm_merge_reader_free(r);
         return pm_nomem(err);
     }
@@ -200,8 +257,10 @@ void pm_merge_reader_free(pm_merge_reader *r)
         pm_batch_free(r->retired[i]);
     pm_free(r->retired);
     pm_free(r->cursors);
-    pm_free(r->heap);
+    pm_free(r->tree);
     pm_free(r->recs);
+    pm_free(r->pick_batches);
+    pm_free(r->pick_rows);
     pm_free(r);
 }
 
@@ -214,15 +273,15 @@ static int start(pm_merge_reader *r, paimon_error *err)
         c->index = i;
         if ((rc = load(r, c, err)) != 0)
             return rc;
-        if (c->batch != NULL) {
-            r->heap[r->heap_size++] = c;
-            sift_up(r, r->heap_size - 1);
-        }
+        if (c->batch != NULL)
+            r->live++;
     }
     /* Nothing was merged yet: batches retired while starting are not referenced. */
     for (size_t i = 0; i < r->retired_count; i++)
         pm_batch_free(r->retired[i]);
     r->retired_count = 0;
+    if (r->run_count > 0)
+        r->tree[0] = build(r, 1);
     r->started = true;
     return 0;
 }
@@ -239,8 +298,8 @@ static int add_record(pm_merge_reader *r, size_t *n, const cursor *c, paimon_err
     }
     r->recs[*n].batch = c->batch;
     r->recs[*n].row = c->row;
-    r->recs[*n].seq = seq_of(c, r->value_count);
-    r->recs[*n].kind = kind_of(c, r->value_count);
+    r->recs[*n].seq = c->seq;
+    r->recs[*n].kind = c->kind;
     r->recs[*n].level = c->src->level;
     (*n)++;
     return 0;
@@ -265,53 +324,105 @@ static size_t lookup_filter(pm_record *recs, size_t n)
     return k;
 }
 
+static int add_pick(pm_merge_reader *r, const pm_record *rec, paimon_error *err)
+{
+    if (r->pick_count == r->pick_cap) {
+        size_t cap = r->pick_cap == 0 ? 256 : r->pick_cap * 2;
+        const pm_batch **b = pm_realloc(r->pick_batches, cap * sizeof(*b));
+        int64_t *rows;
+        if (b == NULL)
+            return pm_nomem(err);
+        r->pick_batches = b;
+        rows = pm_realloc(r->pick_rows, cap * sizeof(*rows));
+        if (rows == NULL)
+            return pm_nomem(err);
+        r->pick_rows = rows;
+        r->pick_cap = cap;
+    }
+    r->pick_batches[r->pick_count] = rec->batch;
+    r->pick_rows[r->pick_count++] = rec->row;
+    return 0;
+}
+
+/* Copies the picked records into `b`, column by column. */
+static int flush_picks(pm_merge_reader *r, pm_batch *b, paimon_error *err)
+{
+    for (size_t col = 0; r->pick_count > 0 && col < r->value_count; col++) {
+        int rc =
+            pm_column_gather(b->columns[col], r->pick_batches, r->pick_rows, r->pick_count, col);
+        if (rc != 0)
+            return pm_buf_error(err, rc);
+    }
+    r->pick_count = 0;
+    return 0;
+}
+
+/* Output rows so far: appended ones plus picks waiting to be copied. */
+static int64_t output_rows(const pm_merge_reader *r, const pm_batch *b)
+{
+    return (r->value_count > 0 ? b->columns[0]->length : 0) + (int64_t)r->pick_count;
+}
+
+/* Moves a cursor to its next record, loading its next batch at the end of one. */
+static inline int advance(pm_merge_reader *r, cursor *c, paimon_error *err)
+{
+    if (++c->row < c->batch->row_count) {
+        refresh(r, c);
+        return 0;
+    }
+    return load(r, c, err);
+}
+
 int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
 {
     pm_batch *b = NULL;
-    int64_t rows = 0;
     int rc = 0;
 
     *out = NULL;
     if (!r->started && (rc = start(r, err)) != 0)
         return rc;
-    if (r->heap_size == 0)
+    if (r->live == 0)
         return PAIMON_ITEROVER;
     if ((rc = pm_batch_new(&b, r->o.value_type, err)) != 0)
         return rc;
-    while (r->heap_size > 0 && rows < r->o.batch_rows) {
-        const pm_batch *kb = r->heap[0]->batch;
-        int64_t krow = r->heap[0]->row;
+    while (r->live > 0 && output_rows(r, b) < r->o.batch_rows) {
+        cursor key_of = r->cursors[r->tree[0]]; /* the key being gathered (its batch lives) */
         size_t n = 0;
-        /* Gather every record of this key, oldest first (the heap's order). */
-        while (r->heap_size > 0 &&
-               compare_keys(r, r->heap[0]->batch, r->heap[0]->row, kb, krow) == 0) {
-            cursor *c = r->heap[0];
-            if ((rc = add_record(r, &n, c, err)) != 0)
-                goto done;
-            if (++c->row >= c->batch->row_count && (rc = load(r, c, err)) != 0)
+        long pick;
+        /* Gather every record of this key, oldest first (the tree's order). */
+        do {
+            size_t w = r->tree[0];
+            cursor *c = &r->cursors[w];
+            if ((rc = add_record(r, &n, c, err)) != 0 || (rc = advance(r, c, err)) != 0)
                 goto done;
             if (c->batch == NULL)
-                r->heap[0] = r->heap[--r->heap_size];
-            if (r->heap_size > 0)
-                sift_down(r, 0);
-        }
+                r->live--;
+            replay(r, w);
+        } while (r->live > 0 && compare_cursor_keys(r, &r->cursors[r->tree[0]], &key_of) == 0);
         if (pm_merge_fn_lookup(r->fn))
             n = lookup_filter(r->recs, n);
-        {
-            int64_t before = b->columns[0]->length;
-            if ((rc = pm_merge_fn_apply(r->fn, r->recs, n, b, err)) != 0)
-                goto done;
-            rows += b->columns[0]->length - before;
+        pick = pm_merge_fn_pick(r->fn, r->recs, n);
+        if (pick >= 0) {
+            rc = add_pick(r, &r->recs[pick], err);
+        } else if (pick == PM_MERGE_COMPUTE) {
+            /* Computed rows go after the picks before them. */
+            if ((rc = flush_picks(r, b, err)) == 0)
+                rc = pm_merge_fn_apply(r->fn, r->recs, n, b, err);
         }
-        for (size_t i = 0; i < r->retired_count; i++)
-            pm_batch_free(r->retired[i]);
-        r->retired_count = 0;
+        if (rc != 0)
+            goto done;
     }
-    if ((rc = pm_batch_set_rows(b, rows, err)) != 0)
+    if ((rc = flush_picks(r, b, err)) != 0 ||
+        (rc = pm_batch_set_rows(b, r->value_count > 0 ? b->columns[0]->length : 0, err)) != 0)
         goto done;
     *out = b;
     b = NULL;
 done:
+    /* Batches the cursors moved past are no longer referenced once the picks are copied. */
+    r->pick_count = 0;
+    for (size_t i = 0; i < r->retired_count; i++)
+        pm_batch_free(r->retired[i]);
+    r->retired_count = 0;
     pm_batch_free(b);
     return rc;
 }

@@ -12,11 +12,12 @@
 struct pm_file_reader {
     pm_data_file *file;
     const char *path;
-    pm_type *read_type; /* asked of the file: its own fields, by id */
-    pm_type *out_type;  /* out_type + system fields */
-    int *source;        /* per output column: column of the file batch, or -1 (null) */
-    int64_t *ranges;    /* kept row ranges under a deletion vector */
-    bool empty;         /* the deletion vector deletes every row */
+    pm_type *read_type;   /* asked of the file: its own fields, by id */
+    pm_type *out_type;    /* out_type + system fields */
+    int *source;          /* per output column: column of the file batch, or -1 (null) */
+    int64_t *ranges;      /* kept row ranges under a deletion vector */
+    bool empty;           /* the deletion vector deletes every row */
+    pm_predicate *filter; /* pushed into the format, over read_type */
 };
 
 static pm_type *system_field_type(pm_type_id id)
@@ -176,6 +177,25 @@ int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
     memset(&ro, 0, sizeof(ro));
     ro.read_type = r->read_type;
     ro.batch_rows = o->batch_rows;
+    if (o->filter != NULL) {
+        /* Only columns the file has with the very type read (no cast between). */
+        int *map = pm_malloc((nout + 1) * sizeof(int));
+        if (map == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        for (size_t i = 0; i < nout; i++)
+            map[i] = r->source[i] >= 0 &&
+                             pm_type_equals_ignore_nullable(r->read_type->fields[r->source[i]].type,
+                                                            out_type->fields[i].type)
+                         ? r->source[i]
+                         : -1;
+        rc = pm_predicate_map_columns(o->filter, r->read_type, map, &r->filter, err);
+        pm_free(map);
+        if (rc != 0)
+            goto done;
+        ro.filter = r->filter;
+    }
     if (o->dv != NULL) {
         pm_dv *dv = NULL;
         int64_t rows = entry->file.row_count, start = 0;
@@ -285,5 +305,6 @@ void pm_file_reader_free(pm_file_reader *r)
     pm_type_free(r->out_type);
     pm_free(r->source);
     pm_free(r->ranges);
+    pm_predicate_free(r->filter);
     pm_free(r);
 }

@@ -30,6 +30,9 @@ typedef struct pm_file_reader_options {
     bool system_fields;      /* append _SEQUENCE_NUMBER and _VALUE_KIND */
     const pm_dv_ref *dv;     /* deletion vector of the file, or NULL */
     int64_t batch_rows;      /* 0: the format's default */
+    /* Over out_type, or NULL: lets the format skip row groups, stripes and pages that cannot
+     * match (on columns the file stores with the same type); rows still need filtering. */
+    const pm_predicate *filter;
 } pm_file_reader_options;
 
 /* Opens `path` (the entry's file) written with `file_schema`.  Borrows everything given

@@ -1,15 +1,16 @@
 /* Scan planning: see scan.h and behaviour.md §7.1. */
 #include "table/scan.h"
 
-#include "table/file_index.h"
-
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data/binary_row.h"
 #include "meta/file_entry.h"
 #include "meta/partition.h"
 #include "meta/paths.h"
+#include "table/file_index.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -240,9 +241,17 @@ static bool bucket_may_match(const plan_ctx *c, const pm_manifest_entry *e)
 /* The manifest filter: entries of partitions and buckets the scan cannot need are skipped
  * before their file metadata is decoded.  An ADD and the DELETE of the same file share
  * partition and bucket, so folding what is left gives the same live files there. */
+/* Statistics scratch of one manifest reader (threads read manifests side by side). */
+typedef struct prefilter_ctx {
+    plan_ctx *c;
+    pm_col_stats *cells;        /* MAX_KEYS */
+    const pm_col_stats **stats; /* per column of the schema row */
+} prefilter_ctx;
+
 static bool entry_prefilter(void *ctx, const pm_manifest_entry *e)
 {
-    plan_ctx *c = ctx;
+    prefilter_ctx *f = ctx;
+    plan_ctx *c = f->c;
     pm_binrow part;
     if (!bucket_may_match(c, e))
         return false;
@@ -250,9 +259,145 @@ static bool entry_prefilter(void *ctx, const pm_manifest_entry *e)
         pm_binrow_deserialize(&part, e->partition.ptr, e->partition.len, NULL) != 0 ||
         part.arity != (int32_t)c->part_count)
         return true;
-    memset(c->stats, 0, (c->schema->row->field_count + 1) * sizeof(*c->stats));
-    partition_value_stats(c, &part, c->cells, c->stats, 1);
-    return pm_predicate_eval_stats(c->filter, c->stats, 1);
+    memset(f->stats, 0, (c->schema->row->field_count + 1) * sizeof(*f->stats));
+    partition_value_stats(c, &part, f->cells, f->stats, 1);
+    return pm_predicate_eval_stats(c->filter, f->stats, 1);
+}
+
+/* ---- reading manifests, in parallel -------------------------------------------------------- */
+
+/* One manifest reader: takes the next manifest to read from a shared cursor. */
+typedef struct manifest_worker {
+    plan_ctx *c;
+    const pm_manifest_file_meta *metas;
+    const bool *skip;            /* manifests pruned by their statistics */
+    pm_manifest_entry **entries; /* per manifest: its (kept) entries */
+    size_t *counts;
+    size_t count; /* manifests */
+    size_t *next; /* shared cursor, under `lock` */
+    pthread_mutex_t *lock;
+    pm_arena arena; /* this reader's decoded entries */
+    prefilter_ctx filter;
+    int rc; /* the first failure: its code, message and manifest */
+    paimon_error err;
+    size_t failed_at;
+} manifest_worker;
+
+static void *read_manifests(void *arg)
+{
+    manifest_worker *w = arg;
+    plan_ctx *c = w->c;
+    for (;;) {
+        size_t i;
+        int rc;
+        pthread_mutex_lock(w->lock);
+        i = *w->next < w->count ? (*w->next)++ : SIZE_MAX;
+        pthread_mutex_unlock(w->lock);
+        if (i == SIZE_MAX)
+            return NULL;
+        if (w->skip[i])
+            continue;
+        if (c->filter_partitions || c->bucket_ok != NULL) {
+            pm_manifest_filter mf = {entry_prefilter, &w->filter};
+            rc = pm_manifest_read_filtered(c->t->fs, c->t->path, w->metas[i].file_name,
+                                           w->metas[i].file_size, &mf, &w->arena, &w->entries[i],
+                                           &w->counts[i], &w->err);
+        } else {
+            rc =
+                pm_manifest_read(c->t->fs, c->t->path, w->metas[i].file_name, w->metas[i].file_size,
+                                 &w->arena, &w->entries[i], &w->counts[i], &w->err);
+        }
+        if (rc != 0) {
+            w->rc = rc;
+            w->failed_at = i;
+            return NULL;
+        }
+    }
+}
+
+/* How many threads read manifests: scan.manifest.parallelism, else the processors online
+ * (at most 8), never more than the manifests to read. */
+static int manifest_threads(plan_ctx *c, size_t to_read, size_t *out, paimon_error *err)
+{
+    int64_t n;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int rc = pm_options_get_i64(&c->schema->options, "scan.manifest.parallelism",
+                                cpus > 0 ? (cpus > 8 ? 8 : cpus) : 1, &n, err);
+    if (rc != 0)
+        return rc;
+    if (n < 1)
+        n = 1;
+    *out = (size_t)n < to_read ? (size_t)n : (to_read > 0 ? to_read : 1);
+    return 0;
+}
+
+/* Reads the manifests not skipped into entries/counts (arrays of `count`), the entries'
+ * memory ending in `arena`. */
+static int read_all_manifests(plan_ctx *c, const pm_manifest_file_meta *metas, const bool *skip,
+                              size_t count, pm_manifest_entry **entries, size_t *counts,
+                              pm_arena *arena, paimon_error *err)
+{
+    manifest_worker workers[8];
+    pthread_t threads[8];
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    size_t next = 0, nthreads = 1, to_read = 0, started = 0, nf = c->schema->row->field_count;
+    int rc;
+
+    for (size_t i = 0; i < count; i++)
+        to_read += !skip[i];
+    if ((rc = manifest_threads(c, to_read, &nthreads, err)) != 0)
+        return rc;
+    if (nthreads > 8)
+        nthreads = 8;
+    memset(workers, 0, sizeof(workers));
+    for (size_t t = 0; t < nthreads; t++) {
+        manifest_worker *w = &workers[t];
+        w->c = c;
+        w->metas = metas;
+        w->skip = skip;
+        w->entries = entries;
+        w->counts = counts;
+        w->count = count;
+        w->next = &next;
+        w->lock = &lock;
+        w->failed_at = SIZE_MAX;
+        pm_arena_init(&w->arena, 1 << 16);
+        w->filter.c = c;
+        w->filter.cells = pm_calloc(MAX_KEYS + 1, sizeof(pm_col_stats));
+        w->filter.stats = pm_calloc(nf + 1, sizeof(*w->filter.stats));
+        if (w->filter.cells == NULL || w->filter.stats == NULL) {
+            rc = pm_nomem(err);
+            nthreads = t + 1;
+            goto done;
+        }
+    }
+    /* The calling thread is reader 0; the others run beside it. */
+    for (started = 1; started < nthreads; started++)
+        if (pthread_create(&threads[started], NULL, read_manifests, &workers[started]) != 0)
+            break;
+    read_manifests(&workers[0]);
+    for (size_t t = 1; t < started; t++)
+        pthread_join(threads[t], NULL);
+    /* Report the failure of the earliest manifest, whichever thread met it. */
+    {
+        const manifest_worker *first = NULL;
+        for (size_t t = 0; t < nthreads; t++)
+            if (workers[t].rc != 0 && (first == NULL || workers[t].failed_at < first->failed_at))
+                first = &workers[t];
+        if (first != NULL) {
+            rc = first->rc;
+            if (err != NULL)
+                *err = first->err;
+        }
+    }
+done:
+    for (size_t t = 0; t < nthreads; t++) {
+        pm_arena_absorb(arena, &workers[t].arena);
+        pm_arena_free(&workers[t].arena);
+        pm_free(workers[t].filter.cells);
+        pm_free(workers[t].filter.stats);
+    }
+    return rc;
 }
 
 static void note_column(int column, void *ctx)
@@ -661,7 +806,7 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
     size_t *counts = NULL, nm = 0, nlive = 0, ncand = 0, ndv = 0, cap = 0;
     dv_item *dvs = NULL;
     int64_t target, open_cost, buckets;
-    bool dv_mor = false;
+    bool dv_mor = false, *skipped = NULL;
     int rc;
 
     *out = NULL;
@@ -733,28 +878,23 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
         rc = pm_nomem(err);
         goto done;
     }
+    skipped = pm_arena_calloc(&p->arena, nm + 1, sizeof(*skipped));
+    if (skipped == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
     for (size_t i = 0; i < nm; i++) {
-        pm_manifest_entry *e = NULL;
         bool skip = !partition_stats_may_match(&c, &metas[i].partition_stats);
         if (!skip && c.bucket_ok != NULL && metas[i].has_min_bucket && metas[i].has_max_bucket) {
             skip = true;
             for (int32_t b = metas[i].min_bucket; b <= metas[i].max_bucket && skip; b++)
                 skip = !(b >= 0 && b < c.num_buckets && c.bucket_ok[b]);
         }
-        if (skip) {
-            p->manifests_skipped++;
-            continue;
-        }
-        if (c.filter_partitions || c.bucket_ok != NULL) {
-            pm_manifest_filter mf = {entry_prefilter, &c};
-            PM_TRY(pm_manifest_read_filtered(t->fs, t->path, metas[i].file_name, metas[i].file_size,
-                                             &mf, &p->arena, &e, &counts[i], err));
-        } else {
-            PM_TRY(pm_manifest_read(t->fs, t->path, metas[i].file_name, metas[i].file_size,
-                                    &p->arena, &e, &counts[i], err));
-        }
-        entries[i] = e;
+        skipped[i] = skip;
+        p->manifests_skipped += skip;
     }
+    PM_TRY(read_all_manifests(&c, metas, skipped, nm, (pm_manifest_entry **)entries, counts,
+                              &p->arena, err));
     PM_TRY(pm_fold_live_entries(metas, entries, counts, nm, &p->arena, &live, &nlive, err));
     p->files_total = nlive;
 

@@ -19,7 +19,8 @@ struct pm_split_reader {
     pm_type *out_type;  /* the output columns */
     pm_type *read_type; /* output columns, then the extra columns the read needs */
     size_t out_count;
-    pm_predicate *filter; /* over read_type */
+    pm_predicate *filter;      /* over read_type */
+    pm_predicate *file_filter; /* over read_type: what the file readers may prune with */
     int64_t batch_rows;
     /* partition columns: position in read_type and value */
     int part_pos[64];
@@ -95,48 +96,42 @@ static void need_filter_column(int column, void *ctx)
 /* Rebuilds the filter over read_type (columns renumbered by field id). */
 static int remap(pm_split_reader *r, const pm_predicate *p, pm_predicate **out, paimon_error *err)
 {
-    const pm_type *row = r->read_type;
-    size_t col = 0;
+    const pm_type *schema_row = r->plan->schema->row;
+    int *map = pm_malloc((schema_row->field_count + 1) * sizeof(int));
     int rc;
-    *out = NULL;
-    switch (p->op) {
-    case PM_PRED_TRUE:
-    case PM_PRED_FALSE: return pm_predicate_const(out, p->op == PM_PRED_TRUE, err);
-    case PM_PRED_AND:
-    case PM_PRED_OR: {
-        pm_predicate **kids = pm_calloc(p->child_count + 1, sizeof(*kids));
-        if (kids == NULL)
-            return pm_nomem(err);
-        for (size_t i = 0; i < p->child_count; i++) {
-            if ((rc = remap(r, p->children[i], &kids[i], err)) != 0) {
-                for (size_t k = 0; k < i; k++)
-                    pm_predicate_free(kids[k]);
-                pm_free(kids);
-                return rc;
-            }
-        }
-        rc = p->op == PM_PRED_AND ? pm_predicate_and(out, kids, p->child_count, err)
-                                  : pm_predicate_or(out, kids, p->child_count, err);
-        pm_free(kids);
-        return rc;
+    if (map == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < schema_row->field_count; i++) {
+        size_t at;
+        map[i] =
+            pm_type_field_by_id(r->read_type, schema_row->fields[i].id, &at) != NULL ? (int)at : -1;
     }
-    default: break;
+    rc = pm_predicate_map_columns(p, r->read_type, map, out, err);
+    pm_free(map);
+    return rc;
+}
+
+/* What may be pushed into the file readers: the whole filter for raw splits; for merged ones
+ * only its conditions on key columns (a value condition would drop an old record whose key
+ * a newer, dropped record still has to shadow -- behaviour.md §7.1). */
+static int file_filter(pm_split_reader *r, paimon_error *err)
+{
+    int *map;
+    int rc;
+    if (r->filter == NULL)
+        return 0;
+    map = pm_malloc((r->read_type->field_count + 1) * sizeof(int));
+    if (map == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < r->read_type->field_count; i++) {
+        bool key = false;
+        for (size_t k = 0; k < r->key_count; k++)
+            key |= r->key_cols[k] == (int)i;
+        map[i] = r->split->raw || key ? (int)i : -1;
     }
-    if (pm_type_field_by_id(row, r->plan->schema->row->fields[p->column].id, &col) == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "filter column outside the read");
-    switch (p->op) {
-    case PM_PRED_IN: return pm_predicate_in(out, row, (int)col, p->literals, p->literal_count, err);
-    case PM_PRED_NOT_IN: {
-        pm_predicate *in = NULL;
-        if ((rc = pm_predicate_in(&in, row, (int)col, p->literals, p->literal_count, err)) != 0)
-            return rc;
-        return pm_predicate_not(out, in, err);
-    }
-    case PM_PRED_IS_NULL:
-    case PM_PRED_IS_NOT_NULL:
-        return pm_predicate_is_null(out, row, (int)col, p->op == PM_PRED_IS_NOT_NULL, err);
-    default: return pm_predicate_compare(out, p->op, row, (int)col, &p->literals[0], err);
-    }
+    rc = pm_predicate_map_columns(r->filter, r->read_type, map, &r->file_filter, err);
+    pm_free(map);
+    return rc;
 }
 
 /* ---- runs over files ------------------------------------------------------------------------- */
@@ -159,6 +154,7 @@ static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader *
     o.system_fields = system;
     o.dv = r->split->dvs[i];
     o.batch_rows = r->batch_rows;
+    o.filter = r->file_filter;
     return pm_file_reader_open(out, r->t->fs, r->split->paths[i], r->split->files[i], fs, &o, err);
 }
 
@@ -266,7 +262,8 @@ int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_p
     }
     if (!split->raw && (rc = split_keys(r, err)) != 0)
         goto done;
-    if (filter != NULL && (rc = remap(r, filter, &r->filter, err)) != 0)
+    if (filter != NULL &&
+        ((rc = remap(r, filter, &r->filter, err)) != 0 || (rc = file_filter(r, err)) != 0))
         goto done;
     /* Partition columns in the read: constants from the split's BinaryRow. */
     {
@@ -347,6 +344,7 @@ void pm_split_reader_free(pm_split_reader *r)
     pm_free(r->key_cols);
     pm_free(r->seq_cols);
     pm_predicate_free(r->filter);
+    pm_predicate_free(r->file_filter);
     pm_type_free(r->read_type);
     pm_type_free(r->out_type);
     pm_free(r);

@@ -130,3 +130,29 @@ int pm_arena_adopt(pm_arena *a, void *block, size_t len)
     a->bytes += len;
     return 0;
 }
+
+/* Appends list `b` after list `a`; returns the head. */
+static pm_arena_chunk *concat(pm_arena_chunk *a, pm_arena_chunk *b)
+{
+    pm_arena_chunk *tail = a;
+    if (a == NULL)
+        return b;
+    while (tail->next != NULL)
+        tail = tail->next;
+    tail->next = b;
+    return a;
+}
+
+void pm_arena_absorb(pm_arena *dst, pm_arena *src)
+{
+    /* dst keeps allocating in its own head chunk: src's chunks go behind it. */
+    if (dst->head != NULL)
+        dst->head->next = concat(src->head, dst->head->next);
+    else
+        dst->head = src->head;
+    dst->adopted = concat(src->adopted, dst->adopted);
+    dst->bytes += src->bytes;
+    src->head = NULL;
+    src->adopted = NULL;
+    src->bytes = 0;
+}

@@ -38,4 +38,8 @@ char *pm_arena_strndup(pm_arena *a, const char *s, size_t len);
 /* Takes ownership of `block` (from pm_malloc), also on failure; 0 or PAIMON_ENOMEM. */
 int pm_arena_adopt(pm_arena *a, void *block, size_t len);
 
+/* Moves everything `src` holds into `dst` (pointers into it stay valid) and leaves `src`
+ * empty: threads decode into arenas of their own and hand the results to one owner. */
+void pm_arena_absorb(pm_arena *dst, pm_arena *src);
+
 #endif /* PM_UTIL_ARENA_H */

@@ -44,7 +44,9 @@ static inline int64_t pm_floor_div(int64_t a, int64_t b)
 }
 static inline int64_t pm_floor_mod(int64_t a, int64_t b)
 {
-    return a - pm_floor_div(a, b) * b;
+    /* not a - floor_div(a, b) * b, whose product overflows for a near INT64_MIN */
+    int64_t r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 
 #endif /* PM_UTIL_TIME_H */

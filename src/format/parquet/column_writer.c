@@ -11,7 +11,6 @@
  * dictionary dropped.  BOOLEAN columns are always PLAIN.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "format/parquet/encoding.h"
@@ -53,8 +52,7 @@ struct pq_colw {
     bool dict_on;      /* still dictionary-encoding this chunk */
     bool dict_used;    /* a finished page of this chunk used it */
     bool first_page;   /* no page of this chunk finished yet */
-    bool deferred;     /* first page of numbers kept PLAIN until its dictionary is decided */
-    uint64_t *slots;   /* hash table: hash << 32 | (entry + 1), 0 empty */
+    uint32_t *slots;   /* hash table: entry + 1, 0 empty */
     uint32_t slot_cap; /* power of two */
     uint32_t dcount;   /* entries */
     pm_buf dplain;     /* PLAIN entries: the dictionary page body */
@@ -279,6 +277,13 @@ static int set_buf(pm_buf *b, const uint8_t *p, uint32_t len)
 static uint32_t hash_bytes(const uint8_t *p, uint32_t len)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+    if (len == 8 || len == 4) {
+        uint64_t v = len == 8 ? pm_load_le64(p) : pm_load_le32(p);
+        v ^= v >> 33;
+        v *= 0xff51afd7ed558ccdull;
+        v ^= v >> 33;
+        return (uint32_t)v;
+    }
     uint32_t i = 0;
     for (; i + 8 <= len; i += 8) {
         h ^= pm_load_le64(p + i);
@@ -312,7 +317,7 @@ static const uint8_t *entry_value(const pq_colw *c, uint32_t e, uint32_t *len)
 static int grow_slots(pq_colw *c)
 {
     uint32_t cap = c->slot_cap == 0 ? 1024 : c->slot_cap * 2;
-    uint64_t *s = pm_calloc(cap, sizeof(uint64_t));
+    uint32_t *s = pm_calloc(cap, sizeof(uint32_t));
     const uint32_t *hashes = (const uint32_t *)(const void *)c->dhash.data;
     if (s == NULL)
         return PAIMON_ENOMEM;
@@ -320,7 +325,7 @@ static int grow_slots(pq_colw *c)
         uint32_t k = hashes[e] & (cap - 1);
         while (s[k] != 0)
             k = (k + 1) & (cap - 1);
-        s[k] = (uint64_t)hashes[e] << 32 | (e + 1);
+        s[k] = e + 1;
     }
     pm_free(c->slots);
     c->slots = s;
@@ -328,19 +333,19 @@ static int grow_slots(pq_colw *c)
     return 0;
 }
 
-/* The dictionary index of a value, adding it when new.  A slot keeps the entry's hash, so
- * a probe touches one array unless the hashes are equal. */
+/* The dictionary index of a value, adding it when new. */
 static int dict_index(pq_colw *c, const uint8_t *p, uint32_t len, uint32_t *out)
 {
     uint32_t h = hash_bytes(p, len), k;
+    const uint32_t *hashes;
     int rc;
     if ((uint64_t)(c->dcount + 1) * 2 > c->slot_cap && (rc = grow_slots(c)) != 0)
         return rc;
+    hashes = (const uint32_t *)(const void *)c->dhash.data;
     for (k = h & (c->slot_cap - 1); c->slots[k] != 0; k = (k + 1) & (c->slot_cap - 1)) {
-        uint64_t slot = c->slots[k];
-        uint32_t e = (uint32_t)slot - 1, el;
+        uint32_t e = c->slots[k] - 1, el;
         const uint8_t *ev;
-        if ((uint32_t)(slot >> 32) != h)
+        if (hashes[e] != h)
             continue;
         ev = entry_value(c, e, &el);
         if (el == len && memcmp(ev, p, len) == 0) {
@@ -361,7 +366,7 @@ static int dict_index(pq_colw *c, const uint8_t *p, uint32_t len, uint32_t *out)
             (rc = pm_buf_append(&c->doff, &off, 4)) != 0 ||
             (rc = pm_buf_append(&c->dhash, &h, 4)) != 0)
             return rc;
-        c->slots[k] = (uint64_t)h << 32 | (c->dcount + 1);
+        c->slots[k] = c->dcount + 1;
         *out = c->dcount++;
     }
     return 0;
@@ -397,7 +402,7 @@ static void dict_reset(pq_colw *c)
     c->doff.len = 0;
     c->dhash.len = 0;
     if (c->slots != NULL)
-        memset(c->slots, 0, c->slot_cap * sizeof(uint64_t));
+        memset(c->slots, 0, c->slot_cap * sizeof(uint32_t));
 }
 
 /* ---- adding values --------------------------------------------------------------------- */
@@ -456,93 +461,107 @@ static int add_value(pq_colw *c, const pval *v)
     return pm_buf_append(&c->plain, v->ptr, v->len);
 }
 
-/* add_value() for 4- and 8-byte numbers in bulk: the same statistics (NaN skipped, strict
- * comparisons), then dictionary indices (until the dictionary is full) or PLAIN values
- * copied as they are. */
-#define BOUNDS_LOOP(T, LOAD)                                                                       \
+/* ---- the fixed-width fast path -------------------------------------------------------- */
+
+/* Bounds of n typed values (NaN left out); false when there is none. */
+#define TYPED_BOUNDS(T, IS_NAN)                                                                    \
     do {                                                                                           \
         T lo = 0, hi = 0;                                                                          \
-        bool have = c->p_has;                                                                      \
-        if (have) {                                                                                \
-            memcpy(&lo, c->p_min.data, sizeof(T));                                                 \
-            memcpy(&hi, c->p_max.data, sizeof(T));                                                 \
-        }                                                                                          \
-        for (int64_t q = 0; q < values; q++) {                                                     \
+        bool any = false;                                                                          \
+        for (int64_t k = 0; k < n; k++) {                                                          \
             T v;                                                                                   \
-            memcpy(&v, src + (size_t)(idx != NULL ? idx[q] : first + q) * sizeof(T), sizeof(T));   \
-            if (LOAD) {                                                                            \
-                if (!have)                                                                         \
-                    c->p_nan_only = true;                                                          \
+            memcpy(&v, src + (size_t)(idx != NULL ? idx[k] : first + k) * sizeof(T), sizeof(T));   \
+            if (IS_NAN)                                                                            \
                 continue;                                                                          \
-            }                                                                                      \
-            if (!have) {                                                                           \
+            if (!any) {                                                                            \
                 lo = hi = v;                                                                       \
-                have = true;                                                                       \
-                c->p_nan_only = false;                                                             \
-            } else if (v < lo) {                                                                   \
-                lo = v;                                                                            \
-            } else if (v > hi) {                                                                   \
-                hi = v;                                                                            \
+                any = true;                                                                        \
+            } else {                                                                               \
+                lo = v < lo ? v : lo;                                                              \
+                hi = v > hi ? v : hi;                                                              \
             }                                                                                      \
         }                                                                                          \
-        if (have) {                                                                                \
-            if ((rc = set_buf(&c->p_min, (const uint8_t *)&lo, sizeof(T))) != 0 ||                 \
-                (rc = set_buf(&c->p_max, (const uint8_t *)&hi, sizeof(T))) != 0)                   \
-                return rc;                                                                         \
-            c->p_has = true;                                                                       \
+        if (any) {                                                                                 \
+            memcpy(blo, &lo, sizeof(T));                                                           \
+            memcpy(bhi, &hi, sizeof(T));                                                           \
         }                                                                                          \
+        found = any;                                                                               \
     } while (0)
 
-static int add_fixed_bulk(pq_colw *c, const pm_column *col, const int64_t *idx, int64_t first,
-                          int64_t values)
+/* Merges the bounds [blo, bhi] of a run of values into the page's. */
+static int merge_bounds(pq_colw *c, const uint8_t *blo, const uint8_t *bhi, uint32_t w)
+{
+    int rc;
+    if (!c->p_has) {
+        if ((rc = set_buf(&c->p_min, blo, w)) != 0 || (rc = set_buf(&c->p_max, bhi, w)) != 0)
+            return rc;
+        c->p_has = true;
+        c->p_nan_only = false;
+        return 0;
+    }
+    if (cmp_phys(c->leaf->order, blo, w, c->p_min.data, (uint32_t)c->p_min.len) < 0 &&
+        (rc = set_buf(&c->p_min, blo, w)) != 0)
+        return rc;
+    if (cmp_phys(c->leaf->order, bhi, w, c->p_max.data, (uint32_t)c->p_max.len) > 0 &&
+        (rc = set_buf(&c->p_max, bhi, w)) != 0)
+        return rc;
+    return 0;
+}
+
+/* INT32/INT64/FLOAT/DOUBLE values whose batch bytes are their Parquet bytes: typed bounds,
+ * then a memcpy (PLAIN) or a hash lookup per value (dictionary), without the per-value
+ * conversion of the generic path. */
+static int add_fixed(pq_colw *c, const pm_column *col, const int64_t *idx, int64_t first, int64_t n)
 {
     const uint8_t *src = col->values.data;
-    size_t w = (size_t)col->width;
-    uint8_t *dst;
-    int64_t k = 0;
+    uint32_t w = col->width;
+    uint8_t blo[8], bhi[8];
+    bool found = false;
     int rc;
-    if (values <= 0)
-        return 0;
+
     switch (c->leaf->order) {
-    case PQ_ORD_I32: BOUNDS_LOOP(int32_t, 0); break;
-    case PQ_ORD_I64: BOUNDS_LOOP(int64_t, 0); break;
-    case PQ_ORD_FLOAT: BOUNDS_LOOP(float, isnan(v)); break;
-    default: BOUNDS_LOOP(double, isnan(v)); break;
+    case PQ_ORD_I32: TYPED_BOUNDS(int32_t, false); break;
+    case PQ_ORD_I64: TYPED_BOUNDS(int64_t, false); break;
+    case PQ_ORD_FLOAT: TYPED_BOUNDS(float, isnan(v)); break;
+    case PQ_ORD_DOUBLE: TYPED_BOUNDS(double, isnan(v)); break;
+    default: break;
     }
-    if (c->page_dict && c->first_page && w <= 8)
-        c->deferred = true; /* decided in decide_first_page(): the same outcome, cheaper */
-    else if (c->page_dict) {
-        if ((rc = pm_buf_reserve(&c->idx, (size_t)values * 4)) != 0)
+    if (found) {
+        if ((rc = merge_bounds(c, blo, bhi, w)) != 0)
             return rc;
-        while (k < values) {
-            const uint8_t *p = src + (size_t)(idx != NULL ? idx[k] : first + k) * w;
-            uint32_t e;
-            if ((rc = dict_index(c, p, (uint32_t)w, &e)) != 0)
+    } else if (n > 0 && !c->p_has) {
+        c->p_nan_only = true;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        const uint8_t *p;
+        uint32_t e;
+        if (!c->page_dict) {
+            /* the rest of the run, PLAIN */
+            size_t bytes = (size_t)(n - k) * w;
+            uint8_t *dst;
+            if ((rc = pm_buf_reserve(&c->plain, bytes)) != 0)
                 return rc;
-            memcpy(c->idx.data + c->idx.len, &e, 4);
-            c->idx.len += 4;
-            k++;
-            if ((int64_t)c->dplain.len > c->o->dict_page_size) {
-                /* the dictionary is full: this page and the rest of the chunk go PLAIN */
-                c->dict_on = false;
-                if ((rc = page_to_plain(c)) != 0)
-                    return rc;
-                break;
-            }
-        }
-        if (k == values)
+            dst = c->plain.data + c->plain.len;
+            if (idx == NULL)
+                memcpy(dst, src + (size_t)(first + k) * w, bytes);
+            else if (w == 8)
+                for (int64_t j = k; j < n; j++, dst += 8)
+                    memcpy(dst, src + (size_t)idx[j] * 8, 8);
+            else
+                for (int64_t j = k; j < n; j++, dst += 4)
+                    memcpy(dst, src + (size_t)idx[j] * 4, 4);
+            c->plain.len += bytes;
             return 0;
+        }
+        p = src + (size_t)(idx != NULL ? idx[k] : first + k) * w;
+        if ((rc = dict_index(c, p, w, &e)) != 0 || (rc = pm_buf_append(&c->idx, &e, 4)) != 0)
+            return rc;
+        if ((int64_t)c->dplain.len > c->o->dict_page_size) {
+            c->dict_on = false;
+            if ((rc = page_to_plain(c)) != 0)
+                return rc;
+        }
     }
-    if ((rc = pm_buf_reserve(&c->plain, (size_t)(values - k) * w)) != 0)
-        return rc;
-    dst = c->plain.data + c->plain.len;
-    if (idx == NULL) {
-        memcpy(dst, src + (size_t)(first + k) * w, (size_t)(values - k) * w);
-    } else {
-        for (int64_t j = k; j < values; j++)
-            memcpy(dst + (size_t)(j - k) * w, src + (size_t)idx[j] * w, w);
-    }
-    c->plain.len += (size_t)(values - k) * w;
     return 0;
 }
 
@@ -575,9 +594,8 @@ int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *re
                     l->path[l->path_len - 1], (int)l->type->precision, (int)l->type->scale);
         }
     }
-    if (l->conv == PQ_W_COPY && (l->order == PQ_ORD_I32 || l->order == PQ_ORD_I64 ||
-                                 l->order == PQ_ORD_FLOAT || l->order == PQ_ORD_DOUBLE))
-        rc = add_fixed_bulk(c, col, idx, first, values);
+    if (l->conv == PQ_W_COPY && (col->width == 4 || col->width == 8))
+        rc = add_fixed(c, col, idx, first, values);
     else
         for (int64_t k = 0; k < values && rc == 0; k++) {
             pval v;
@@ -693,57 +711,6 @@ static int index_bound(pq_colw *c, const pm_buf *v, bool is_max)
     }
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The first page of a 4- or 8-byte column went in PLAIN (add_fixed_bulk): whether a
- * dictionary would have survived parquet-java's first-page check (dictionary + indices
- * smaller than PLAIN) follows from the number of distinct values alone, so they are
- * counted; only a surviving dictionary is built, from the values in order, which gives
- * the entries and indices the value-by-value path gives. */
-static int decide_first_page(pq_colw *c)
-{
-    size_t w = (size_t)c->width, n = c->plain.len / w, d = 0;
-    uint64_t *keys;
-    int64_t idx_bytes;
-    int rc = 0;
-    c->deferred = false;
-    if (n == 0)
-        return 0;
-    if ((keys = pm_malloc(n * sizeof(uint64_t))) == NULL)
-        return PAIMON_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        keys[i] = 0;
-        memcpy(&keys[i], c->plain.data + i * w, w);
-    }
-    qsort(keys, n, sizeof(uint64_t), cmp_u64);
-    for (size_t i = 0; i < n; i++)
-        d += i == 0 || keys[i] != keys[i - 1];
-    pm_free(keys);
-    idx_bytes = ((int64_t)n * pm_pq_bit_width(d > 0 ? d - 1 : 0) + 7) / 8;
-    if ((int64_t)(d * w) + idx_bytes >= (int64_t)(n * w) ||
-        (int64_t)(d * w) > c->o->dict_page_size) {
-        c->page_dict = false; /* plain, as parquet-java falls back */
-        c->dict_on = false;
-        dict_reset(c);
-        return 0;
-    }
-    if ((rc = pm_buf_reserve(&c->idx, n * 4)) != 0)
-        return rc;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        uint32_t e;
-        if ((rc = dict_index(c, c->plain.data + i * w, (uint32_t)w, &e)) == 0) {
-            memcpy(c->idx.data + c->idx.len, &e, 4);
-            c->idx.len += 4;
-        }
-    }
-    c->plain.len = 0;
-    return rc;
-}
-
 static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
 {
     const pq_wleaf *l = c->leaf;
@@ -755,8 +722,6 @@ static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
 
     if (c->entries == 0)
         return 0;
-    if (c->deferred && (rc = decide_first_page(c)) != 0)
-        return pm_buf_error(err, rc);
     if (c->page_dict && c->first_page) {
         /* parquet-java's isCompressionSatisfying on the first page */
         int64_t plain_bytes = 0, idx_bytes;

@@ -37,6 +37,7 @@ struct pm_pq_reader {
     const pq_plan **leaf_plan; /* per leaf: the LEAF plan, or a stand-in for structure leaves */
     pq_col_reader *cols;       /* per leaf */
     uint8_t **chunks;          /* per leaf: the current row group's chunk bytes */
+    size_t *chunk_caps;        /* per leaf: bytes allocated for them (reused across groups) */
     pq_levels *levels;         /* per leaf */
     pm_column **leaf_cols;     /* per leaf, for the batch being read */
     pm_column **scratch;       /* per leaf: values of structure-only leaves */
@@ -99,6 +100,7 @@ static void free_chunks(pm_pq_reader *r)
     for (int i = 0; i < r->schema.leaf_count; i++) {
         pm_free(r->chunks[i]);
         r->chunks[i] = NULL;
+        r->chunk_caps[i] = 0;
     }
 }
 
@@ -124,6 +126,8 @@ static void free_plan_state(pm_pq_reader *r)
     r->stand_in_types = NULL;
     pm_free(r->cols);
     pm_free(r->chunks);
+    pm_free(r->chunk_caps);
+    r->chunk_caps = NULL;
     pm_free(r->levels);
     pm_free(r->leaf_cols);
     pm_free(r->scratch);
@@ -343,6 +347,7 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
     if (r->read_type == NULL ||
         (r->cols = pm_calloc((size_t)n + 1, sizeof(pq_col_reader))) == NULL ||
         (r->chunks = pm_calloc((size_t)n + 1, sizeof(uint8_t *))) == NULL ||
+        (r->chunk_caps = pm_calloc((size_t)n + 1, sizeof(size_t))) == NULL ||
         (r->levels = pm_calloc((size_t)n + 1, sizeof(pq_levels))) == NULL ||
         (r->leaf_cols = pm_calloc((size_t)n + 1, sizeof(pm_column *))) == NULL ||
         (r->scratch = pm_calloc((size_t)n + 1, sizeof(pm_column *))) == NULL ||
@@ -646,7 +651,7 @@ static int load_group(pm_pq_reader *r, paimon_error *err)
     bool need_index = r->filter != NULL || r->ranges != NULL;
     int rc;
 
-    free_chunks(r);
+    /* chunk buffers are kept for the next group: fresh large allocations cost page faults */
     pm_arena_free(&r->index_arena);
     pm_arena_init(&r->index_arena, 16 * 1024);
     for (int i = 0; i < r->schema.leaf_count; i++) {
@@ -669,8 +674,14 @@ static int load_group(pm_pq_reader *r, paimon_error *err)
         if (!r->leaf_used[i])
             continue;
         chunk_range(cc, &start, &len);
-        if ((r->chunks[i] = pm_malloc((size_t)len + PM_PQ_PADDING)) == NULL)
-            return pm_nomem(err);
+        if ((size_t)len + PM_PQ_PADDING > r->chunk_caps[i]) {
+            size_t cap = (size_t)len + PM_PQ_PADDING;
+            pm_free(r->chunks[i]);
+            r->chunk_caps[i] = 0;
+            if ((r->chunks[i] = pm_malloc(cap)) == NULL)
+                return pm_nomem(err);
+            r->chunk_caps[i] = cap;
+        }
         memset(r->chunks[i] + len, 0, PM_PQ_PADDING);
         if ((rc = r->in->read_at(r->in, (uint64_t)start, (size_t)len, r->chunks[i], err)) != 0)
             return rc;
@@ -787,22 +798,22 @@ static int read_rows(pm_pq_reader *r, pm_batch *b, int64_t rows, paimon_error *e
     return rc;
 }
 
-int pm_pq_reader_next(pm_pq_reader *r, pm_batch **out, paimon_error *err)
+int pm_pq_reader_next_into(pm_pq_reader *r, pm_batch *b, paimon_error *err)
 {
-    pm_batch *b = NULL;
     int64_t rows;
     int rc;
 
-    *out = NULL;
     if (!r->started && (rc = pm_pq_reader_start(r, NULL, err)) != 0)
         return rc;
+    if (b->column_count != r->read_type->field_count)
+        return pm_err_set(err, PAIMON_EINVALID, "%s: the batch has %zu columns, the read %zu",
+                          r->path, b->column_count, r->read_type->field_count);
     for (;;) {
         if (r->rg_loaded && r->iv_idx < r->iv_count)
             break;
         if (r->rg_loaded) {
             r->rg_first += r->rg_rows;
             r->rg_loaded = false;
-            free_chunks(r);
         }
         if (r->rg >= r->meta.row_group_count)
             return PAIMON_ITEROVER;
@@ -823,16 +834,30 @@ int pm_pq_reader_next(pm_pq_reader *r, pm_batch **out, paimon_error *err)
         }
         rows = e - r->pos < r->batch_rows ? e - r->pos : r->batch_rows;
     }
-    if ((rc = pm_batch_new(&b, r->read_type, err)) != 0)
+    pm_batch_reset(b);
+    if ((rc = read_rows(r, b, rows, err)) != 0)
         return rc;
-    if ((rc = read_rows(r, b, rows, err)) != 0) {
-        pm_batch_free(b);
-        return rc;
-    }
     b->row_count = rows;
     r->pos += rows;
     if (r->pos >= r->iv[2 * r->iv_idx + 1])
         r->iv_idx++;
+    return 0;
+}
+
+int pm_pq_reader_next(pm_pq_reader *r, pm_batch **out, paimon_error *err)
+{
+    pm_batch *b = NULL;
+    int rc;
+
+    *out = NULL;
+    if (!r->started && (rc = pm_pq_reader_start(r, NULL, err)) != 0)
+        return rc;
+    if ((rc = pm_batch_new(&b, r->read_type, err)) != 0)
+        return rc;
+    if ((rc = pm_pq_reader_next_into(r, b, err)) != 0) {
+        pm_batch_free(b);
+        return rc;
+    }
     *out = b;
     return 0;
 }

@@ -59,6 +59,10 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
  * after the last. */
 int pm_pq_reader_next(pm_pq_reader *r, pm_batch **out, paimon_error *err);
 
+/* The same into a batch the caller owns and reuses (created with pm_batch_new() of the
+ * read type): it is reset, then filled.  Reusing batches keeps their memory warm. */
+int pm_pq_reader_next_into(pm_pq_reader *r, pm_batch *b, paimon_error *err);
+
 /* The page indexes of a column chunk; *ci / *oi are NULL when the file has none.
  * Borrowed; valid until the next call or pm_pq_reader_free(). */
 int pm_pq_reader_page_index(pm_pq_reader *r, uint32_t row_group, int leaf,

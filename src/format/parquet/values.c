@@ -782,6 +782,25 @@ int pm_pq_spread(pm_column *col, int64_t dense, const uint8_t *valid, int64_t sl
         size_t w = col->width;
         if ((rc = pm_buf_reserve(&col->values, (size_t)(slots - dense) * w)) != 0)
             return rc;
+        if (w == 8 || w == 4) {
+            /* typed moves: the common widths without a memmove call per value */
+            uint8_t *base = col->values.data + (size_t)start * w;
+            for (int64_t i = slots - 1; i >= 0 && j < i + 1; i--) {
+                if (w == 8) {
+                    uint64_t v = 0;
+                    if (valid[i])
+                        memcpy(&v, base + (size_t)--j * 8, 8);
+                    memcpy(base + (size_t)i * 8, &v, 8);
+                } else {
+                    uint32_t v = 0;
+                    if (valid[i])
+                        memcpy(&v, base + (size_t)--j * 4, 4);
+                    memcpy(base + (size_t)i * 4, &v, 4);
+                }
+            }
+            col->values.len = (size_t)(start + slots) * w;
+            break;
+        }
         for (int64_t i = slots - 1; i >= 0; i--) {
             uint8_t *dst = col->values.data + (size_t)(start + i) * w;
             if (valid[i]) {

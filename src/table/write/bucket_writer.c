@@ -134,7 +134,7 @@ int pm_bucket_writer_put(pm_bucket_writer *w, const pm_batch *b, const int64_t *
     if (w->scratch == NULL && (rc = pm_batch_new(&w->scratch, w->c->value_type, err)) != 0)
         return rc;
     pm_batch_reset(w->scratch);
-    if ((rc = pm_batch_gather(w->scratch, b, rows, n, err)) != 0 ||
+    if ((rc = pm_batch_take(w->scratch, b, rows, n, err)) != 0 ||
         (rc = pm_data_writer_write(w->append, w->scratch, 0, n, err)) != 0) {
         pm_data_writer_abort(w->append);
         w->append = NULL;

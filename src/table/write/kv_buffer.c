@@ -190,7 +190,7 @@ int pm_kv_buffer_put(pm_kv_buffer *b, const pm_batch *batch, const int64_t *rows
         m = CHUNK_ROWS - ch->row_count;
         if (m > n)
             m = n;
-        if ((rc = pm_batch_gather(ch, batch, rows, m, err)) != 0)
+        if ((rc = pm_batch_take(ch, batch, rows, m, err)) != 0)
             return rc;
         rows += m;
         n -= m;
@@ -925,7 +925,7 @@ int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *ch
                     PM_TRY(out_flush(&cl, changelog, err));
             }
         } while (m.heap_size > 0 && same_key(&m, &first, &m.heap[0]->cur));
-        pick = pm_merge_fn_pick(c->merge, recs, n);
+        pick = pm_merge_fn_reduce_pick(c->merge, recs, n);
         if (pick >= 0) {
             if (out_push_ref(&out, recs[pick].batch, recs[pick].row, recs[pick].seq,
                              recs[pick].kind) != 0) {

@@ -156,6 +156,26 @@ static void roundtrip(const char *columns, int64_t rows, const pm_pq_writer_opti
         fail_msg("line %zu differs:\n got  %.400s\n want %.400s", line, got + i, want + i);
     }
     pm_free(got);
+    /* the same rows into one reused batch */
+    {
+        pm_batch *reuse = NULL;
+        pm_buf all;
+        int rc;
+        pm_buf_init(&all, 0);
+        assert_int_equal(pm_pq_reader_start(r, &ro, &err), 0);
+        assert_int_equal(pm_batch_new(&reuse, t, &err), 0);
+        while ((rc = pm_pq_reader_next_into(r, reuse, &err)) == 0) {
+            assert_int_equal(pm_batch_validate(reuse, &err), 0);
+            for (int64_t i = 0; i < reuse->row_count; i++) {
+                assert_int_equal(pm_batch_row_json(&all, reuse, i, &err), 0);
+                pm_buf_putc(&all, '\n');
+            }
+        }
+        assert_int_equal(rc, PAIMON_ITEROVER);
+        assert_string_equal(pm_buf_cstr(&all), want);
+        pm_buf_free(&all);
+        pm_batch_free(reuse);
+    }
     pm_free(want);
     pm_pq_reader_free(r);
     for (int i = 0; i < 3; i++)

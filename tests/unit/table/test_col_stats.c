@@ -278,9 +278,9 @@ static void test_gather(void **state)
     assert_int_equal(pm_column_append_bytes(ds, "x", 1), 0); /* something before */
     assert_int_equal(pm_column_append_i64(dn, 99), 0);
     assert_int_equal(pm_column_append_null(db), 0);
-    assert_int_equal(pm_column_gather(ds, cs, idx, 4), 0);
-    assert_int_equal(pm_column_gather(dn, cn, idx, 4), 0);
-    assert_int_equal(pm_column_gather(db, cb, idx, 4), 0);
+    assert_int_equal(pm_column_take(ds, cs, idx, 4), 0);
+    assert_int_equal(pm_column_take(dn, cn, idx, 4), 0);
+    assert_int_equal(pm_column_take(db, cb, idx, 4), 0);
     assert_int_equal(ds->length, 5);
     pm_column_get_datum(ds, 1, &d);
     assert_memory_equal(d.v.s.ptr, "dd", 2);
