@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "paimon/arrow.h"
 #include "paimon/error.h"
@@ -204,6 +205,37 @@ PAIMON_API int64_t paimon_writer_rows(const paimon_writer *writer);
 /* Releases the writer; files written since the last prepare-commit are removed.  NULL is
  * allowed. */
 PAIMON_API void paimon_writer_free(paimon_writer *writer);
+
+/* ---- input rows (paimon write) ---------------------------------------------------------- */
+
+/* A reader of text rows for a writer's table: JSONL (canonical rows, an optional "_ROW_KIND"
+ * key), CSV with a header row, or Debezium JSON change events (docs/format/input.md).  Every
+ * value is checked against its column type; nothing is rounded, truncated or padded. */
+typedef struct paimon_input paimon_input;
+
+/* Opens a reader of `file` (borrowed: it must stay open until paimon_input_free(), which
+ * does not close it) in `format`: "jsonl", "csv" or "debezium-json" (PAIMON_EINVALID for
+ * another name).  The rows have the columns of `writer`'s table, which must outlive the
+ * reader.  Caller owns `*out`; release with paimon_input_free(). */
+PAIMON_API int paimon_input_open(paimon_input **out, const paimon_writer *writer, FILE *file,
+                                 const char *format, paimon_error *err);
+
+/* Reads rows and writes them into `writer`: at most `max_rows` (<= 0: no limit), so that a
+ * caller can prepare a commit every so many rows.  `*rows` (may be NULL) receives the rows
+ * read by this call.  Returns 0 when the limit was reached (more rows may follow),
+ * PAIMON_ITEROVER at the end of the input, or an error: a malformed record or a bad value is
+ * PAIMON_EINVALID naming the input line (1-based, where the record starts) and the column,
+ * as do the writer's own row checks (a row kind the table refuses); a read error is
+ * PAIMON_EIO.  After an error the writer is unusable: free it without committing, and
+ * nothing of this input is committed.  One thread at a time per reader and writer. */
+PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, int64_t max_rows,
+                                  int64_t *rows, paimon_error *err);
+
+/* The input line where the last row read so far starts (0 before any). */
+PAIMON_API int64_t paimon_input_line(const paimon_input *input);
+
+/* Releases the reader.  NULL is allowed. */
+PAIMON_API void paimon_input_free(paimon_input *input);
 
 #ifdef __cplusplus
 }

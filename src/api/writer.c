@@ -1,10 +1,12 @@
 /* Public writer functions (include/paimon/write.h): argument checks, Arrow import and
  * row-at-a-time conversion over src/table/write/table_write.h. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "data/arrow.h"
 #include "data/cast.h"
+#include "data/input.h"
 #include "paimon/write.h"
 #include "table/table.h"
 #include "table/write/table_write.h"
@@ -278,4 +280,131 @@ PAIMON_API void paimon_writer_free(paimon_writer *writer)
     pm_buf_free(&writer->scratch);
     pm_free(writer->datums);
     pm_free(writer);
+}
+
+/* ---- input rows ------------------------------------------------------------------------ */
+
+struct paimon_input {
+    pm_input *in;        /* data/input.h */
+    pm_batch *batch;     /* the reader's last batch (borrowed from it) */
+    const int8_t *kinds; /* its row kinds */
+    int64_t off;         /* rows of `batch` already written */
+    pm_batch *slice;     /* rows off..off+k when a limit cuts a batch */
+    int64_t *idx;        /* their indexes */
+    int64_t last_line;   /* line of the last row read */
+};
+
+PAIMON_API int paimon_input_open(paimon_input **out, const paimon_writer *writer, FILE *file,
+                                 const char *format, paimon_error *err)
+{
+    paimon_input *in;
+    pm_input_format f;
+    int rc;
+    paimon_error_clear(err);
+    if (out == NULL || writer == NULL || file == NULL || format == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_input_open: NULL argument");
+    *out = NULL;
+    if ((rc = pm_input_format_parse(format, &f, err)) != 0)
+        return rc;
+    if ((in = pm_calloc(1, sizeof(*in))) == NULL)
+        return pm_nomem(err);
+    if ((rc = pm_input_open_file(&in->in, f, file, pm_table_write_type(writer->tw), NULL, err)) !=
+        0) {
+        pm_free(in);
+        return rc;
+    }
+    *out = in;
+    return 0;
+}
+
+/* Rewrites a writer check's "row N: ..." message as "line L: ...". */
+static void name_line(paimon_input *in, const paimon_writer *w, int64_t first, paimon_error *err)
+{
+    int64_t bad = pm_table_write_bad_row(w->tw);
+    const char *rest;
+    char msg[sizeof(err->message)];
+    if (bad < 0 || strncmp(err->message, "row ", 4) != 0 ||
+        (rest = strchr(err->message, ':')) == NULL)
+        return;
+    snprintf(msg, sizeof(msg), "line %lld%s", (long long)pm_input_row_line(in->in, first + bad),
+             rest);
+    memcpy(err->message, msg, sizeof(msg));
+}
+
+PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, int64_t max_rows,
+                                  int64_t *rows, paimon_error *err)
+{
+    int64_t done = 0;
+    int rc = 0;
+    paimon_error_clear(err);
+    if (rows != NULL)
+        *rows = 0;
+    if (input == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_input_write: no input");
+    if ((rc = check_usable(writer, "paimon_input_write", err)) != 0 ||
+        (rc = flush_rows(writer, err)) != 0)
+        return rc;
+    while (max_rows <= 0 || done < max_rows) {
+        const pm_batch *b;
+        int64_t k, first = input->off;
+        if (input->batch == NULL || input->off >= input->batch->row_count) {
+            input->batch = NULL;
+            input->off = 0;
+            rc = pm_input_next(input->in, &input->batch, &input->kinds, err);
+            if (rc != 0) {
+                input->batch = NULL;
+                if (rc != PAIMON_ITEROVER)
+                    writer->failed = true; /* rows of this input were written: never commit */
+                break;
+            }
+            first = 0;
+        }
+        k = input->batch->row_count - input->off;
+        if (max_rows > 0 && k > max_rows - done)
+            k = max_rows - done;
+        b = input->batch;
+        if (first != 0 || k != input->batch->row_count) {
+            if (input->slice == NULL &&
+                (rc = pm_batch_new(&input->slice, input->batch->type, err)) != 0)
+                break;
+            pm_batch_reset(input->slice);
+            if ((input->idx = pm_realloc(input->idx, (size_t)k * sizeof(int64_t) + 8)) == NULL) {
+                rc = pm_nomem(err);
+                break;
+            }
+            for (int64_t i = 0; i < k; i++)
+                input->idx[i] = first + i;
+            if ((rc = pm_batch_take(input->slice, input->batch, input->idx, k, err)) != 0)
+                break;
+            b = input->slice;
+        }
+        rc = pm_table_write_batch(writer->tw, b, input->kinds + first, writer->handed, err);
+        writer->handed += k;
+        input->off += k;
+        done += k;
+        input->last_line = pm_input_row_line(input->in, first + k - 1);
+        if (rc != 0) {
+            writer->failed = true;
+            name_line(input, writer, first, err);
+            break;
+        }
+    }
+    if (rows != NULL)
+        *rows = done;
+    return rc;
+}
+
+PAIMON_API int64_t paimon_input_line(const paimon_input *input)
+{
+    return input != NULL ? input->last_line : 0;
+}
+
+PAIMON_API void paimon_input_free(paimon_input *input)
+{
+    if (input == NULL)
+        return;
+    pm_input_free(input->in);
+    pm_batch_free(input->slice);
+    pm_free(input->idx);
+    pm_free(input);
 }

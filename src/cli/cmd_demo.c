@@ -1,7 +1,7 @@
 /*
  * paimon demo [DIR]: a guided tour on a local warehouse (default ./warehouse).  It creates
  * a primary-key table of orders, writes three commits of inserts, updates and deletes
- * through the writer API (include/paimon/write.h), and shows the result with paimon cat and
+ * with `paimon write` (JSONL files in DIR), and shows the result with paimon cat and
  * paimon inspect; when the Java-written fixture tables are beside the project, it also
  * inspects one of them, to show that paimon-c reads what Java Paimon writes.
  */
@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "paimon.h"
-#include "paimon/write.h"
+#include "paimon/write.h" /* PAIMON_ROW_* */
 
 /* One order of the demo: the row kind and the columns of the orders table. */
 typedef struct demo_order {
@@ -23,69 +23,37 @@ typedef struct demo_order {
     const char *dt, *customer, *amount, *status, *updated_at;
 } demo_order;
 
-static const char *const KIND_NAMES[] = {"+I", "-U", "+U", "-D"};
+/* Writes one batch of orders as a JSONL file beside the table and commits it with
+ * `paimon write`. */
+static int run(const char *self, const char *const *args);
 
-static paimon_value text(const char *s)
+static int write_batch(const char *self, const char *dir, const char *table, const char *title,
+                       const demo_order *orders, size_t count, int n)
 {
-    paimon_value v;
-    memset(&v, 0, sizeof(v));
-    v.type = PAIMON_VALUE_TEXT;
-    v.v.s.ptr = s;
-    v.v.s.len = strlen(s);
-    return v;
-}
-
-/* Writes one batch of orders and commits it as snapshot `identifier`. */
-static int write_batch(const char *table_path, const char *title, const demo_order *orders,
-                       size_t count, int64_t identifier)
-{
-    paimon_table *table = NULL;
-    paimon_writer *writer = NULL;
-    paimon_commit_messages *messages = NULL;
-    paimon_writer_options wo = PAIMON_WRITER_OPTIONS_INIT;
-    paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
-    paimon_error err;
-    int64_t snapshot = 0;
-    int rc;
-
-    printf("\n%s\n", title);
-    for (size_t i = 0; i < count; i++)
-        printf("  %s order_id=%lld dt=%s customer=%s amount=%s status=%s updated_at=%s\n",
-               KIND_NAMES[orders[i].kind], (long long)orders[i].order_id, orders[i].dt,
-               orders[i].customer, orders[i].amount, orders[i].status, orders[i].updated_at);
-    wo.commit_user = "demo";
-    co.commit_user = "demo";
-    co.identifier = identifier;
-    if ((rc = paimon_table_open(&table, table_path, &err)) != 0 ||
-        (rc = paimon_writer_open(&writer, table, &wo, &err)) != 0)
-        goto done;
-    for (size_t i = 0; i < count; i++) {
-        paimon_value v[6];
-        memset(&v[0], 0, sizeof(v[0]));
-        v[0].type = PAIMON_VALUE_INT;
-        v[0].v.i = orders[i].order_id;
-        v[1] = text(orders[i].dt);
-        v[2] = text(orders[i].customer);
-        v[3] = text(orders[i].amount);
-        v[4] = text(orders[i].status);
-        v[5] = text(orders[i].updated_at);
-        if ((rc = paimon_writer_write_row(writer, v, 6, orders[i].kind, &err)) != 0)
-            goto done;
+    static const char *const KINDS[] = {"+I", "-U", "+U", "-D"};
+    char path[4300];
+    FILE *f;
+    snprintf(path, sizeof(path), "%s/orders-%d.jsonl", dir, n);
+    if ((f = fopen(path, "w")) == NULL) {
+        fprintf(stderr, "paimon: demo: cannot create %s\n", path);
+        return -1;
     }
-    if ((rc = paimon_commit_messages_new(&messages, &err)) != 0 ||
-        (rc = paimon_writer_prepare_commit(writer, messages, &err)) != 0 ||
-        (rc = paimon_table_commit(table, messages, &co, &snapshot, &err)) != 0)
-        goto done;
-    printf("  -> committed snapshot %lld (%zu new data files)\n", (long long)snapshot,
-           paimon_commit_messages_count(messages));
-done:
-    if (rc != 0)
-        fprintf(stderr, "paimon: demo: %s\n", err.message);
-    paimon_commit_messages_free(messages);
-    paimon_writer_free(writer);
-    paimon_table_free(table);
-    fflush(stdout);
-    return rc;
+    printf("\n%s (%s):\n", title, path);
+    for (size_t i = 0; i < count; i++) {
+        char line[512];
+        snprintf(line, sizeof(line),
+                 "{\"order_id\":%lld,\"dt\":\"%s\",\"customer\":\"%s\",\"amount\":\"%s\","
+                 "\"status\":\"%s\",\"updated_at\":\"%s\"%s%s%s}",
+                 (long long)orders[i].order_id, orders[i].dt, orders[i].customer, orders[i].amount,
+                 orders[i].status, orders[i].updated_at,
+                 orders[i].kind != PAIMON_ROW_INSERT ? ",\"_ROW_KIND\":\"" : "",
+                 orders[i].kind != PAIMON_ROW_INSERT ? KINDS[orders[i].kind] : "",
+                 orders[i].kind != PAIMON_ROW_INSERT ? "\"" : "");
+        fprintf(f, "%s\n", line);
+        printf("  %s\n", line);
+    }
+    fclose(f);
+    return run(self, (const char *const[]){"write", table, "--input", path, NULL});
 }
 
 static const demo_order BATCH1[] = {
@@ -200,14 +168,14 @@ int cli_cmd_demo(int argc, char **argv)
     }
     run(self, (const char *const[]){"inspect", table, "options", NULL});
 
-    printf("\nWrite three commits of orders: inserts, then updates (+U) and deletes (-D) of\n"
-           "the same keys.  Each commit is a snapshot; changelog-producer=input also keeps\n"
-           "the rows as changelog files.");
-    if (write_batch(table, "Commit 1: six new orders", BATCH1, 6, 1) != 0 ||
-        write_batch(table, "Commit 2: two orders ship, one is inserted, one deleted", BATCH2, 4,
-                    2) != 0 ||
-        write_batch(table, "Commit 3: one delivered, one shipped, one deleted, one new", BATCH3, 4,
-                    3) != 0)
+    printf("\nWrite three commits of orders with paimon write: inserts, then updates (+U) and\n"
+           "deletes (-D) of the same keys, as JSONL rows with a _ROW_KIND.  Each commit is a\n"
+           "snapshot; changelog-producer=input also keeps the rows as changelog files.\n");
+    if (write_batch(self, dir, table, "Commit 1: six new orders", BATCH1, 6, 1) != 0 ||
+        write_batch(self, dir, table, "Commit 2: two orders ship, one is inserted, one deleted",
+                    BATCH2, 4, 2) != 0 ||
+        write_batch(self, dir, table, "Commit 3: one delivered, one shipped, one deleted, one new",
+                    BATCH3, 4, 3) != 0)
         return CLI_EXIT_FAILED;
 
     printf("\nThe table now (the merge engine keeps the latest row of each key):");

@@ -18,6 +18,7 @@ typedef struct command {
 static const command COMMANDS[] = {
     {"create", cli_cmd_create, "create a table"},
     {"alter", cli_cmd_alter, "change a table's columns or options"},
+    {"write", cli_cmd_write, "write rows (JSONL, CSV, Debezium JSON) into a table and commit"},
     {"cat", cli_cmd_cat, "print the rows of a table (a snapshot, filtered, projected)"},
     {"inspect", cli_cmd_inspect, "list a table's snapshots, schemas, manifests, files, options"},
     {"demo", cli_cmd_demo, "create a demo warehouse and show what the tool does"},

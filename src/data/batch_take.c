@@ -67,7 +67,8 @@ static int push_offsets(pm_column *dst, const pm_column *src, const int64_t *idx
     }
     for (int64_t k = 0; k < n; k++) {
         int32_t a = pm_column_offset(src, idx[k]), b = pm_column_offset(src, idx[k] + 1);
-        memcpy(dst->values.data + dst->values.len, src->values.data + a, (size_t)(b - a));
+        if (b > a) /* empty strings may have no value bytes at all (NULL buffers) */
+            memcpy(dst->values.data + dst->values.len, src->values.data + a, (size_t)(b - a));
         dst->values.len += (size_t)(b - a);
         end += b - a;
         memcpy(dst->offsets.data + dst->offsets.len, &end, 4);

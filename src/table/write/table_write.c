@@ -39,6 +39,7 @@ typedef struct part_info {
 } part_info;
 
 struct pm_table_write {
+    int64_t bad_row; /* the batch row of the last row error, or -1 */
     pm_fs *fs;
     char *table;
     pm_schema *schema;
@@ -279,6 +280,11 @@ const pm_type *pm_table_write_type(const pm_table_write *w)
     return w->schema->row;
 }
 
+int64_t pm_table_write_bad_row(const pm_table_write *w)
+{
+    return w->bad_row;
+}
+
 int64_t pm_table_write_rows(const pm_table_write *w)
 {
     return w->accepted;
@@ -467,14 +473,17 @@ static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds
                     return 0;
                 }
         }
+        w->bad_row = r;
         return pm_err_set(err, PAIMON_EINVALID,
                           "row %lld: column %s (rowkind.field) must be +I, -U, +U or -D",
                           (long long)(first_row + r), b->type->fields[w->rowkind_col].name);
     }
     *kind = kinds != NULL ? kinds[r] : PM_KIND_INSERT;
-    if (*kind < 0 || *kind > 3)
+    if (*kind < 0 || *kind > 3) {
+        w->bad_row = r;
         return pm_err_set(err, PAIMON_EINVALID, "row %lld: row kind %d is not one of +I -U +U -D",
                           (long long)(first_row + r), *kind);
+    }
     return 0;
 }
 
@@ -579,7 +588,7 @@ done:
     return rc;
 }
 
-static int check_not_null(const pm_table_write *w, const pm_batch *b, const int8_t *keep,
+static int check_not_null(pm_table_write *w, const pm_batch *b, const int8_t *keep,
                           int64_t first_row, paimon_error *err)
 {
     for (size_t k = 0; k < w->not_null_count; k++) {
@@ -587,10 +596,12 @@ static int check_not_null(const pm_table_write *w, const pm_batch *b, const int8
         if (c->null_count == 0)
             continue;
         for (int64_t r = 0; r < b->row_count; r++)
-            if (keep[r] && !pm_column_is_valid(c, r))
+            if (keep[r] && !pm_column_is_valid(c, r)) {
+                w->bad_row = r;
                 return pm_err_set(
                     err, PAIMON_EINVALID, "row %lld: Cannot write null to non-null column(%s)",
                     (long long)(first_row + r), w->schema->row->fields[w->not_null[k]].name);
+            }
     }
     return 0;
 }
@@ -756,6 +767,8 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
     pm_buf part;
     int rc;
 
+    w->bad_row = -1;
+
     if (n == 0)
         return 0;
     pm_buf_init(&part, 0);
@@ -778,6 +791,7 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
             continue;
         }
         if (!w->ctx.primary_key && !pm_kind_is_add(k)) {
+            w->bad_row = r;
             rc = pm_err_set(err, PAIMON_EINVALID,
                             "row %lld: Append-only writer can only accept insert or "
                             "update_after row kind, but current row kind is: %s. You can "

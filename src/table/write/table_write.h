@@ -58,6 +58,10 @@ const pm_type *pm_table_write_type(const pm_table_write *w);
 int pm_table_write_batch(pm_table_write *w, const pm_batch *b, const int8_t *kinds,
                          int64_t first_row, paimon_error *err);
 
+/* After pm_table_write_batch() failed on one row (its message starts "row N: "): that row's
+ * index in the batch; else -1. */
+int64_t pm_table_write_bad_row(const pm_table_write *w);
+
 /* Flushes every writer and appends what they wrote to `out`. */
 int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_error *err);
 

@@ -345,13 +345,86 @@ static void test_overwrite(void **state)
     pm_free(path);
 }
 
+/* Text input through paimon_input_write(): a row limit cuts batches (a commit every 3 rows
+ * of 10), row kinds from _ROW_KIND, and an error of the writer's own checks names the line. */
+static void test_input(void **state)
+{
+    static const char JSONL[] = "{\"id\":1,\"v\":\"a\"}\n{\"id\":2,\"v\":\"b\"}\n"
+                                "{\"id\":3}\n{\"id\":4}\n{\"id\":5}\n{\"id\":6}\n\n"
+                                "{\"id\":7}\n{\"id\":8}\n{\"id\":9}\n"
+                                "{\"id\":2,\"_ROW_KIND\":\"-D\"}\n";
+    static const char BAD[] = "{\"id\":1}\n\n{\"id\":2,\"_ROW_KIND\":\"-U\"}\n";
+    char *path = make_table("writer-input", "id BIGINT, v STRING", "id", NULL, "bucket", "2");
+    char *apath = make_table("writer-input-a", "id BIGINT, v STRING", NULL, NULL, NULL, NULL);
+    paimon_table *t;
+    paimon_writer *w;
+    paimon_input *in;
+    paimon_error err;
+    FILE *f;
+    int64_t rows, got[8];
+    size_t calls = 0, n;
+    int rc;
+    char *all;
+    (void)state;
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
+    f = fmemopen((void *)JSONL, sizeof(JSONL) - 1, "r");
+    assert_non_null(f);
+    assert_int_not_equal(paimon_input_open(&in, w, f, "xml", &err), 0);
+    assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
+    do {
+        paimon_commit_messages *m;
+        rc = paimon_input_write(in, w, 3, &rows, &err);
+        if (rc != 0 && rc != PAIMON_ITEROVER)
+            fail_msg("%s", err.message);
+        got[calls++] = rows;
+        assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
+        assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
+        commit(t, m, 0);
+        paimon_commit_messages_free(m);
+    } while (rc == 0 && calls < 8);
+    assert_int_equal(calls, 4);
+    assert_int_equal(got[0], 3);
+    assert_int_equal(got[1], 3);
+    assert_int_equal(got[2], 3);
+    assert_int_equal(got[3], 1);
+    assert_int_equal(paimon_input_line(in), 11);
+    paimon_input_free(in);
+    fclose(f);
+    paimon_writer_free(w);
+    paimon_table_free(t);
+    all = read_rows(path, &n);
+    assert_int_equal(n, 8); /* 9 keys, 2 deleted by the last line */
+    assert_null(strstr(all, "\"id\":2,"));
+    pm_free(all);
+
+    /* an append table refuses -U: the message names line 3 and nothing is left to commit */
+    assert_int_equal(paimon_table_open(&t, apath, &err), 0);
+    assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
+    f = fmemopen((void *)BAD, sizeof(BAD) - 1, "r");
+    assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
+    assert_int_equal(paimon_input_write(in, w, 0, &rows, &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "line 3: Append-only writer"));
+    {
+        paimon_commit_messages *m;
+        assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
+        assert_int_not_equal(paimon_writer_prepare_commit(w, m, &err), 0); /* unusable */
+        paimon_commit_messages_free(m);
+    }
+    paimon_input_free(in);
+    fclose(f);
+    paimon_writer_free(w);
+    paimon_table_free(t);
+    pm_free(path);
+    pm_free(apath);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rows_and_arrow),
-        cmocka_unit_test(test_threads),
-        cmocka_unit_test(test_bad_rows),
-        cmocka_unit_test(test_overwrite),
+        cmocka_unit_test(test_rows_and_arrow), cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_bad_rows),       cmocka_unit_test(test_overwrite),
+        cmocka_unit_test(test_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
