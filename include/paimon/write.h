@@ -20,7 +20,14 @@
  *     then:      paimon_commit_messages_merge(all, messages_i) ... ->
  *                paimon_table_commit(table, all, ...)
  *
- * Thread safety: one thread per handle at a time.  Writers of one table may run in
+ * Text rows (JSONL, CSV, Debezium JSON) go in through a paimon_input reader bound to a
+ * writer (paimon_input_write), as `paimon write` does.
+ *
+ * Ownership: every handle returned through an `out` parameter is the caller's and has a
+ * _free function; arguments are borrowed for the call unless a function says otherwise.
+ *
+ * Thread safety: one thread per handle at a time (a paimon_input and its writer count as
+ * one).  Writers of one table may run in
  * different threads at once (a writer uses only the table's path and file system, which
  * are thread-safe); on a primary-key table they must write different buckets (different
  * partitions, say), because two writers of one bucket would number their records from the

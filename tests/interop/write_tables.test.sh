@@ -57,6 +57,9 @@ make_table pk-all-types "$ALL" --primary-key id,p --partition-by p --option buck
 make_table pk-spill "$SMALL" --primary-key id --option bucket=2 --option write-buffer-size=256kb \
   --option local-sort.max-num-file-handles=3 \
   -- --rows 30000 --batch 1000 --commit-every 15000 --keys 5000 --deletes && check pk-spill model
+make_table pk-spill-cl "$SMALL" --primary-key id,p --partition-by p --option bucket=2 \
+  --option write-buffer-size=256kb --option changelog-producer=input \
+  -- --rows 30000 --batch 1000 --commit-every 15000 --keys 5000 --parts 2 --deletes && check pk-spill-cl model
 make_table pk-flush "$SMALL" --primary-key id --option bucket=2 --option write-buffer-size=256kb \
   --option write-buffer-spillable=false \
   -- --rows 30000 --batch 1000 --commit-every 15000 --keys 5000 --deletes && check pk-flush model

@@ -887,6 +887,11 @@ int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *ch
     PM_TRY(out_init(&out, c, err));
     if (changelog != NULL)
         PM_TRY(out_init(&cl, c, err));
+    /* With runs on disk, the records in memory become a run too: the merge then holds only
+     * a row group per run, and the buffer's memory is free for the level-0 file's row group
+     * (up to parquet.block.size) while it fills. */
+    if (b->runs.count > 0 && b->count > 0)
+        PM_TRY(pm_kv_buffer_spill(b, err));
     PM_TRY(sort_memory(b, &perm, err));
     PM_TRY(merge_state_init(&m, b, perm, err));
     while (m.heap_size > 0) {
