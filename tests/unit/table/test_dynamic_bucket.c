@@ -46,6 +46,82 @@ static void test_int_set_order(void **state)
     pm_int_set_free(&s);
 }
 
+/* Iteration orders of fastutil 8.5.11's IntOpenHashSet (Debian's libfastutil-java, the
+ * library Java Paimon shades), printed by a Java program for the scenarios of
+ * test_int_set_java: B 40 keys into a default set; C B's keys into a set sized for them,
+ * then 25 more; D 30 keys that collide. */
+static const int32_t JAVA_B[40] = {
+    142055923,  -793798619,  917426215,   2086349444, 1636646472, -1887757396, -1478117203,
+    211381794,  296409997,   -214924607,  2052791210, -72769181,  -491241211,  1259214074,
+    124943860,  1102670513,  -2089265373, -625790942, 952413222,  808177707,   1681453389,
+    -42970578,  -1456566609, 1608813534,  1218522526, -746851295, 470636529,   -1965126601,
+    -885328330, -410646432,  -1017071308, 791863149,  1139821166, 1429094936,  384185833,
+    1557223610, 1946350587,  694250699,   -705502454, 1398574760,
+};
+static const int32_t JAVA_C[65] = {
+    -1889570900, -1959438416, 142055923,   -793798619,  1636646472,  -1478117203, -1172176195,
+    296409997,   -633961023,  -491241211,  1259214074,  1501044959,  124943860,   -2089265373,
+    1395361192,  952413222,   -374007473,  -42970578,   -863030149,  808177707,   -1456566609,
+    1218522526,  -746851295,  470636529,   -1965126601, 930565928,   1250936871,  -344107691,
+    -2070054366, 1557223610,  694250699,   -705502454,  681718727,   238733440,   2067552989,
+    -681617561,  917426215,   889900056,   54694431,    -1887757396, 2086349444,  211381794,
+    -835747087,  -214924607,  2052791210,  -72769181,   538927638,   -606424278,  -625790942,
+    1102670513,  1681453389,  1608813534,  48586938,    1390110928,  704795892,   -885328330,
+    -410646432,  -1017071308, -1037919771, 791863149,   1139821166,  1429094936,  384185833,
+    1946350587,  1398574760,
+};
+static const int32_t JAVA_D[30] = {
+    0,      65544, 196611, 131088, 65565,  327706, 262155, 393222, 131095, 327685,
+    196618, 65551, 28,     393243, 262148, 131081, 21,     262169, 393236, 65558,
+    327692, 14,    196625, 131074, 7,      65537,  262162, 196632, 393229, 327699,
+};
+
+static uint64_t lcg = 12345;
+
+/* The pseudo-random keys of the Java program (a 64-bit LCG, the high 32 bits). */
+static int32_t lcg_next(void)
+{
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    return (int32_t)(lcg >> 32);
+}
+
+static void expect_order(const pm_int_set *s, const int32_t *want, size_t n)
+{
+    int32_t got[128];
+    assert_int_equal(s->size, n);
+    pm_int_set_keys(s, got);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(got[i], want[i]);
+}
+
+/* The same insertions as the Java program give the same iteration order (what a HASH index
+ * file holds): a default set growing, a restored set (sized for its file, as
+ * DynamicBucketIndexMaintainer restores) taking new keys, and colliding keys. */
+static void test_int_set_java(void **state)
+{
+    pm_int_set b, c, d;
+    int32_t keys[64];
+    (void)state;
+    assert_int_equal(pm_int_set_init(&b, 16), 0);
+    for (int i = 0; i < 40; i++)
+        assert_int_equal(pm_int_set_add(&b, lcg_next(), NULL), 0);
+    expect_order(&b, JAVA_B, 40);
+    assert_int_equal(pm_int_set_init(&c, b.size), 0);
+    pm_int_set_keys(&b, keys);
+    for (size_t i = 0; i < b.size; i++)
+        assert_int_equal(pm_int_set_add(&c, keys[i], NULL), 0);
+    for (int i = 0; i < 25; i++)
+        assert_int_equal(pm_int_set_add(&c, lcg_next(), NULL), 0);
+    expect_order(&c, JAVA_C, 65);
+    assert_int_equal(pm_int_set_init(&d, 16), 0);
+    for (int32_t i = 0; i < 30; i++)
+        assert_int_equal(pm_int_set_add(&d, (i % 7) * 65536 + i, NULL), 0);
+    expect_order(&d, JAVA_D, 30);
+    pm_int_set_free(&b);
+    pm_int_set_free(&c);
+    pm_int_set_free(&d);
+}
+
 static int write_hash(pm_fs *fs, const char *path, const int32_t *hashes, size_t n)
 {
     uint8_t buf[64];
@@ -157,6 +233,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_int_set_order),
+        cmocka_unit_test(test_int_set_java),
         cmocka_unit_test(test_assign),
         cmocka_unit_test(test_hash_index_file),
     };
