@@ -110,6 +110,11 @@ static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_e
         return unsupported(err, "data-file.external-paths is not supported yet");
     if (opt_is(o, "row-tracking.enabled", "true") || opt_is(o, "data-evolution.enabled", "true"))
         return unsupported(err, "row tracking and data evolution are not supported yet");
+    /* the commit could not publish the files: refuse before writing any (commit.c) */
+    if (pm_options_get(o, "manifest.format") != NULL && !opt_is(o, "manifest.format", "avro"))
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "manifest.format=%s: only Avro manifests can be written yet",
+                          pm_options_get(o, "manifest.format"));
     return 0;
 }
 
