@@ -64,8 +64,10 @@ static int split_system_table(const char *arg, char **table, const char **system
 
 static void csv_value(FILE *out, const char *text, size_t len)
 {
-    bool quote =
-        len == 0 || strpbrk(text, ",\"\r\n") != NULL || text[0] == ' ' || text[len - 1] == ' ';
+    /* The whole length is looked at: a value may hold NUL bytes. */
+    bool quote = len == 0 || text[0] == ' ' || text[len - 1] == ' ';
+    for (size_t i = 0; !quote && i < len; i++)
+        quote = text[i] == ',' || text[i] == '"' || text[i] == '\r' || text[i] == '\n';
     if (!quote) {
         fwrite(text, 1, len, out);
         return;

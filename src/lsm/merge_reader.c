@@ -36,6 +36,7 @@ struct pm_merge_reader {
     pm_record *recs;
     size_t rec_cap;
     bool started;
+    bool lookup;   /* the merge function's lookup wrapper (cached) */
     bool fast_key; /* one key column of an integer-like fixed type: compared as int64 */
     int key_width; /* its width in bytes */
     /* Records picked as results and not yet copied out: copied in bulk (pm_column_gather). */
@@ -228,6 +229,7 @@ int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_c
     if (r->o.batch_rows <= 0)
         r->o.batch_rows = 4096;
     r->value_count = o->value_type->field_count;
+    r->lookup = pm_merge_fn_lookup(fn);
     if (o->key_count == 1) {
         const pm_type *kt = o->value_type->fields[o->key_cols[0]].type;
         uint32_t width = 0;
@@ -386,22 +388,37 @@ int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
     if ((rc = pm_batch_new(&b, r->o.value_type, err)) != 0)
         return rc;
     while (r->live > 0 && output_rows(r, b) < r->o.batch_rows) {
-        cursor key_of = r->cursors[r->tree[0]]; /* the key being gathered (its batch lives) */
-        size_t n = 0;
+        size_t w = r->tree[0], n = 0;
+        cursor *c = &r->cursors[w];
+        const pm_batch *key_batch = c->batch; /* the key being gathered (its batch lives) */
+        int64_t key_row = c->row, key = c->key;
+        bool key_fast = c->fast;
         long pick;
-        /* Gather every record of this key, oldest first (the tree's order). */
-        do {
-            size_t w = r->tree[0];
-            cursor *c = &r->cursors[w];
+        if ((rc = add_record(r, &n, c, err)) != 0 || (rc = advance(r, c, err)) != 0)
+            goto done;
+        if (c->batch == NULL)
+            r->live--;
+        replay(r, w);
+        /* Gather the key's other records, oldest first (the tree's order). */
+        while (r->live > 0) {
+            const cursor *top = &r->cursors[r->tree[0]];
+            bool same = key_fast && top->fast
+                            ? top->key == key
+                            : compare_keys(r, top->batch, top->row, key_batch, key_row) == 0;
+            if (!same)
+                break;
+            w = r->tree[0];
+            c = &r->cursors[w];
             if ((rc = add_record(r, &n, c, err)) != 0 || (rc = advance(r, c, err)) != 0)
                 goto done;
             if (c->batch == NULL)
                 r->live--;
             replay(r, w);
-        } while (r->live > 0 && compare_cursor_keys(r, &r->cursors[r->tree[0]], &key_of) == 0);
-        if (pm_merge_fn_lookup(r->fn))
+        }
+        if (r->lookup)
             n = lookup_filter(r->recs, n);
-        pick = pm_merge_fn_pick(r->fn, r->recs, n);
+        pick = n == 1 && !r->lookup ? (pm_kind_is_add(r->recs[0].kind) ? 0 : PM_MERGE_DELETED)
+                                    : pm_merge_fn_pick(r->fn, r->recs, n);
         if (pick >= 0) {
             rc = add_pick(r, &r->recs[pick], err);
         } else if (pick == PM_MERGE_COMPUTE) {

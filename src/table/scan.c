@@ -11,6 +11,7 @@
 #include "meta/partition.h"
 #include "meta/paths.h"
 #include "table/file_index.h"
+#include "table/interval_partition.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -664,13 +665,18 @@ static int cmp_entry(const void *pa, const void *pb)
 }
 
 /* Java's MergeTreeSplitGenerator.rawConvertible (for a whole bucket). */
+/* Java's withoutDeleteRow negated: a file without the count has none. */
+static bool has_delete_rows(const pm_manifest_entry *e)
+{
+    return e->file.has_delete_row_count && e->file.delete_row_count != 0;
+}
+
 static bool bucket_raw(plan_ctx *c, const pm_manifest_entry *const *files, size_t n)
 {
     if (!c->pk)
         return true;
     for (size_t i = 0; i < n; i++) {
-        if (files[i]->file.level == 0 || !files[i]->file.has_delete_row_count ||
-            files[i]->file.delete_row_count != 0)
+        if (files[i]->file.level == 0 || has_delete_rows(files[i]))
             return false;
     }
     if (c->dv || c->first_row)
@@ -719,6 +725,53 @@ static int add_split(plan_ctx *c, const pm_manifest_entry *const *files, size_t 
     return 0;
 }
 
+/* A bucket that needs a merge (MergeTreeSplitGenerator): its files cut into sections of
+ * sorted runs (table/interval_partition.h), sections packed in order into splits of about
+ * `target` bytes, each counted at least `open_cost`; a split of one file without delete rows
+ * is read raw. */
+static int plan_merged(plan_ctx *c, const pm_manifest_entry **files, size_t n, const dv_item *dvs,
+                       size_t ndv, int64_t target, int64_t open_cost, size_t *cap,
+                       paimon_error *err)
+{
+    const pm_field *keys[MAX_KEYS];
+    const pm_type *types[MAX_KEYS];
+    const pm_manifest_entry **flat = NULL;
+    pm_section *sections = NULL;
+    size_t nk = 0, nsec = 0, start = 0;
+    int64_t weight = 0;
+    int rc;
+
+    if ((rc = pm_schema_trimmed_pk_fields(c->schema, keys, MAX_KEYS, &nk, err)) != 0)
+        return rc;
+    for (size_t k = 0; k < nk; k++)
+        types[k] = keys[k]->type;
+    if ((rc = pm_interval_partition(files, n, types, nk, &c->plan->arena, &sections, &nsec, err)) !=
+        0)
+        return rc;
+    flat = pm_malloc((n + 1) * sizeof(*flat));
+    if (flat == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i <= nsec && rc == 0; i++) {
+        int64_t w = 0;
+        if (i < nsec)
+            w = sections[i].total_size > open_cost ? sections[i].total_size : open_cost;
+        if (i == nsec || (i > start && weight + w > target)) {
+            size_t m = 0;
+            for (size_t s = start; s < i; s++)
+                for (size_t r = 0; r < sections[s].run_count; r++)
+                    for (size_t f = 0; f < sections[s].runs[r].file_count; f++)
+                        flat[m++] = sections[s].runs[r].files[f];
+            if (m > 0)
+                rc = add_split(c, flat, m, m == 1 && !has_delete_rows(flat[0]), dvs, ndv, cap, err);
+            start = i;
+            weight = 0;
+        }
+        weight += w;
+    }
+    pm_free(flat);
+    return rc;
+}
+
 /* One bucket's files: filtered by Java's rules, then into splits. */
 static int plan_bucket(plan_ctx *c, const pm_manifest_entry **files, size_t n, const dv_item *dvs,
                        size_t ndv, int64_t target, int64_t open_cost, size_t *cap,
@@ -760,7 +813,7 @@ static int plan_bucket(plan_ctx *c, const pm_manifest_entry **files, size_t n, c
     if (kept == 0)
         goto done;
     if (!raw) {
-        rc = add_split(c, files, kept, false, dvs, ndv, cap, err);
+        rc = plan_merged(c, files, kept, dvs, ndv, target, open_cost, cap, err);
         goto done;
     }
     /* Raw: pack files into splits of about `target` bytes. */

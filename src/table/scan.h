@@ -10,12 +10,14 @@
  *     statistics (append tables; primary-key tables by Java's whole-bucket rule) cannot match;
  *     deletion-vector and first-row tables skip level 0, as Java's batch scans do;
  *  4. load the deletion-vector ranges of the index manifest;
- *  5. group by (partition, bucket) into splits: a split is raw (read file by file, no merge)
- *     when Java would convert it to raw files: append tables, and primary-key buckets whose
- *     files are all above level 0 without retractions and either use deletion vectors or
- *     first-row or sit on one level.  Raw files are packed into splits of
- *     `source.split.target-size` (128 MB) counting each file at least
- *     `source.split.open-file-cost` (4 MB); a bucket that needs a merge is one split.
+ *  5. group by (partition, bucket) into splits, as Java's split generators do: a bucket is
+ *     raw (read file by file, no merge) for append tables, and for primary-key buckets whose
+ *     files are all above level 0 without delete rows and either use deletion vectors or
+ *     first-row or sit on one level; raw files are packed in order into splits of
+ *     `source.split.target-size` (128 MB), each counted at least `source.split.open-file-cost`
+ *     (4 MB).  A bucket that needs a merge is cut into sections of sorted runs
+ *     (table/interval_partition.h), the sections packed the same way; a split of one file
+ *     without delete rows is read raw.
  *
  * Statistics are only ever used to skip what cannot match; the split reader applies the
  * filter exactly.  A plan owns everything it points to.

@@ -1,14 +1,13 @@
 /* Split reads: see split_read.h. */
 #include "table/split_read.h"
 
-#include "lsm/partial_update.h"
-
 #include <string.h>
 
 #include "data/binary_row.h"
 #include "lsm/merge_reader.h"
 #include "lsm/partial_update.h"
 #include "table/file_reader.h"
+#include "table/interval_partition.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -31,11 +30,16 @@ struct pm_split_reader {
     /* raw reads */
     size_t next_file;
     pm_file_reader *current;
-    /* merged reads */
-    pm_file_reader **files;
+    /* merged reads: sections read one after another, each a merge of its sorted runs */
+    pm_arena arena; /* the sections */
+    pm_section *sections;
+    size_t section_count, next_section;
+    struct run_ctx *run_ctxs; /* the current section's runs */
     pm_run_source *runs;
+    size_t run_count;
+    pm_merge_reader_options merge_options;
     pm_merge_fn *fn;
-    pm_merge_reader *merge;
+    pm_merge_reader *merge; /* of the current section, or NULL */
     int *key_cols, *seq_cols;
     size_t key_count, seq_count;
 };
@@ -136,9 +140,81 @@ static int file_filter(pm_split_reader *r, paimon_error *err)
 
 /* ---- runs over files ------------------------------------------------------------------------- */
 
+/* One sorted run of a merge: its files read in order, one open at a time. */
+typedef struct run_ctx {
+    pm_split_reader *r;
+    const pm_sorted_run *run;
+    pm_run_source *source; /* whose level follows the file being read */
+    size_t next_file;
+    pm_file_reader *current;
+} run_ctx;
+
+/* The index of an entry in the split's file list. */
+static size_t split_index(const pm_split *split, const pm_manifest_entry *e)
+{
+    for (size_t i = 0; i < split->file_count; i++)
+        if (split->files[i] == e)
+            return i;
+    return 0; /* unreachable: sections are made of the split's files */
+}
+
+static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
+                     paimon_error *err);
+
 static int run_next(void *ctx, pm_batch **out, paimon_error *err)
 {
-    return pm_file_reader_next((pm_file_reader *)ctx, out, err);
+    run_ctx *rc = ctx;
+    for (;;) {
+        int code;
+        if (rc->current == NULL) {
+            const pm_manifest_entry *e;
+            if (rc->next_file >= rc->run->file_count)
+                return PAIMON_ITEROVER;
+            e = rc->run->files[rc->next_file++];
+            if ((code = open_file(rc->r, split_index(rc->r->split, e), true, &rc->current, err)) !=
+                0)
+                return code;
+            rc->source->level = e->file.level;
+        }
+        code = pm_file_reader_next(rc->current, out, err);
+        if (code != PAIMON_ITEROVER)
+            return code;
+        pm_file_reader_free(rc->current);
+        rc->current = NULL;
+    }
+}
+
+static void close_section(pm_split_reader *r)
+{
+    pm_merge_reader_free(r->merge);
+    r->merge = NULL;
+    for (size_t i = 0; r->run_ctxs != NULL && i < r->run_count; i++)
+        pm_file_reader_free(r->run_ctxs[i].current);
+    pm_free(r->run_ctxs);
+    pm_free(r->runs);
+    r->run_ctxs = NULL;
+    r->runs = NULL;
+    r->run_count = 0;
+}
+
+/* Starts the merge of the next section's runs. */
+static int open_section(pm_split_reader *r, paimon_error *err)
+{
+    const pm_section *sec = &r->sections[r->next_section++];
+    r->run_count = sec->run_count;
+    r->run_ctxs = pm_calloc(sec->run_count + 1, sizeof(run_ctx));
+    r->runs = pm_calloc(sec->run_count + 1, sizeof(pm_run_source));
+    if (r->run_ctxs == NULL || r->runs == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < sec->run_count; i++) {
+        r->run_ctxs[i].r = r;
+        r->run_ctxs[i].run = &sec->runs[i];
+        r->run_ctxs[i].source = &r->runs[i];
+        r->runs[i].next = run_next;
+        r->runs[i].ctx = &r->run_ctxs[i];
+        r->runs[i].level = sec->runs[i].file_count > 0 ? sec->runs[i].files[0]->file.level : 0;
+    }
+    return pm_merge_reader_new(&r->merge, r->runs, sec->run_count, r->fn, &r->merge_options, err);
 }
 
 static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
@@ -228,6 +304,7 @@ int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_p
     r->plan = plan;
     r->split = split;
     r->batch_rows = batch_rows;
+    pm_arena_init(&r->arena, 4096);
     r->read_type = pm_type_new(PM_TYPE_ROW);
     r->out_type = pm_type_new(PM_TYPE_ROW);
     if (r->read_type == NULL || r->out_type == NULL) {
@@ -287,18 +364,17 @@ int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_p
         pm_merge_reader_options mo;
         if ((rc = pm_merge_fn_new(&r->fn, s, r->read_type, err)) != 0)
             goto done;
-        r->files = pm_calloc(split->file_count + 1, sizeof(*r->files));
-        r->runs = pm_calloc(split->file_count + 1, sizeof(*r->runs));
-        if (r->files == NULL || r->runs == NULL) {
-            rc = pm_nomem(err);
-            goto done;
-        }
-        for (size_t i = 0; i < split->file_count; i++) {
-            if ((rc = open_file(r, i, true, &r->files[i], err)) != 0)
+        {
+            const pm_field *keys[64];
+            const pm_type *types[64];
+            size_t nk = 0;
+            if ((rc = pm_schema_trimmed_pk_fields(s, keys, 64, &nk, err)) != 0)
                 goto done;
-            r->runs[i].next = run_next;
-            r->runs[i].ctx = r->files[i];
-            r->runs[i].level = split->files[i]->file.level;
+            for (size_t k = 0; k < nk; k++)
+                types[k] = keys[k]->type;
+            if ((rc = pm_interval_partition(split->files, split->file_count, types, nk, &r->arena,
+                                            &r->sections, &r->section_count, err)) != 0)
+                goto done;
         }
         memset(&mo, 0, sizeof(mo));
         mo.value_type = r->read_type;
@@ -311,7 +387,7 @@ int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_p
             mo.seq_descending = order != NULL && strcasecmp(order, "descending") == 0;
         }
         mo.batch_rows = batch_rows > 0 ? batch_rows : 4096;
-        rc = pm_merge_reader_new(&r->merge, r->runs, split->file_count, r->fn, &mo, err);
+        r->merge_options = mo;
     }
 done:
     if (rc != 0) {
@@ -331,11 +407,8 @@ void pm_split_reader_free(pm_split_reader *r)
 {
     if (r == NULL)
         return;
-    pm_merge_reader_free(r->merge);
-    for (size_t i = 0; r->files != NULL && i < r->split->file_count; i++)
-        pm_file_reader_free(r->files[i]);
-    pm_free(r->files);
-    pm_free(r->runs);
+    close_section(r);
+    pm_arena_free(&r->arena);
     pm_merge_fn_free(r->fn);
     pm_file_reader_free(r->current);
     for (size_t i = 0; i < r->schema_cap; i++)
@@ -356,8 +429,18 @@ void pm_split_reader_free(pm_split_reader *r)
 static int next_read_batch(pm_split_reader *r, pm_batch **out, paimon_error *err)
 {
     int rc;
-    if (!r->split->raw)
-        return pm_merge_reader_next(r->merge, out, err);
+    while (!r->split->raw) {
+        if (r->merge == NULL) {
+            if (r->next_section >= r->section_count)
+                return PAIMON_ITEROVER;
+            if ((rc = open_section(r, err)) != 0)
+                return rc;
+        }
+        rc = pm_merge_reader_next(r->merge, out, err);
+        if (rc != PAIMON_ITEROVER)
+            return rc;
+        close_section(r); /* sections share no key: the next one follows */
+    }
     for (;;) {
         if (r->current == NULL) {
             if (r->next_file >= r->split->file_count)

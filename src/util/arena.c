@@ -12,7 +12,7 @@ struct pm_arena_chunk {
     void *adopted;        /* non-NULL: this node only owns an adopted block */
     size_t cap;           /* usable bytes in data[] */
     size_t used;          /* bytes handed out from data[] */
-    _Alignas(8) unsigned char data[];
+    _Alignas(16) unsigned char data[];
 };
 
 void pm_arena_init(pm_arena *a, size_t chunk_size)
@@ -59,7 +59,7 @@ void pm_arena_reset(pm_arena *a)
 
 void *pm_arena_alloc(pm_arena *a, size_t size)
 {
-    size_t aligned = (size + 7) & ~(size_t)7;
+    size_t aligned = (size + 15) & ~(size_t)15; /* 16: pm_datum holds an __int128 */
     pm_arena_chunk *c = a->head;
     size_t cap;
 

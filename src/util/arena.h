@@ -2,9 +2,10 @@
  * A bump allocator for data that dies together: one decoded manifest, one batch.  Never use
  * it for objects with lifetimes of their own (STYLE.md).
  *
- * Memory comes in chunks of at least `chunk_size`; allocations are 8-byte aligned.  Blocks
- * allocated elsewhere with pm_malloc (a decompressed Avro block whose strings the decoded
- * records point into) can be handed over with pm_arena_adopt() and die with the arena.
+ * Memory comes in chunks of at least `chunk_size`; allocations are 16-byte aligned (as
+ * __int128 needs).  Blocks allocated elsewhere with pm_malloc (a decompressed Avro block whose
+ * strings the decoded records point into) can be handed over with pm_arena_adopt() and die
+ * with the arena.
  *
  * Thread safety: none; one thread per arena.
  */
