@@ -117,7 +117,7 @@ static void to_csv(const pm_batch *b, pm_buf *out)
 /* Parses the text once; returns the rows read (0 on error). */
 static int64_t parse(pm_input_format fmt, const pm_type *row, const pm_buf *text, const char *file)
 {
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     paimon_error err = {0};
     pm_batch *b;
     const int8_t *k;

@@ -285,7 +285,7 @@ PAIMON_API void paimon_writer_free(paimon_writer *writer)
 /* ---- input rows ------------------------------------------------------------------------ */
 
 struct paimon_input {
-    pm_input *in;        /* data/input.h */
+    pm_row_input *in;    /* data/input.h */
     pm_batch *batch;     /* the reader's last batch (borrowed from it) */
     const int8_t *kinds; /* its row kinds */
     int64_t off;         /* rows of `batch` already written */

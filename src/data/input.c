@@ -184,7 +184,7 @@ int pm_input_kind_parse(const uint8_t *s, size_t len)
 
 /* ---- bytes and lines ------------------------------------------------------------------- */
 
-int pm_input_fill(pm_input *in)
+int pm_input_fill(pm_row_input *in)
 {
     size_t keep, got;
     int rc;
@@ -220,7 +220,7 @@ int pm_input_fill(pm_input *in)
     return got > 0 ? 1 : 0;
 }
 
-int pm_input_next_line(pm_input *in, const uint8_t **s, size_t *len)
+int pm_input_next_line(pm_row_input *in, const uint8_t **s, size_t *len)
 {
     size_t scanned = 0;
     for (;;) {
@@ -261,7 +261,7 @@ static uint32_t name_hash(const uint8_t *s, size_t n)
     return h;
 }
 
-long pm_input_column_index(pm_input *in, const uint8_t *s, size_t len)
+long pm_input_column_index(pm_row_input *in, const uint8_t *s, size_t len)
 {
     const pm_type *row = in->row_type;
     size_t i;
@@ -275,7 +275,7 @@ long pm_input_column_index(pm_input *in, const uint8_t *s, size_t len)
     return -1;
 }
 
-static int build_slots(pm_input *in)
+static int build_slots(pm_row_input *in)
 {
     size_t n = in->row_type->field_count, cap = 16;
     while (cap < n * 2)
@@ -302,7 +302,7 @@ static int build_slots(pm_input *in)
     return 0;
 }
 
-void pm_input_row_begin(pm_input *in)
+void pm_input_row_begin(pm_row_input *in)
 {
     if (++in->gen == 0) { /* wrapped: forget every mark */
         memset(in->seen, 0, in->row_type->field_count * sizeof(uint32_t));
@@ -310,7 +310,7 @@ void pm_input_row_begin(pm_input *in)
     }
 }
 
-int pm_input_row_fill_nulls(pm_input *in)
+int pm_input_row_fill_nulls(pm_row_input *in)
 {
     pm_input_ctx *x = &in->ctx;
     for (size_t k = 0; k < in->row_type->field_count; k++) {
@@ -328,7 +328,7 @@ int pm_input_row_fill_nulls(pm_input *in)
     return 0;
 }
 
-int pm_input_row_done(pm_input *in, int8_t kind)
+int pm_input_row_done(pm_row_input *in, int8_t kind)
 {
     int64_t line = in->ctx.line;
     int rc;
@@ -348,10 +348,10 @@ int pm_input_row_done(pm_input *in, int8_t kind)
 
 /* ---- open, next, free ------------------------------------------------------------------ */
 
-static int open_common(pm_input **out, pm_input_format format, const pm_type *row_type,
+static int open_common(pm_row_input **out, pm_input_format format, const pm_type *row_type,
                        const pm_input_options *opts, paimon_error *err)
 {
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     int rc = 0;
 
     *out = NULL;
@@ -401,8 +401,8 @@ done:
     return rc;
 }
 
-int pm_input_open_file(pm_input **out, pm_input_format format, FILE *file, const pm_type *row_type,
-                       const pm_input_options *opts, paimon_error *err)
+int pm_input_open_file(pm_row_input **out, pm_input_format format, FILE *file,
+                       const pm_type *row_type, const pm_input_options *opts, paimon_error *err)
 {
     int rc = open_common(out, format, row_type, opts, err);
     if (rc == 0)
@@ -410,7 +410,7 @@ int pm_input_open_file(pm_input **out, pm_input_format format, FILE *file, const
     return rc;
 }
 
-int pm_input_open_buffer(pm_input **out, pm_input_format format, const void *data, size_t len,
+int pm_input_open_buffer(pm_row_input **out, pm_input_format format, const void *data, size_t len,
                          const pm_type *row_type, const pm_input_options *opts, paimon_error *err)
 {
     int rc = open_common(out, format, row_type, opts, err);
@@ -463,7 +463,7 @@ static void column_truncate(pm_column *c, int64_t len)
 }
 
 /* Skips a UTF-8 byte-order mark at the very start (spreadsheets write one). */
-static int skip_bom(pm_input *in)
+static int skip_bom(pm_row_input *in)
 {
     int rc;
     while (in->len - in->pos < 3 && !in->eof)
@@ -474,7 +474,7 @@ static int skip_bom(pm_input *in)
     return 0;
 }
 
-int pm_input_next(pm_input *in, pm_batch **batch, const int8_t **kinds, paimon_error *err)
+int pm_input_next(pm_row_input *in, pm_batch **batch, const int8_t **kinds, paimon_error *err)
 {
     int rc = 0;
 
@@ -536,7 +536,7 @@ fail:
     return in->failure.code;
 }
 
-int64_t pm_input_row_line(const pm_input *in, int64_t row)
+int64_t pm_input_row_line(const pm_row_input *in, int64_t row)
 {
     int64_t v;
     if (row < 0 || (size_t)(row + 1) * sizeof(int64_t) > in->lines.len)
@@ -545,7 +545,7 @@ int64_t pm_input_row_line(const pm_input *in, int64_t row)
     return v;
 }
 
-void pm_input_free(pm_input *in)
+void pm_input_free(pm_row_input *in)
 {
     if (in == NULL)
         return;

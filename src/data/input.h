@@ -1,7 +1,7 @@
 /*
  * Input rows for writes: JSONL, CSV and Debezium JSON turned into columnar batches.
  *
- * A pm_input reads rows from a FILE or a memory buffer and returns them as pm_batches of the
+ * A pm_row_input reads rows from a FILE or a memory buffer and returns them as pm_batches of the
  * table's row type, at most `batch_rows` rows each, with a parallel vector of row kinds
  * (RowKind byte values: 0 +I, 1 -U, 2 +U, 3 -D).  Memory is bounded by one batch plus the
  * longest record, never by the input size.  The three forms are those of the `paimon write`
@@ -91,7 +91,7 @@ typedef struct pm_input_options {
  * ways: the fast paths must never change a result). */
 #define PM_INPUT_NO_FAST_PATHS 1u
 
-typedef struct pm_input pm_input;
+typedef struct pm_row_input pm_row_input;
 
 /* "jsonl", "csv" or "debezium-json" (the `paimon write --format` names).  PAIMON_EINVALID
  * for another name. */
@@ -102,25 +102,25 @@ const char *pm_input_format_name(pm_input_format format);
  * not close it).  `row_type` is the table's ROW type (cloned); `opts` may be NULL.  Caller
  * owns `*out`; release with pm_input_free().  PAIMON_EUNSUPPORTED for a row type with
  * VARIANT or BLOB columns. */
-int pm_input_open_file(pm_input **out, pm_input_format format, FILE *file, const pm_type *row_type,
-                       const pm_input_options *opts, paimon_error *err);
+int pm_input_open_file(pm_row_input **out, pm_input_format format, FILE *file,
+                       const pm_type *row_type, const pm_input_options *opts, paimon_error *err);
 
 /* The same over `len` bytes at `data` (borrowed; valid until pm_input_free()). */
-int pm_input_open_buffer(pm_input **out, pm_input_format format, const void *data, size_t len,
+int pm_input_open_buffer(pm_row_input **out, pm_input_format format, const void *data, size_t len,
                          const pm_type *row_type, const pm_input_options *opts, paimon_error *err);
 
 /* Reads the next rows: 0 with `*batch` holding 1..batch_rows rows and `*kinds` one kind per
  * row; PAIMON_ITEROVER at the end of the input; or an error (see the top).  Borrowed: the
  * batch and the kinds are the reader's and stay valid until the next call or
  * pm_input_free().  The caller may modify or pm_batch_reset() the batch. */
-int pm_input_next(pm_input *in, pm_batch **batch, const int8_t **kinds, paimon_error *err);
+int pm_input_next(pm_row_input *in, pm_batch **batch, const int8_t **kinds, paimon_error *err);
 
 /* The input line (1-based, where the record starts) of row `row` of the last batch, for the
  * messages of later checks (a primary key that is null, a partition value). */
-int64_t pm_input_row_line(const pm_input *in, int64_t row);
+int64_t pm_input_row_line(const pm_row_input *in, int64_t row);
 
 /* Releases the reader (and its batch).  Accepts NULL. */
-void pm_input_free(pm_input *in);
+void pm_input_free(pm_row_input *in);
 
 /* Appends one CSV field with the quoting rules of `paimon cat --format csv`: quoted when
  * empty, when it holds a comma, a quote, CR or LF, or when it starts or ends with a space;

@@ -36,7 +36,7 @@ int pm_input_csv_field(pm_buf *out, const char *text, size_t len)
 /* Finds the next record: data[pos..pos+*len) without its line break, consumed; in->line
  * moves past the physical lines it spans.  1, 0 at the end, or an error (an unterminated
  * quote, a record over max_record_len). */
-static int next_record(pm_input *in, const uint8_t **s, size_t *len)
+static int next_record(pm_row_input *in, const uint8_t **s, size_t *len)
 {
     size_t i = 0;            /* scan offset from pos */
     bool quoted = false;     /* inside a quoted field */
@@ -128,7 +128,7 @@ static int next_record(pm_input *in, const uint8_t **s, size_t *len)
 
 /* One field at *p (record end `end`): its text in *fs and *fn, *null for an empty unquoted
  * field.  *p moves past the field and its comma; *last tells the record's last field. */
-static int next_field(pm_input *in, const uint8_t **p, const uint8_t *end, const uint8_t **fs,
+static int next_field(pm_row_input *in, const uint8_t **p, const uint8_t *end, const uint8_t **fs,
                       size_t *fn, bool *null, bool *last)
 {
     pm_input_ctx *x = &in->ctx;
@@ -197,7 +197,7 @@ static int next_field(pm_input *in, const uint8_t **p, const uint8_t *end, const
     }
 }
 
-static int read_header(pm_input *in)
+static int read_header(pm_row_input *in)
 {
     pm_input_ctx *x = &in->ctx;
     const uint8_t *s, *p, *end;
@@ -258,7 +258,7 @@ static int read_header(pm_input *in)
     return 1;
 }
 
-int pm_input_csv_record(pm_input *in)
+int pm_input_csv_record(pm_row_input *in)
 {
     pm_input_ctx *x = &in->ctx;
     const uint8_t *s, *p, *end;

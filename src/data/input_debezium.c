@@ -72,7 +72,7 @@ void pm_input_debezium_free(pm_input_dbz *d)
     pm_free(d);
 }
 
-static int dbz_init(pm_input *in)
+static int dbz_init(pm_row_input *in)
 {
     size_t n = in->row_type->field_count > 0 ? in->row_type->field_count : 1;
     pm_input_dbz *d = pm_calloc(1, sizeof(*d));
@@ -211,7 +211,7 @@ static pm_input_enc *enc_build(pm_arena *a, const json_t *schema, const pm_type 
 }
 
 /* Builds the column encodings from the envelope schema at [p, end). */
-static int schema_load(pm_input *in, const uint8_t *p, const uint8_t *end)
+static int schema_load(pm_row_input *in, const uint8_t *p, const uint8_t *end)
 {
     pm_input_dbz *d = in->dbz;
     pm_input_ctx *x = &in->ctx;
@@ -271,9 +271,9 @@ static bool is_null(const span *v)
 
 /* Walks an object at c, calling back for each key with the value's span (already
  * skipped, so syntax-checked). */
-typedef int (*member_fn)(pm_input *in, const uint8_t *key, size_t klen, span v, void *arg);
+typedef int (*member_fn)(pm_row_input *in, const uint8_t *key, size_t klen, span v, void *arg);
 
-static int members(pm_input *in, pm_input_cur *c, const char *what, member_fn fn, void *arg)
+static int members(pm_row_input *in, pm_input_cur *c, const char *what, member_fn fn, void *arg)
 {
     pm_input_ctx *x = &in->ctx;
     int rc;
@@ -325,7 +325,7 @@ typedef struct event {
     bool has_payload;
 } event;
 
-static int envelope_member(pm_input *in, const uint8_t *k, size_t n, span v, void *arg)
+static int envelope_member(pm_row_input *in, const uint8_t *k, size_t n, span v, void *arg)
 {
     event *e = arg;
     if (key_is(k, n, "schema"))
@@ -342,7 +342,7 @@ static int envelope_member(pm_input *in, const uint8_t *k, size_t n, span v, voi
     return 0;
 }
 
-static int payload_member(pm_input *in, const uint8_t *k, size_t n, span v, void *arg)
+static int payload_member(pm_row_input *in, const uint8_t *k, size_t n, span v, void *arg)
 {
     event *e = arg;
     if (key_is(k, n, "op"))
@@ -360,7 +360,7 @@ typedef struct image {
     const char *name; /* "before" or "after" */
 } image;
 
-static int image_member(pm_input *in, const uint8_t *k, size_t n, span v, void *arg)
+static int image_member(pm_row_input *in, const uint8_t *k, size_t n, span v, void *arg)
 {
     image *im = arg;
     long col = pm_input_column_index(in, k, n);
@@ -378,7 +378,7 @@ static int image_member(pm_input *in, const uint8_t *k, size_t n, span v, void *
 }
 
 /* Appends one row from the spans of `primary`, taking columns it lacks from `fallback`. */
-static int emit(pm_input *in, const image *primary, const image *fallback, int8_t kind)
+static int emit(pm_row_input *in, const image *primary, const image *fallback, int8_t kind)
 {
     pm_input_dbz *d = in->dbz;
     pm_input_ctx *x = &in->ctx;
@@ -410,13 +410,13 @@ static int emit(pm_input *in, const image *primary, const image *fallback, int8_
     return pm_input_row_done(in, kind);
 }
 
-static int load_image(pm_input *in, const span *v, image *im)
+static int load_image(pm_row_input *in, const span *v, image *im)
 {
     pm_input_cur c = {v->p, v->end};
     return members(in, &c, "an object of column values", image_member, im);
 }
 
-int pm_input_debezium_record(pm_input *in)
+int pm_input_debezium_record(pm_row_input *in)
 {
     pm_input_ctx *x = &in->ctx;
     pm_input_dbz *d;

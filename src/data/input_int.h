@@ -248,7 +248,7 @@ const uint8_t *pm_input_json_number_end(const uint8_t *p, const uint8_t *end, bo
 
 typedef struct pm_input_dbz pm_input_dbz;
 
-struct pm_input {
+struct pm_row_input {
     pm_input_format format;
     pm_type *row_type;      /* owned clone of the table's ROW type */
     pm_batch *batch;        /* owned; refilled by every pm_input_next() */
@@ -287,32 +287,32 @@ struct pm_input {
 
 /* Makes more bytes available: data[pos..len) is kept (moved to the front for a FILE).
  * 1 when bytes were added, 0 at the end of the source, or an error. */
-int pm_input_fill(pm_input *in);
+int pm_input_fill(pm_row_input *in);
 
 /* The next physical line, without its LF (and CR before it), consumed; in->ctx.line is set
  * to its number.  1 with a line, 0 at the end, or an error.  Valid until the next call. */
-int pm_input_next_line(pm_input *in, const uint8_t **s, size_t *len);
+int pm_input_next_line(pm_row_input *in, const uint8_t **s, size_t *len);
 
 /* The column named s[0..len), or -1. */
-long pm_input_column_index(pm_input *in, const uint8_t *s, size_t len);
+long pm_input_column_index(pm_row_input *in, const uint8_t *s, size_t len);
 
 /* Records the row just appended to every column: its kind and line. */
-int pm_input_row_done(pm_input *in, int8_t kind);
+int pm_input_row_done(pm_row_input *in, int8_t kind);
 
 /* Starts a row: a new generation for `seen`. */
-void pm_input_row_begin(pm_input *in);
+void pm_input_row_begin(pm_row_input *in);
 
 /* Appends nulls to the columns the row did not set (an error for NOT NULL columns). */
-int pm_input_row_fill_nulls(pm_input *in);
+int pm_input_row_fill_nulls(pm_row_input *in);
 
 /* "+I", "-U", "+U", "-D" to a kind; -1 for anything else. */
 int pm_input_kind_parse(const uint8_t *s, size_t len);
 
 /* The formats: each reads one record and appends its rows (0 rows for an empty line or a
  * tombstone).  1 when a record was read, 0 at the end of the input, or an error. */
-int pm_input_jsonl_record(pm_input *in);
-int pm_input_csv_record(pm_input *in);
-int pm_input_debezium_record(pm_input *in);
+int pm_input_jsonl_record(pm_row_input *in);
+int pm_input_csv_record(pm_row_input *in);
+int pm_input_debezium_record(pm_row_input *in);
 void pm_input_debezium_free(pm_input_dbz *d);
 
 #endif /* PM_DATA_INPUT_INT_H */

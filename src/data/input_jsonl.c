@@ -7,7 +7,7 @@
  */
 #include "data/input_int.h"
 
-static int row_kind(pm_input *in, pm_input_cur *c, int8_t *kind)
+static int row_kind(pm_row_input *in, pm_input_cur *c, int8_t *kind)
 {
     pm_input_ctx *x = &in->ctx;
     const uint8_t *s;
@@ -34,7 +34,7 @@ static int row_kind(pm_input *in, pm_input_cur *c, int8_t *kind)
 
 /* Is the key at a (a_end the end of the line) the name of column k?  Names shorter than 8
  * bytes compare as one masked 8-byte word. */
-static bool same(const pm_input *in, size_t k, const uint8_t *a, const uint8_t *a_end)
+static bool same(const pm_row_input *in, size_t k, const uint8_t *a, const uint8_t *a_end)
 {
     size_t n = in->name_len[k];
     if (n < 8 && a_end - a >= 8) {
@@ -46,7 +46,7 @@ static bool same(const pm_input *in, size_t k, const uint8_t *a, const uint8_t *
 }
 
 /* The column of key s[0..n): the hinted column first, then the hash. */
-static long column_of(pm_input *in, const uint8_t *s, size_t n, size_t hint)
+static long column_of(pm_row_input *in, const uint8_t *s, size_t n, size_t hint)
 {
     const pm_type *row = in->row_type;
     if (hint < row->field_count && in->name_len[hint] == n &&
@@ -55,7 +55,7 @@ static long column_of(pm_input *in, const uint8_t *s, size_t n, size_t hint)
     return pm_input_column_index(in, s, n);
 }
 
-int pm_input_jsonl_record(pm_input *in)
+int pm_input_jsonl_record(pm_row_input *in)
 {
     pm_input_ctx *x = &in->ctx;
     pm_input_cur c;

@@ -44,7 +44,7 @@ static int read_all(pm_input_format fmt, const uint8_t *data, size_t size, bool 
                     int64_t batch_rows, size_t read_len, bool fast, pm_buf *out)
 {
     pm_input_options opts = PM_INPUT_OPTIONS_INIT;
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     paimon_error err = {0};
     FILE *f = NULL;
     pm_batch *b;

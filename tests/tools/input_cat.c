@@ -119,7 +119,7 @@ int main(int argc, char **argv)
     pm_input_format fmt;
     paimon_error err = {0};
     pm_type *row = NULL;
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     FILE *f = stdin;
     pm_batch *b;
     const int8_t *k;

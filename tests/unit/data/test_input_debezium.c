@@ -33,7 +33,7 @@ static const char *KINDS[] = {"+I", "-U", "+U", "-D"};
 static char *read_all(const char *cols, const char *text, int64_t batch_rows)
 {
     pm_type *row = NULL;
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     pm_input_options opts = PM_INPUT_OPTIONS_INIT;
     paimon_error err = {0};
     pm_batch *b;

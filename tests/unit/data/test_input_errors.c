@@ -24,7 +24,7 @@ static char *read_all(pm_input_format fmt, const char *cols, const char *text, s
                       const pm_input_options *opts)
 {
     pm_type *row = columns(cols);
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     paimon_error err = {0};
     pm_batch *b;
     const int8_t *k;
@@ -288,7 +288,7 @@ static void test_limits_and_io(void **state)
     pm_input_options opts = PM_INPUT_OPTIONS_INIT;
     char *got;
     pm_type *row = columns("a INT");
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     paimon_error err = {0};
     pm_batch *b;
     const int8_t *k;
@@ -362,7 +362,7 @@ static void test_allocation_failures(void **state)
     for (size_t t = 0; t < sizeof(inputs) / sizeof(inputs[0]); t++) {
         long n;
         for (n = 1; n < 400; n++) {
-            pm_input *in = NULL;
+            pm_row_input *in = NULL;
             paimon_error err = {0};
             pm_batch *b;
             const int8_t *k;
@@ -399,7 +399,7 @@ static void test_rows_before_an_error(void **state)
     (void)state;
     for (int64_t batch_rows = 1; batch_rows <= 4; batch_rows++) {
         pm_input_options opts = PM_INPUT_OPTIONS_INIT;
-        pm_input *in = NULL;
+        pm_row_input *in = NULL;
         paimon_error err = {0};
         pm_batch *b;
         const int8_t *k;

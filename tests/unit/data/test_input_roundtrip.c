@@ -326,7 +326,7 @@ static void read_back(pm_input_format fmt, const pm_buf *text, const pm_batch *b
                       const int8_t *kinds, const bool *present, bool via_file, bool fast)
 {
     pm_input_options opts = PM_INPUT_OPTIONS_INIT;
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     paimon_error err = {0};
     FILE *f = NULL;
     pm_batch *got;
@@ -466,7 +466,7 @@ static void test_fast_path_edges(void **state)
     (void)state;
     for (int fast = 0; fast < 2; fast++) {
         pm_input_options opts = PM_INPUT_OPTIONS_INIT;
-        pm_input *in = NULL;
+        pm_row_input *in = NULL;
         paimon_error err = {0};
         pm_batch *b;
         const int8_t *k;
@@ -507,7 +507,7 @@ static void test_large_records_through_file(void **state)
     pm_type *row = columns("s STRING, a ARRAY<BIGINT>");
     pm_buf text, big;
     pm_input_options opts = PM_INPUT_OPTIONS_INIT;
-    pm_input *in = NULL;
+    pm_row_input *in = NULL;
     paimon_error err = {0};
     pm_batch *b;
     const int8_t *k;
