@@ -291,6 +291,44 @@ done:
     return 0;
 }
 
+/* ---- files in memory ------------------------------------------------------------------ */
+
+typedef struct mem_input {
+    pm_input base;
+    const uint8_t *data;
+} mem_input;
+
+static int mem_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst, paimon_error *err)
+{
+    const mem_input *m = (const mem_input *)in;
+    if (off > in->size || len > in->size - off)
+        return pm_corrupt(err, "%s: read of %zu bytes at offset %llu beyond the end (%llu bytes)",
+                          in->path, len, (unsigned long long)off, (unsigned long long)in->size);
+    if (len > 0)
+        memcpy(dst, m->data + off, len);
+    return 0;
+}
+
+static void mem_close(pm_input *in)
+{
+    pm_free(in);
+}
+
+int pm_orc_reader_open_memory(pm_orc_reader **out, const uint8_t *data, size_t len,
+                              const char *path, paimon_error *err)
+{
+    mem_input *m = pm_calloc(1, sizeof(*m));
+    *out = NULL;
+    if (m == NULL)
+        return pm_nomem(err);
+    m->base.read_at = mem_read_at;
+    m->base.close = mem_close;
+    m->base.size = len;
+    m->base.path = path;
+    m->data = data;
+    return pm_orc_reader_open(out, &m->base, path, err);
+}
+
 int pm_orc_reader_stripe_stats(pm_orc_reader *r, const pm_orc_stripe_stats **out, size_t *count,
                                paimon_error *err)
 {

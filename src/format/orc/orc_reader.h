@@ -93,6 +93,10 @@ typedef struct pm_orc_read_options {
 int pm_orc_reader_open(pm_orc_reader **out, pm_input *in, const char *path, paimon_error *err);
 void pm_orc_reader_free(pm_orc_reader *r);
 
+/* Opens an ORC file held in memory; `data` is borrowed until pm_orc_reader_free(). */
+int pm_orc_reader_open_memory(pm_orc_reader **out, const uint8_t *data, size_t len,
+                              const char *path, paimon_error *err);
+
 /* Borrowed; valid until the reader is freed. */
 const pm_orc_postscript *pm_orc_reader_postscript(const pm_orc_reader *r);
 const pm_orc_footer *pm_orc_reader_footer(const pm_orc_reader *r);
