@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
 #include "meta/manifest_orc.h"
 #include "meta/paths.h"
@@ -464,6 +465,59 @@ int pm_manifest_file_write(pm_fs *fs, const char *table, const char *name, const
         return pm_nomem(err);
     pm_buf_init(&out, 0);
     rc = pm_manifest_encode(rd, records, count, codec, level, &out, err);
+    if (rc == 0)
+        rc = pm_fs_write_file(fs, path, out.data, out.len, err);
+    if (rc == 0)
+        *size = (int64_t)out.len;
+    pm_buf_free(&out);
+    pm_free(path);
+    return rc;
+}
+
+/* ---- format choice ---------------------------------------------------------------------- */
+
+int pm_manifest_format_parse(const char *value, pm_manifest_format *out, paimon_error *err)
+{
+    if (value == NULL || strcasecmp(value, "avro") == 0) {
+        *out = PM_MANIFEST_AVRO;
+        return 0;
+    }
+    if (strcasecmp(value, "orc") == 0) {
+        *out = PM_MANIFEST_ORC;
+        return 0;
+    }
+    if (strcasecmp(value, "parquet") == 0)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "manifest.format=parquet is not supported by paimon-c");
+    return pm_err_set(err, PAIMON_EINVALID, "manifest.format '%s' is not a file format", value);
+}
+
+int pm_manifest_encode_format(pm_manifest_format format, const pm_avro_rdesc *rd,
+                              const void *records, size_t count, const char *compression, int level,
+                              pm_buf *out, paimon_error *err)
+{
+    const char *codec;
+    if (format == PM_MANIFEST_ORC)
+        return pm_manifest_orc_encode(rd, records, count, compression, level, out, err);
+    /* Java maps zstd to Avro's zstandard and passes other names through (§5) */
+    if ((codec = pm_avro_codec_for_option(compression)) == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "compression '%s' is not an Avro codec",
+                          compression);
+    return pm_manifest_encode(rd, records, count, codec, level, out, err);
+}
+
+int pm_manifest_file_write_format(pm_fs *fs, const char *table, const char *name,
+                                  pm_manifest_format format, const pm_avro_rdesc *rd,
+                                  const void *records, size_t count, const char *compression,
+                                  int level, int64_t *size, paimon_error *err)
+{
+    char *path = pm_table_file(table, PM_DIR_MANIFEST, name);
+    pm_buf out;
+    int rc;
+    if (path == NULL)
+        return pm_nomem(err);
+    pm_buf_init(&out, 0);
+    rc = pm_manifest_encode_format(format, rd, records, count, compression, level, &out, err);
     if (rc == 0)
         rc = pm_fs_write_file(fs, path, out.data, out.len, err);
     if (rc == 0)

@@ -199,4 +199,26 @@ int pm_manifest_file_write(pm_fs *fs, const char *table, const char *name, const
                            const void *records, size_t count, const char *codec, int level,
                            int64_t *size, paimon_error *err);
 
+/* The manifest file format of a table (option manifest.format, metadata.md §9A.1). */
+typedef enum pm_manifest_format { PM_MANIFEST_AVRO = 0, PM_MANIFEST_ORC = 1 } pm_manifest_format;
+
+/* Parses a manifest.format value, case-insensitively: "avro" (also NULL, the default) or
+ * "orc"; "parquet" is PAIMON_EUNSUPPORTED, anything else PAIMON_EINVALID. */
+int pm_manifest_format_parse(const char *value, pm_manifest_format *out, paimon_error *err);
+
+/* Encodes records in `format`.  `compression` is the Paimon option value
+ * (manifest.compression: "zstd", "snappy", "lz4", "zlib"/"deflate", "none"; NULL = zstd),
+ * mapped as Java maps it (Avro codec name, or ORC CompressionKind); `level` the zstd level
+ * (0 = 1). */
+int pm_manifest_encode_format(pm_manifest_format format, const pm_avro_rdesc *rd,
+                              const void *records, size_t count, const char *compression, int level,
+                              pm_buf *out, paimon_error *err);
+
+/* pm_manifest_file_write in `format`: what the commit path calls so that a table with
+ * manifest.format=orc gets ORC manifest lists, manifests and index manifests. */
+int pm_manifest_file_write_format(pm_fs *fs, const char *table, const char *name,
+                                  pm_manifest_format format, const pm_avro_rdesc *rd,
+                                  const void *records, size_t count, const char *compression,
+                                  int level, int64_t *size, paimon_error *err);
+
 #endif /* PM_META_MANIFEST_H */
