@@ -361,8 +361,18 @@ static int orc_kind(const char *value, pm_orc_compression *out, paimon_error *er
     static const struct {
         const char *name;
         pm_orc_compression kind;
-    } KINDS[] = {{"zstd", PM_ORC_ZSTD}, {"snappy", PM_ORC_SNAPPY}, {"lz4", PM_ORC_LZ4},
-                 {"zlib", PM_ORC_ZLIB}, {"none", PM_ORC_NONE},     {"uncompressed", PM_ORC_NONE}};
+    } KINDS[] = {
+        {"zstd", PM_ORC_ZSTD},
+        {"snappy", PM_ORC_SNAPPY},
+        {"lz4", PM_ORC_LZ4},
+        {"zlib", PM_ORC_ZLIB},
+        {"none", PM_ORC_NONE},
+        {"uncompressed", PM_ORC_NONE},
+        /* the Avro codec names the commit layer carries */
+        {"zstandard", PM_ORC_ZSTD},
+        {"deflate", PM_ORC_ZLIB},
+        {"null", PM_ORC_NONE},
+    };
     if (value == NULL) {
         *out = PM_ORC_ZSTD;
         return 0;
