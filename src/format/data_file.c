@@ -8,6 +8,7 @@
 /* Adding a format: its pm_data_format, and one line here. */
 static const pm_data_format *const FORMATS[] = {
     &pm_parquet_format,
+    &pm_orc_format,
     NULL,
 };
 
