@@ -607,7 +607,6 @@ static int decode_timestamp(pm_orc_colreader *cr, int64_t n, int64_t k, const ui
     int rc = 0;
     int64_t *secs, *nanos;
     uint8_t *dst, *dst_nanos;
-    bool instant = cr->type->kind == PM_ORC_TIMESTAMP_INSTANT;
 
     if ((secs = scratch_i64(&cr->scratch, k, &rc)) == NULL ||
         (nanos = scratch_i64(&cr->scratch2, k, &rc)) == NULL)
@@ -643,8 +642,9 @@ static int decode_timestamp(pm_orc_colreader *cr, int64_t n, int64_t k, const ui
         /* ORC Java writes truncated seconds; its reader undoes that for negative times */
         if (ms < 0 && ns > 999999)
             ms -= 1000;
-        if (!instant && cr->tz != NULL) {
-            /* the wall clock of that instant in the writer's zone (Java's LocalDateTime) */
+        if (cr->tz != NULL) {
+            /* the wall clock of that instant in the writer's zone (Java's LocalDateTime; for
+             * a legacy LTZ column, the instant Paimon meant) */
             int64_t off = pm_orc_tz_offset(cr->tz, pm_floor_div(ms, 1000));
             if (__builtin_add_overflow(ms, off * 1000, &ms))
                 return bad(cr, "DATA (seconds)", err);

@@ -582,6 +582,10 @@ static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimo
     if (cr->type->kind == PM_ORC_TIMESTAMP) {
         cr->tz = r->tz;
         cr->base_seconds = r->tz != NULL ? pm_orc_tz_local_to_utc(r->tz, BASE_2015) : BASE_2015;
+    } else if (cr->type->kind == PM_ORC_TIMESTAMP_INSTANT) {
+        /* Paimon's legacy LTZ: toSQLTimestamp() in the writer's JVM zone */
+        cr->tz = r->opts.ltz_utc ? NULL : r->tz;
+        cr->base_seconds = BASE_2015;
     } else {
         cr->tz = NULL;
         cr->base_seconds = BASE_2015;

@@ -34,6 +34,8 @@
  *
  * TIMESTAMP values are converted with the writer's time zone from each stripe footer
  * (orc_tz.h), so a TIMESTAMP reads as the LocalDateTime Java wrote, whatever the zone.
+ * TIMESTAMP_INSTANT values written by Paimon's legacy LTZ path (the default) hold the
+ * instant's wall clock in the writer's zone as an instant; the same zone undoes it.
  *
  * Every length, offset and count in the file is checked before use; malformed input is
  * PAIMON_ECORRUPT naming the file, the column and the stream.  Memory: the selected
@@ -83,6 +85,9 @@ typedef struct pm_orc_read_options {
     pm_orc_stats_filter filter; /* stripe and row-group pruning; NULL: none */
     void *filter_ctx;
     int64_t max_values; /* slots in one vector of a batch; 0: PM_ORC_DEFAULT_MAX_VALUES */
+    /* TIMESTAMP_INSTANT as stored (Paimon's orc.timestamp-ltz.legacy.type=false); by
+     * default (legacy, Java's default) the wall clock of the writer's zone is undone */
+    bool ltz_utc;
 } pm_orc_read_options;
 
 #define PM_ORC_DEFAULT_BATCH_ROWS 65536
