@@ -8,7 +8,12 @@
 
 /* A decompressed stream larger than this is refused (PAIMON_ELIMIT): a hostile chunk can
  * claim up to 8 MiB for a few bytes, and a stream has as many chunks as it likes. */
-#define MAX_STREAM ((size_t)1 << 31)
+static size_t max_stream = (size_t)1 << 31;
+
+void pm_orc_stream_limit(size_t max)
+{
+    max_stream = max;
+}
 
 static pm_codec util_codec(pm_orc_compression kind)
 {
@@ -87,11 +92,9 @@ int pm_orc_decompress(const pm_orc_codec *codec, const uint8_t *src, size_t len,
             if ((rc = pm_buf_append(&map->pairs, pair, sizeof(pair))) != 0)
                 return pm_buf_error(err, rc);
         }
-        if (out->len + codec->block_size > MAX_STREAM)
-            return pm_err_set(err, PAIMON_ELIMIT,
-                              "%s: %s: decompressed ORC stream exceeds %zu "
-                              "bytes",
-                              path, what, MAX_STREAM);
+        if (out->len + codec->block_size > max_stream)
+            return pm_err_set(err, PAIMON_ELIMIT, "%s: %s: decompressed ORC stream exceeds %zu bytes",
+                              path, what, max_stream);
         if (original) {
             if (chunk > codec->block_size)
                 return pm_corrupt(err,

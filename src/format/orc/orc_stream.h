@@ -60,6 +60,11 @@ int pm_orc_decompress(const pm_orc_codec *codec, const uint8_t *src, size_t len,
                       const char *path, const char *what, pm_buf *out, pm_orc_chunk_map *map,
                       paimon_error *err);
 
+/* The largest decompressed stream accepted (PAIMON_ELIMIT beyond): 2 GiB by default.  A
+ * process-wide setting for fuzzing, where a hostile file must not reach the memory limit
+ * with chunks that each expand to the block size. */
+void pm_orc_stream_limit(size_t max);
+
 /* The decompressed offset of the chunk that starts at compressed offset `comp`; false when
  * no chunk starts there. */
 bool pm_orc_chunk_lookup(const pm_orc_chunk_map *map, uint64_t comp, uint64_t *raw);
