@@ -9,6 +9,7 @@
 static const pm_data_format *const FORMATS[] = {
     &pm_parquet_format,
     &pm_orc_format,
+    &pm_avro_format,
     NULL,
 };
 

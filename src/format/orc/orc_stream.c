@@ -93,8 +93,9 @@ int pm_orc_decompress(const pm_orc_codec *codec, const uint8_t *src, size_t len,
                 return pm_buf_error(err, rc);
         }
         if (out->len + codec->block_size > max_stream)
-            return pm_err_set(err, PAIMON_ELIMIT, "%s: %s: decompressed ORC stream exceeds %zu bytes",
-                              path, what, max_stream);
+            return pm_err_set(err, PAIMON_ELIMIT,
+                              "%s: %s: decompressed ORC stream exceeds %zu bytes", path, what,
+                              max_stream);
         if (original) {
             if (chunk > codec->block_size)
                 return pm_corrupt(err,
