@@ -20,6 +20,13 @@
 
 #define MAX_VAR_BYTES ((size_t)INT32_MAX) /* int32 offsets */
 
+/* A stream's bytes, never NULL: an absent or empty stream has no buffer, and even NULL + 0
+ * is undefined behaviour in C, so cursors over empty streams point at a static empty byte. */
+static const uint8_t *sbytes(const pm_orc_sbuf *s)
+{
+    static const uint8_t none[1];
+    return s->buf.data ? s->buf.data : none;
+}
 static int bad(const pm_orc_colreader *cr, const char *stream, paimon_error *err)
 {
     return pm_corrupt(err, "%s: ORC column %u (%s): malformed or truncated %s stream", cr->path,
@@ -889,8 +896,8 @@ static void reset_decoders(pm_orc_colreader *cr)
         pm_orc_int_rle_init(cr->data_rle, cr->data.buf.data, cr->data.buf.len, is_signed, v);
         break;
     }
-    cr->raw = cr->data.buf.data;
-    cr->raw_end = cr->data.buf.data + cr->data.buf.len;
+    cr->raw = sbytes(&cr->data);
+    cr->raw_end = cr->raw + cr->data.buf.len;
     pm_orc_int_rle_init(cr->length_rle, cr->length.buf.data, cr->length.buf.len, false, v);
     /* SECONDARY: timestamp nanos are unsigned, decimal scales signed */
     pm_orc_int_rle_init(cr->secondary_rle, cr->secondary.buf.data, cr->secondary.buf.len,
@@ -999,7 +1006,7 @@ static bool seek_int(const pm_orc_colreader *cr, const pm_orc_sbuf *s, pm_orc_in
     uint64_t skip;
     if (!stream_pos(cr, s, c, &raw) || !next_pos(c, &skip))
         return false;
-    pm_orc_int_rle_init(r, s->buf.data + raw, s->buf.len - raw, r->is_signed, r->version);
+    pm_orc_int_rle_init(r, sbytes(s) + raw, s->buf.len - raw, r->is_signed, r->version);
     return pm_orc_int_rle_skip(r, skip);
 }
 
@@ -1011,7 +1018,7 @@ static bool seek_bool(const pm_orc_colreader *cr, const pm_orc_sbuf *s, pm_orc_b
     if (!stream_pos(cr, s, c, &raw) || !next_pos(c, &bytes) || !next_pos(c, &bits) || bits > 8 ||
         bytes > ((uint64_t)1 << 56))
         return false;
-    pm_orc_bool_rle_init(r, s->buf.data + raw, s->buf.len - raw);
+    pm_orc_bool_rle_init(r, sbytes(s) + raw, s->buf.len - raw);
     return pm_orc_bool_rle_skip(r, bytes * 8 + bits);
 }
 
@@ -1029,7 +1036,7 @@ int pm_orc_colreader_seek(pm_orc_colreader *cr, const pm_orc_index_entry *entry,
         uint64_t skip;
         ok = stream_pos(cr, &cr->data, &c, &raw) && next_pos(&c, &skip);
         if (ok) {
-            pm_orc_byte_rle_init(&cr->byte_rle, cr->data.buf.data + raw, cr->data.buf.len - raw);
+            pm_orc_byte_rle_init(&cr->byte_rle, sbytes(&cr->data) + raw, cr->data.buf.len - raw);
             ok = pm_orc_byte_rle_skip(&cr->byte_rle, skip);
         }
         break;
@@ -1042,7 +1049,7 @@ int pm_orc_colreader_seek(pm_orc_colreader *cr, const pm_orc_index_entry *entry,
     case PM_ORC_DOUBLE:
         ok = stream_pos(cr, &cr->data, &c, &raw);
         if (ok)
-            cr->raw = cr->data.buf.data + raw;
+            cr->raw = sbytes(&cr->data) + raw;
         break;
     case PM_ORC_STRING:
     case PM_ORC_VARCHAR:
@@ -1053,7 +1060,7 @@ int pm_orc_colreader_seek(pm_orc_colreader *cr, const pm_orc_index_entry *entry,
         } else {
             ok = stream_pos(cr, &cr->data, &c, &raw);
             if (ok)
-                cr->raw = cr->data.buf.data + raw;
+                cr->raw = sbytes(&cr->data) + raw;
             ok = ok && seek_int(cr, &cr->length, cr->length_rle, &c);
         }
         break;
@@ -1063,7 +1070,7 @@ int pm_orc_colreader_seek(pm_orc_colreader *cr, const pm_orc_index_entry *entry,
         } else {
             ok = stream_pos(cr, &cr->data, &c, &raw);
             if (ok)
-                cr->raw = cr->data.buf.data + raw;
+                cr->raw = sbytes(&cr->data) + raw;
             ok = ok && seek_int(cr, &cr->secondary, cr->secondary_rle, &c);
         }
         break;

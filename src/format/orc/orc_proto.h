@@ -42,7 +42,9 @@ typedef struct pm_pb {
 
 static inline pm_pb pm_pb_init(const uint8_t *data, size_t len, uint64_t base_off)
 {
-    pm_pb c = {data, data + len, data, base_off};
+    static const uint8_t none[1]; /* NULL + 0 is undefined: empty messages point here */
+    const uint8_t *p = data ? data : none;
+    pm_pb c = {p, p + len, p, base_off};
     return c;
 }
 

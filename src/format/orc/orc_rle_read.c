@@ -13,9 +13,10 @@
 
 void pm_orc_byte_rle_init(pm_orc_byte_rle *r, const uint8_t *data, size_t len)
 {
+    static const uint8_t none[1]; /* NULL + 0 is undefined: empty streams point here */
     memset(r, 0, sizeof(*r));
-    r->p = data;
-    r->end = data + len;
+    r->p = data ? data : none;
+    r->end = r->p + len;
 }
 
 static bool byte_run(pm_orc_byte_rle *r)
@@ -135,8 +136,9 @@ bool pm_orc_bool_rle_skip(pm_orc_bool_rle *r, uint64_t n)
 void pm_orc_int_rle_init(pm_orc_int_rle *r, const uint8_t *data, size_t len, bool is_signed,
                          int version)
 {
-    r->p = data;
-    r->end = data + len;
+    static const uint8_t none[1]; /* NULL + 0 is undefined: empty streams point here */
+    r->p = data ? data : none;
+    r->end = r->p + len;
     r->is_signed = is_signed;
     r->version = version;
     r->count = r->used = 0;
