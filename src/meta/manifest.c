@@ -255,8 +255,9 @@ static int decode_orc(const uint8_t *data, size_t len, const char *what, const p
                             *(const int32_t *)(items + n * rd->size), version);
             break;
         }
-        if (filter == NULL || filter->accept(filter->ctx,
-                                             (const pm_manifest_entry *)(const void *)(items + n * rd->size)))
+        if (filter == NULL ||
+            filter->accept(filter->ctx,
+                           (const pm_manifest_entry *)(const void *)(items + n * rd->size)))
             n++;
     }
     pm_manifest_orc_reader_close(r);
