@@ -383,7 +383,7 @@ static int entries(avro_file *f, const aplan *p, pm_column *c, int depth, paimon
 {
     int rc;
     for (;;) {
-        int64_t n;
+        int64_t n = 0;
         if ((rc = block_count(f, &n, err)) != 0)
             return rc;
         if (n == 0)

@@ -175,24 +175,33 @@ static int plan_build(orc_file *f, cplan *p, const pm_type *t, int64_t col, bool
                       int depth, paimon_error *err);
 
 /* Finds the struct child of `col` for field `fd`: by paimon.id when the struct's fields
- * carry ids, else by name. */
+ * carry ids, else by name.  An id several fields carry (a file written from a type without
+ * distinct ids) says nothing, and the name decides. */
 static int64_t find_field(const pm_orc_footer *ft, uint32_t col, const pm_field *fd, size_t *index)
 {
     const pm_orc_type *st = &ft->types[col];
     bool has_ids = false;
+    size_t hits = 0, hit = 0;
     for (size_t i = 0; i < st->subtype_count && !has_ids; i++) {
         int32_t id;
         has_ids = pm_orc_field_id(&ft->types[st->subtypes[i]], &id);
     }
-    for (size_t i = 0; i < st->subtype_count; i++) {
+    for (size_t i = 0; i < st->subtype_count && has_ids; i++) {
         int32_t id;
-        bool match = has_ids ? pm_orc_field_id(&ft->types[st->subtypes[i]], &id) && id == fd->id
-                             : strcmp(st->field_names[i], fd->name) == 0;
-        if (match) {
+        if (pm_orc_field_id(&ft->types[st->subtypes[i]], &id) && id == fd->id && hits++ == 0)
+            hit = i;
+    }
+    if (hits == 1) {
+        *index = hit;
+        return st->subtypes[hit];
+    }
+    if (has_ids && hits == 0)
+        return -1;
+    for (size_t i = 0; i < st->subtype_count; i++)
+        if (strcmp(st->field_names[i], fd->name) == 0) {
             *index = i;
             return st->subtypes[i];
         }
-    }
     return -1;
 }
 

@@ -198,7 +198,7 @@ static bool stats_sub(pm_pb *c, int kind, pm_orc_stats *s, pm_arena *arena)
             break;
         case PM_OSK_TIMESTAMP * 16 + 5:
         case PM_OSK_TIMESTAMP * 16 + 6: {
-            uint64_t v;
+            uint64_t v = 0;
             /* int32 fields: negative values are sign-extended to 10 bytes */
             ok = get_u64(&m, wire, &v);
             if (f == 5)
@@ -248,7 +248,7 @@ static bool decode_stats(pm_pb *c, pm_orc_stats *s, pm_arena *arena)
         case 9:
         case 12: ok = wire == PM_PB_LEN && stats_sub(&m, (int)f, s, arena); break;
         case 10: {
-            uint64_t v;
+            uint64_t v = 0;
             ok = get_u64(&m, wire, &v);
             s->has_null = v != 0;
             s->has |= PM_OS_HAS_NULL;

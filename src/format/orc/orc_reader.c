@@ -430,8 +430,11 @@ int pm_orc_reader_stripe_footer(pm_orc_reader *r, size_t stripe, const pm_orc_st
                                 paimon_error *err)
 {
     int rc;
-    if (stripe >= r->footer.stripe_count)
-        return pm_err_set(err, PAIMON_EINVALID, "%s: no stripe %zu", r->path, stripe);
+    if (stripe >= r->footer.stripe_count) {
+        /* the constant return lets the compiler see that *out is set whenever 0 returns */
+        pm_err_set(err, PAIMON_EINVALID, "%s: no stripe %zu", r->path, stripe);
+        return PAIMON_EINVALID;
+    }
     if (!r->insp_valid || r->insp_stripe != stripe) {
         r->insp_valid = false;
         pm_arena_reset(&r->insp_arena);
@@ -481,7 +484,7 @@ static int load_row_index(pm_orc_reader *r, size_t stripe, const pm_orc_stripe_f
 int pm_orc_reader_row_index(pm_orc_reader *r, size_t stripe, uint32_t column,
                             const pm_orc_row_index **out, paimon_error *err)
 {
-    const pm_orc_stripe_footer *sf;
+    const pm_orc_stripe_footer *sf = NULL;
     int rc = pm_orc_reader_stripe_footer(r, stripe, &sf, err);
     if (rc != 0)
         return rc;
@@ -491,7 +494,7 @@ int pm_orc_reader_row_index(pm_orc_reader *r, size_t stripe, uint32_t column,
 int pm_orc_reader_stream_bytes(pm_orc_reader *r, size_t stripe, uint32_t column,
                                pm_orc_stream_kind kind, pm_buf *out, bool *found, paimon_error *err)
 {
-    const pm_orc_stripe_footer *sf;
+    const pm_orc_stripe_footer *sf = NULL;
     const pm_orc_stream_info *st;
     pm_buf tmp;
     int rc = pm_orc_reader_stripe_footer(r, stripe, &sf, err);

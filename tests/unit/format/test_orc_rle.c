@@ -296,8 +296,8 @@ static void test_protobuf(void **state)
 {
     pm_buf b;
     pm_pb c;
-    uint32_t field;
-    int wire;
+    uint32_t field = 0;
+    int wire = 0;
     uint64_t v;
     const uint8_t *d;
     size_t len;
