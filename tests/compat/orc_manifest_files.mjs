@@ -1,8 +1,14 @@
-// Checks `paimon inspect TABLE files --snapshot N --format jsonl` (stdin) against the table
-// itself, for tables whose manifests the oracle cannot read (ORC manifests):
-//   - every listed file exists under TABLE with exactly the recorded file_size;
-//   - the row counts add up to the snapshot's totalRecordCount (Java keeps that sum).
-// Usage: node orc_manifest_files.mjs TABLE SNAPSHOT_FILE < files.jsonl
+// Checks a listing of files (stdin, JSON lines) against the table itself, for tables whose
+// manifests the oracle cannot read (ORC manifests).  The listing is one of
+//   `paimon inspect TABLE files --snapshot N --format jsonl`  (file_name, file_size, row_count)
+//   `paimon cat 'TABLE$files'`                                (file_path, file_size_in_bytes,
+//                                                               record_count)
+//   `paimon cat 'TABLE$manifests'`                            (file_name, file_size)
+// and is checked so:
+//   - every listed file exists under TABLE with exactly the recorded size;
+//   - where rows are listed, they add up to the snapshot's totalRecordCount (Java keeps
+//     that sum over the live files).
+// Usage: node orc_manifest_files.mjs TABLE SNAPSHOT_FILE < listing.jsonl
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -17,17 +23,20 @@ const sizes = new Map(); // file name -> [size, ...]
 })(table);
 const snapshot = JSON.parse(fs.readFileSync(snapshotFile, 'utf8'));
 const lines = fs.readFileSync(0, 'utf8').split('\n').filter(Boolean);
-let rows = 0, bad = 0;
+let rows = 0, bad = 0, counted = false;
 for (const line of lines) {
   const f = JSON.parse(line);
-  rows += f.row_count;
-  const found = sizes.get(f.file_name);
-  if (!found) { console.log(`missing: ${f.file_name}`); bad++; }
-  else if (!found.includes(f.file_size)) {
-    console.log(`${f.file_name}: ${found.join('/')} bytes on disk, ${f.file_size} recorded`); bad++;
+  const name = f.file_name ?? path.basename(f.file_path);
+  const size = f.file_size ?? f.file_size_in_bytes;
+  const count = f.row_count ?? f.record_count;
+  if (count !== undefined) { rows += count; counted = true; }
+  const found = sizes.get(name);
+  if (!found) { console.log(`missing: ${name}`); bad++; }
+  else if (!found.includes(size)) {
+    console.log(`${name}: ${found.join('/')} bytes on disk, ${size} recorded`); bad++;
   }
 }
-if (snapshot.totalRecordCount !== undefined && rows !== snapshot.totalRecordCount) {
+if (counted && snapshot.totalRecordCount !== undefined && rows !== snapshot.totalRecordCount) {
   console.log(`row counts add up to ${rows}, the snapshot says ${snapshot.totalRecordCount}`); bad++;
 }
 console.log(`${lines.length} files`);

@@ -529,6 +529,13 @@ static bool rescale(__int128 *v, int64_t from, int to)
         return false;
     if (from < to) {
         __int128 r;
+        int64_t r64;
+        /* 64-bit values scaled by up to 10^18 (DECIMAL(p <= 18)) multiply in 64 bits */
+        if (to - from <= 18 && *v >= INT64_MIN && *v <= INT64_MAX &&
+            !__builtin_mul_overflow((int64_t)*v, (int64_t)POW10[to - from], &r64)) {
+            *v = r64;
+            return true;
+        }
         if (to - from > 38 || __builtin_mul_overflow(*v, POW10[to - from], &r))
             return false;
         *v = r;
@@ -603,7 +610,11 @@ static int decode_decimal(pm_orc_colreader *cr, int64_t n, int64_t k, const uint
                 x = 0;
             }
         }
-        memcpy(dst + 16 * i, &x, 16);
+        {
+            /* two 8-byte halves (the vectors are in host order, as everywhere here) */
+            uint64_t half[2] = {(uint64_t)x, (uint64_t)((unsigned __int128)x >> 64)};
+            memcpy(dst + 16 * i, half, 16);
+        }
     }
     return 0;
 }

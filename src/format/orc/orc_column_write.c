@@ -498,11 +498,21 @@ static int64_t format_nanos(int32_t nanos)
     return (int64_t)nanos << 3 | zeros;
 }
 
-/* A decimal as HiveDecimal holds it: trailing zeros of the fraction removed. */
+/* A decimal as HiveDecimal holds it: trailing zeros of the fraction removed.  Values of 64
+ * bits (every DECIMAL(p <= 18)) divide in 64 bits: 128-bit division is a library call. */
 static void normalize_decimal(__int128 *v, int64_t *scale)
 {
     if (*v == 0) {
         *scale = 0;
+        return;
+    }
+    if (*v >= INT64_MIN && *v <= INT64_MAX) {
+        int64_t x = (int64_t)*v;
+        while (*scale > 0 && x % 10 == 0) {
+            x /= 10;
+            (*scale)--;
+        }
+        *v = x;
         return;
     }
     while (*scale > 0 && *v % 10 == 0) {
@@ -601,6 +611,58 @@ static int write_value(pm_orc_colwriter *cw, const pm_orc_colview *v, int64_t i)
     }
 }
 
+/* The non-null values of rows [off, off + n) of a leaf column.  The common fixed-width kinds
+ * loop without dispatching per value; the rest go through write_value. */
+static int write_values(pm_orc_colwriter *cw, const pm_orc_colview *v, int64_t off, int64_t n)
+{
+    const uint8_t *vals = v->values;
+    int rc = 0;
+    switch (cw->type->kind) {
+    case PM_ORC_INT:
+        for (int64_t i = off; i < off + n && rc == 0; i++)
+            if (valid_at(v, i)) {
+                int32_t x;
+                memcpy(&x, vals + 4 * i, 4);
+                pm_orc_stats_int(&cw->index_stats, x);
+                rc = pm_orc_int_rle_write(cw->data_rle, x);
+            }
+        return rc;
+    case PM_ORC_LONG:
+        for (int64_t i = off; i < off + n && rc == 0; i++)
+            if (valid_at(v, i)) {
+                int64_t x;
+                memcpy(&x, vals + 8 * i, 8);
+                pm_orc_stats_int(&cw->index_stats, x);
+                rc = pm_orc_int_rle_write(cw->data_rle, x);
+            }
+        return rc;
+    case PM_ORC_DOUBLE: {
+        /* runs of non-null values go to the stream in one piece */
+        int64_t run = -1;
+        for (int64_t i = off; i <= off + n && rc == 0; i++) {
+            bool ok = i < off + n && valid_at(v, i);
+            if (ok) {
+                double x;
+                memcpy(&x, vals + 8 * i, 8);
+                pm_orc_stats_double(&cw->index_stats, x);
+                if (run < 0)
+                    run = i;
+            } else if (run >= 0) {
+                rc = pm_orc_outstream_write(&cw->s[PM_S_DATA], vals + 8 * run,
+                                            (size_t)(8 * (i - run)), NULL);
+                run = -1;
+            }
+        }
+        return rc;
+    }
+    default:
+        for (int64_t i = off; i < off + n && rc == 0; i++)
+            if (valid_at(v, i))
+                rc = write_value(cw, v, i);
+        return rc;
+    }
+}
+
 static int write_column(pm_orc_colwriter *cw, const pm_orc_colview *v, int64_t off, int64_t n)
 {
     int64_t nulls;
@@ -642,11 +704,7 @@ static int write_column(pm_orc_colwriter *cw, const pm_orc_colview *v, int64_t o
             rc = write_column(cw->children[c], &v->children[c], lo, hi - lo);
         return rc;
     }
-    default:
-        for (int64_t i = off; i < off + n && rc == 0; i++)
-            if (valid_at(v, i))
-                rc = write_value(cw, v, i);
-        return rc;
+    default: return write_values(cw, v, off, n);
     }
 }
 

@@ -568,6 +568,7 @@ static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimo
     static const pm_orc_stream_kind kinds[] = {PM_ORC_PRESENT, PM_ORC_DATA, PM_ORC_LENGTH,
                                                PM_ORC_SECONDARY, PM_ORC_DICTIONARY_DATA};
     pm_orc_sbuf *bufs[] = {&cr->present, &cr->data, &cr->length, &cr->secondary, &cr->dict};
+    const pm_orc_tz *tz;
     int rc;
 
     if (cr->column >= r->sf.encoding_count)
@@ -582,12 +583,14 @@ static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimo
             return rc;
     }
     cr->decimal64 = r->decimal64 && cr->type->kind == PM_ORC_DECIMAL && cr->type->precision <= 18;
+    /* a UTC writer zone converts nothing: no zone, no per-value lookups */
+    tz = r->tz != NULL && !pm_orc_tz_is_utc(r->tz) ? r->tz : NULL;
     if (cr->type->kind == PM_ORC_TIMESTAMP) {
-        cr->tz = r->tz;
-        cr->base_seconds = r->tz != NULL ? pm_orc_tz_local_to_utc(r->tz, BASE_2015) : BASE_2015;
+        cr->tz = tz;
+        cr->base_seconds = tz != NULL ? pm_orc_tz_local_to_utc(tz, BASE_2015) : BASE_2015;
     } else if (cr->type->kind == PM_ORC_TIMESTAMP_INSTANT) {
         /* Paimon's legacy LTZ: toSQLTimestamp() in the writer's JVM zone */
-        cr->tz = r->opts.ltz_utc ? NULL : r->tz;
+        cr->tz = r->opts.ltz_utc ? NULL : tz;
         cr->base_seconds = BASE_2015;
     } else {
         cr->tz = NULL;

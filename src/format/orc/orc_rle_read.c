@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "util/bytes.h"
 #include "util/varint.h"
 
 /* ---- byte RLE -------------------------------------------------------------------------- */
@@ -250,11 +251,28 @@ static bool unpack(const uint8_t **pp, const uint8_t *end, size_t n, int w, int6
         }
         break;
     default: {
-        /* at most 56 bits wanted plus 7 pending: fits 64 */
+        /* While eight bytes can be loaded at a value's first byte, one big-endian load
+         * holds the value (at most 56 bits plus 7 bits of offset); the tail goes byte by
+         * byte, at most 56 bits wanted plus 7 pending fitting 64. */
         uint64_t cur = 0, mask = w == 64 ? ~0ULL : (1ULL << w) - 1;
+        size_t avail = (size_t)(end - p), i = 0, bit;
         int bits = 0;
-        const uint8_t *q = p;
-        for (size_t i = 0; i < n; i++) {
+        const uint8_t *q;
+        if (w <= 56) {
+            for (; i < n; i++) {
+                bit = i * (size_t)w;
+                if ((bit >> 3) + 8 > avail)
+                    break;
+                out[i] = (int64_t)((pm_load_be64(p + (bit >> 3)) << (bit & 7)) >> (64 - w));
+            }
+        }
+        bit = i * (size_t)w;
+        q = p + (bit >> 3);
+        if ((bit & 7) != 0) {
+            bits = 8 - (int)(bit & 7);
+            cur = *q++;
+        }
+        for (; i < n; i++) {
             while (bits < w) {
                 cur = cur << 8 | *q++;
                 bits += 8;
@@ -445,8 +463,41 @@ bool pm_orc_int_rle_skip(pm_orc_int_rle *r, uint64_t n)
 bool pm_orc_read_varint128(const uint8_t **pp, const uint8_t *end, __int128 *out)
 {
     const uint8_t *p = *pp;
-    unsigned __int128 v = 0;
+    unsigned __int128 v;
+    uint64_t lo = 0;
     unsigned shift = 0;
+    /* Up to eight bytes (56 bits) at once when eight are there to load: the first byte
+     * without its high bit ends the varint, and the 7-bit groups are packed by halving
+     * steps. */
+    if (end - p >= 8) {
+        uint64_t w = pm_load_le64(p), stop = ~w & 0x8080808080808080ULL;
+        if (stop != 0) {
+            int len = (__builtin_ctzll(stop) >> 3) + 1;
+            uint64_t x = len == 8 ? w : w & ((1ULL << (8 * len)) - 1);
+            x &= 0x7f7f7f7f7f7f7f7fULL;
+            x = (x & 0x007f007f007f007fULL) | ((x & 0x7f007f007f007f00ULL) >> 1);
+            x = (x & 0x00003fff00003fffULL) | ((x & 0x3fff00003fff0000ULL) >> 2);
+            x = (x & 0x000000000fffffffULL) | ((x & 0x0fffffff00000000ULL) >> 4);
+            *pp = p + len;
+            *out = (__int128)(x >> 1) ^ -(__int128)(x & 1);
+            return true;
+        }
+    }
+    /* the first nine bytes (63 bits, every DECIMAL(p <= 18)) in 64-bit arithmetic */
+    while (shift < 63) {
+        uint8_t b;
+        if (p >= end)
+            return false;
+        b = *p++;
+        lo |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if ((b & 0x80) == 0) {
+            *pp = p;
+            *out = (__int128)(lo >> 1) ^ -(__int128)(lo & 1);
+            return true;
+        }
+    }
+    v = lo;
     for (;;) {
         uint8_t b;
         if (p >= end)

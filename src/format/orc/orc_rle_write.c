@@ -241,12 +241,26 @@ static int decode_bit_width(int code)
     return widths[code & 31];
 }
 
-/* The bits needed by the p-th percentile of the values (ORC's percentileBits). */
+/* encode_bit_width(num_bits(v)) for every num_bits 0..64 (percentile_bits is a hot loop). */
+static const uint8_t width_code[65] = {
+    0,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+    21, 22, 23, 24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 28, 28, 28, 28, 28, 28, 29, 29, 29,
+    29, 29, 29, 29, 29, 30, 30, 30, 30, 30, 30, 30, 30, 31, 31, 31, 31, 31, 31, 31, 31,
+};
+
+/* The bits needed by the p-th percentile of the values (ORC's percentileBits).  The 100th
+ * percentile is the width of the widest value, which the OR of all values has. */
 static int percentile_bits(const uint64_t *v, int n, double p)
 {
     int hist[32] = {0}, per_len;
+    if (p >= 1.0) {
+        uint64_t all = 0;
+        for (int i = 0; i < n; i++)
+            all |= v[i];
+        return n > 0 ? decode_bit_width(width_code[num_bits(all)]) : 0;
+    }
     for (int i = 0; i < n; i++)
-        hist[encode_bit_width(num_bits(v[i]))]++;
+        hist[width_code[num_bits(v[i])]]++;
     per_len = (int)(n * (1.0 - p));
     for (int i = 31; i >= 0; i--) {
         per_len -= hist[i];
@@ -664,6 +678,8 @@ int pm_orc_write_varint128(pm_orc_outstream *out, __int128 v)
     unsigned __int128 z = ((unsigned __int128)v << 1) ^ (unsigned __int128)(v >> 127);
     uint8_t tmp[20];
     size_t n = 0;
+    if (z <= UINT64_MAX) /* DECIMAL(p <= 18): shift in 64 bits */
+        return pm_orc_outstream_write(out, tmp, pm_uvarint_encode(tmp, (uint64_t)z), NULL);
     while (z >= 0x80) {
         tmp[n++] = (uint8_t)(z | 0x80);
         z >>= 7;

@@ -210,6 +210,13 @@ int pm_orc_outstream_write(pm_orc_outstream *s, const void *data, size_t len, pa
 {
     const uint8_t *p = data;
     int rc;
+    /* the common case: the bytes fit the current chunk's room and buffer */
+    if (s->codec->kind != PM_ORC_NONE && len > 0 && len <= s->codec->block_size - s->current.len &&
+        len < s->current.cap - s->current.len) {
+        memcpy(s->current.data + s->current.len, data, len);
+        s->current.len += len;
+        return 0;
+    }
     if (s->codec->kind == PM_ORC_NONE) {
         rc = pm_buf_append(&s->out, data, len);
         return rc != 0 ? pm_buf_error(err, rc) : 0;

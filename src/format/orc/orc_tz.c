@@ -380,6 +380,14 @@ int pm_orc_tz_load(const char *id, pm_orc_tz **out, paimon_error *err)
     return 0;
 }
 
+bool pm_orc_tz_is_utc(const pm_orc_tz *tz)
+{
+    for (size_t i = 0; i < tz->type_count; i++)
+        if (tz->offs[i] != 0)
+            return false;
+    return !tz->rule.valid || (!tz->rule.has_dst && tz->rule.std_off == 0);
+}
+
 int32_t pm_orc_tz_offset(const pm_orc_tz *tz, int64_t t)
 {
     size_t lo = 0, hi = tz->count;

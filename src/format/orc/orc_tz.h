@@ -19,6 +19,7 @@
 #ifndef PM_FORMAT_ORC_TZ_H
 #define PM_FORMAT_ORC_TZ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/error.h"
@@ -34,6 +35,9 @@ const char *pm_orc_tz_id(const pm_orc_tz *tz);
 
 /* Seconds east of UTC in effect at `utc_seconds` (Java's TimeZone.getOffset, in s). */
 int32_t pm_orc_tz_offset(const pm_orc_tz *tz, int64_t utc_seconds);
+/* Whether the zone is UTC at every instant (no transitions, no rule, offset 0): readers skip
+ * the conversion. */
+bool pm_orc_tz_is_utc(const pm_orc_tz *tz);
 
 /* The instant of local wall-clock time `local_seconds` (seconds since the epoch as if the
  * wall clock were UTC): the earlier of two candidates in an overlap, shifted forward in a

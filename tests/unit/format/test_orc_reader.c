@@ -57,6 +57,18 @@ static void test_time_zones(void **state)
     /* Java's TimeZone.getTimeZone reads what it does not know as GMT */
     assert_int_equal(pm_orc_tz_load("Nowhere/Special", &tz, &err), 0);
     assert_int_equal(pm_orc_tz_offset(tz, 1000000), 0);
+    assert_true(pm_orc_tz_is_utc(tz));
+    pm_orc_tz_free(tz);
+    /* UTC (a TZif file with a "UTC0" rule) converts nothing; GMT+08:00 and a zone whose
+     * offset was once 0 (Europe/London) do */
+    assert_int_equal(pm_orc_tz_load("UTC", &tz, &err), 0);
+    assert_true(pm_orc_tz_is_utc(tz));
+    pm_orc_tz_free(tz);
+    assert_int_equal(pm_orc_tz_load("GMT+08:00", &tz, &err), 0);
+    assert_false(pm_orc_tz_is_utc(tz));
+    pm_orc_tz_free(tz);
+    assert_int_equal(pm_orc_tz_load("Europe/London", &tz, &err), 0);
+    assert_false(pm_orc_tz_is_utc(tz));
     pm_orc_tz_free(tz);
     assert_int_equal(pm_orc_tz_load("../../etc/passwd", &tz, &err), 0);
     assert_int_equal(pm_orc_tz_offset(tz, 0), 0);

@@ -255,6 +255,7 @@ static void test_bool_positions_and_varint128(void **state)
     pm_orc_bool_rle r;
     pm_orc_positions p[10];
     uint8_t bits[1000], got[50];
+    __int128 y;
     __int128 vals[] = {
         0, 1, -1, (__int128)INT64_MAX * 1000, -((__int128)1 << 126), ((__int128)1 << 126)};
     (void)state;
@@ -288,6 +289,29 @@ static void test_bool_positions_and_varint128(void **state)
             assert_true(x == vals[i]);
         }
         assert_true(q == end);
+    }
+    pm_orc_outstream_free(&s);
+    /* every varint length (1..19 bytes) both signs, back to back: the 8-byte fast path,
+     * its end (fewer than 8 bytes left) and the long values all decode */
+    pm_orc_outstream_init(&s, &NONE);
+    for (int width = 0; width < 127; width++) {
+        __int128 x = ((__int128)1 << width) - 1;
+        assert_int_equal(pm_orc_write_varint128(&s, x), 0);
+        assert_int_equal(pm_orc_write_varint128(&s, -x - 1), 0);
+    }
+    {
+        const uint8_t *q = s.out.data, *end = s.out.data + s.out.len;
+        for (int width = 0; width < 127; width++) {
+            __int128 x, want = ((__int128)1 << width) - 1;
+            assert_true(pm_orc_read_varint128(&q, end, &x));
+            assert_true(x == want);
+            assert_true(pm_orc_read_varint128(&q, end, &x));
+            assert_true(x == -want - 1);
+        }
+        assert_true(q == end);
+        /* a varint cut short is refused (the last one is 19 bytes long) */
+        q = s.out.data + s.out.len - 19;
+        assert_false(pm_orc_read_varint128(&q, end - 1, &y));
     }
     pm_orc_outstream_free(&s);
 }
