@@ -23,7 +23,7 @@ typedef enum op {
     OP_INT,       /* int or long into an integer-like fixed column (also DATE) */
     OP_TIME,      /* time-millis (int) or time-micros (long) into TIME(p) */
     OP_FLOAT,     /* float or double into FLOAT or DOUBLE */
-    OP_BYTES,     /* string, bytes, or an enum's symbol into a VAR column */
+    OP_BYTES,     /* string, bytes or fixed into a VAR column */
     OP_DECIMAL,   /* bytes or fixed with logical type decimal */
     OP_TIMESTAMP, /* long milliseconds or microseconds */
     OP_RECORD,
