@@ -645,7 +645,8 @@ static int avro_open(void **impl, pm_input *in, const char *path, paimon_error *
     PM_TRY(in->read_at(in, 0, f->len, f->data, err));
     PM_TRY(pm_avro_reader_open(&f->reader, f->data, f->len, f->path, err));
     f->reader_open = true;
-    PM_TRY(pm_avro_data_type_of(f->reader.schema, &f->type, err));
+    if ((rc = pm_avro_data_type_of(f->reader.schema, &f->type, err)) != 0)
+        rc = pm_err_prefix(err, rc, "%s: ", f->path);
 done:
     in->close(in);
     if (rc != 0) {
