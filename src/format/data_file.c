@@ -8,6 +8,8 @@
 /* Adding a format: its pm_data_format, and one line here. */
 static const pm_data_format *const FORMATS[] = {
     &pm_parquet_format,
+    &pm_orc_format,
+    &pm_avro_format,
     NULL,
 };
 
@@ -44,15 +46,6 @@ int pm_data_file_open(pm_data_file **out, pm_fs *fs, const char *path, paimon_er
         return 0;
     }
     in->close(in);
-    /* name the formats Paimon uses that no module has registered yet */
-    if (n >= 3 && memcmp(head, "ORC", 3) == 0)
-        return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: ORC data files are not yet supported",
-                          path);
-    if (n >= 4 && memcmp(head, "Obj\x01", 4) == 0)
-        return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                          "%s: not a data file paimon-c can read yet (Avro data files are not "
-                          "yet supported)",
-                          path);
     return pm_err_set(err, PAIMON_EUNSUPPORTED,
                       "%s: not a data file paimon-c can read (unknown magic bytes)", path);
 }

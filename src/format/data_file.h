@@ -52,5 +52,9 @@ void pm_data_file_free(pm_data_file *f);
 
 /* The Parquet implementation (format/parquet/format_parquet.c). */
 extern const pm_data_format pm_parquet_format;
+/* The ORC implementation (format/orc/format_orc.c). */
+extern const pm_data_format pm_orc_format;
+/* Avro data files (format/avro/avro_data_read.c). */
+extern const pm_data_format pm_avro_format;
 
 #endif /* PM_FORMAT_DATA_FILE_H */

@@ -8,7 +8,9 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
+#include "meta/manifest_orc.h"
 #include "meta/paths.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -179,31 +181,31 @@ const pm_avro_rdesc PM_INDEX_MANIFEST_ENTRY_DESC = {"record", sizeof(pm_index_ma
 
 #define MANIFEST_FILE_MAX ((size_t)2 << 30)
 
-static int magic_check(const uint8_t *data, size_t len, const char *what, paimon_error *err)
+/* Java never sniffs (the table option decides, §9A.1); paimon-c reads either by magic. */
+static bool is_orc(const uint8_t *data, size_t len)
 {
-    if (len >= 3 && memcmp(data, "ORC", 3) == 0)
-        return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                          "%s: ORC manifests (manifest.format=orc) are not yet supported", what);
-    return 0;
+    return len >= 3 && memcmp(data, PM_ORC_MAGIC, 3) == 0;
 }
 
 int pm_manifest_reader_open(pm_manifest_reader *r, const uint8_t *data, size_t len,
                             const char *what, const pm_avro_rdesc *rd, int32_t version,
                             paimon_error *err)
 {
-    int rc;
     memset(r, 0, sizeof(*r));
     r->version = version;
     r->count = 0;
     pm_arena_init(&r->scratch, 1 << 12);
-    if ((rc = magic_check(data, len, what, err)) != 0)
-        return rc;
+    if (is_orc(data, len)) {
+        r->avro.file.what = what;
+        return pm_manifest_orc_reader_open(&r->orc, data, len, what, rd, &r->scratch, false, err);
+    }
     return pm_avro_file_open(&r->avro, data, len, what, rd, &r->scratch, false, err);
 }
 
 int pm_manifest_reader_next(pm_manifest_reader *r, void *record, paimon_error *err)
 {
-    int rc = pm_avro_file_next(&r->avro, record, err);
+    int rc = r->orc != NULL ? pm_manifest_orc_reader_next(r->orc, record, err)
+                            : pm_avro_file_next(&r->avro, record, err);
     if (rc != 0)
         return rc;
     /* Every record of these schemas starts with the int32 _VERSION field. */
@@ -216,8 +218,57 @@ int pm_manifest_reader_next(pm_manifest_reader *r, void *record, paimon_error *e
 
 void pm_manifest_reader_close(pm_manifest_reader *r)
 {
-    pm_avro_file_close(&r->avro);
+    if (r->orc != NULL)
+        pm_manifest_orc_reader_close(r->orc);
+    else
+        pm_avro_file_close(&r->avro);
+    r->orc = NULL;
     pm_arena_free(&r->scratch);
+}
+
+/* Decodes every record of an ORC manifest (decode()'s ORC half).  ORC columns come whole, so
+ * a filter sees the complete entry and drops it after decoding. */
+static int decode_orc(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
+                      int32_t version, const pm_manifest_filter *filter, pm_arena *arena,
+                      uint8_t **out, size_t *count, size_t *cap_out, paimon_error *err)
+{
+    pm_manifest_orc_reader *r = NULL;
+    uint8_t *items = NULL;
+    size_t n = 0, cap = 0;
+    int rc = pm_manifest_orc_reader_open(&r, data, len, what, rd, arena, true, err);
+    while (rc == 0) {
+        if (n == cap) {
+            size_t new_cap = cap == 0 ? 64 : cap * 2;
+            uint8_t *grown = pm_realloc(items, new_cap * rd->size);
+            if (grown == NULL) {
+                rc = pm_nomem(err);
+                break;
+            }
+            items = grown;
+            cap = new_cap;
+        }
+        rc = pm_manifest_orc_reader_next(r, items + n * rd->size, err);
+        if (rc != 0)
+            break;
+        if (*(const int32_t *)(items + n * rd->size) != version) {
+            rc = pm_corrupt(err, "%s: record %zu has _VERSION %d, expected %d", what, n,
+                            *(const int32_t *)(items + n * rd->size), version);
+            break;
+        }
+        if (filter == NULL ||
+            filter->accept(filter->ctx,
+                           (const pm_manifest_entry *)(const void *)(items + n * rd->size)))
+            n++;
+    }
+    pm_manifest_orc_reader_close(r);
+    if (rc != PAIMON_ITEROVER) {
+        pm_free(items);
+        return rc;
+    }
+    *out = items;
+    *count = n;
+    *cap_out = cap;
+    return 0;
 }
 
 /* A caller's entry filter, behind a check that lets records of the wrong _VERSION through to
@@ -248,8 +299,16 @@ static int decode(const uint8_t *data, size_t len, const char *what, const pm_av
 
     *out = NULL;
     *count = 0;
-    if ((rc = magic_check(data, len, what, err)) != 0)
-        return rc;
+    if (is_orc(data, len)) {
+        rc = decode_orc(data, len, what, rd, version, filter, arena, &items, &n, &cap, err);
+        if (rc != 0)
+            return rc;
+        if (items != NULL && pm_arena_adopt(arena, items, cap * rd->size) != 0)
+            return pm_nomem(err);
+        *out = items;
+        *count = n;
+        return 0;
+    }
     rc = pm_avro_file_open(&r, data, len, what, rd, arena, true, err);
     while (rc == 0) {
         if (n == cap) {
@@ -407,6 +466,59 @@ int pm_manifest_file_write(pm_fs *fs, const char *table, const char *name, const
         return pm_nomem(err);
     pm_buf_init(&out, 0);
     rc = pm_manifest_encode(rd, records, count, codec, level, &out, err);
+    if (rc == 0)
+        rc = pm_fs_write_file(fs, path, out.data, out.len, err);
+    if (rc == 0)
+        *size = (int64_t)out.len;
+    pm_buf_free(&out);
+    pm_free(path);
+    return rc;
+}
+
+/* ---- format choice ---------------------------------------------------------------------- */
+
+int pm_manifest_format_parse(const char *value, pm_manifest_format *out, paimon_error *err)
+{
+    if (value == NULL || strcasecmp(value, "avro") == 0) {
+        *out = PM_MANIFEST_AVRO;
+        return 0;
+    }
+    if (strcasecmp(value, "orc") == 0) {
+        *out = PM_MANIFEST_ORC;
+        return 0;
+    }
+    if (strcasecmp(value, "parquet") == 0)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "manifest.format=parquet is not supported by paimon-c");
+    return pm_err_set(err, PAIMON_EINVALID, "manifest.format '%s' is not a file format", value);
+}
+
+int pm_manifest_encode_format(pm_manifest_format format, const pm_avro_rdesc *rd,
+                              const void *records, size_t count, const char *compression, int level,
+                              pm_buf *out, paimon_error *err)
+{
+    const char *codec;
+    if (format == PM_MANIFEST_ORC)
+        return pm_manifest_orc_encode(rd, records, count, compression, level, out, err);
+    /* Java maps zstd to Avro's zstandard and passes other names through (§5) */
+    if ((codec = pm_avro_codec_for_option(compression)) == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "compression '%s' is not an Avro codec",
+                          compression);
+    return pm_manifest_encode(rd, records, count, codec, level, out, err);
+}
+
+int pm_manifest_file_write_format(pm_fs *fs, const char *table, const char *name,
+                                  pm_manifest_format format, const pm_avro_rdesc *rd,
+                                  const void *records, size_t count, const char *compression,
+                                  int level, int64_t *size, paimon_error *err)
+{
+    char *path = pm_table_file(table, PM_DIR_MANIFEST, name);
+    pm_buf out;
+    int rc;
+    if (path == NULL)
+        return pm_nomem(err);
+    pm_buf_init(&out, 0);
+    rc = pm_manifest_encode_format(format, rd, records, count, compression, level, &out, err);
     if (rc == 0)
         rc = pm_fs_write_file(fs, path, out.data, out.len, err);
     if (rc == 0)

@@ -10,7 +10,8 @@
  * the 10-field index manifest with its 5-field `_GLOBAL_INDEX`.
  *
  * Tables with manifest.format=orc keep these files as ORC (§9A); readers pick the decoder
- * by the file's magic bytes.  ORC manifests are not supported yet: PAIMON_EUNSUPPORTED.
+ * by the file's magic bytes ("Obj\x01" Avro, "ORC" ORC) and return the same structs
+ * (manifest_orc.h).
  *
  * Decoded records live in the caller's arena (strings, arrays, and the decompressed blocks
  * that BYTES fields point into): free the arena to free them.
@@ -157,11 +158,14 @@ int pm_index_manifest_read(pm_fs *fs, const char *table, const char *name, pm_ar
 /* Streams the records of an in-memory manifest file one at a time without keeping them:
  * a record is valid until the next call (memory stays flat whatever the file's size).
  * `data` and `what` are borrowed until close. */
+typedef struct pm_manifest_orc_reader pm_manifest_orc_reader;
+
 typedef struct pm_manifest_reader {
     pm_avro_file_reader avro;
-    pm_arena scratch; /* strings and arrays of the current record */
-    int32_t version;  /* the _VERSION every record must carry */
-    size_t count;     /* records returned so far */
+    pm_manifest_orc_reader *orc; /* ORC files: the reader instead of `avro` */
+    pm_arena scratch;            /* strings and arrays of the current record */
+    int32_t version;             /* the _VERSION every record must carry */
+    size_t count;                /* records returned so far */
 } pm_manifest_reader;
 
 int pm_manifest_reader_open(pm_manifest_reader *r, const uint8_t *data, size_t len,
@@ -171,7 +175,7 @@ int pm_manifest_reader_open(pm_manifest_reader *r, const uint8_t *data, size_t l
 int pm_manifest_reader_next(pm_manifest_reader *r, void *record, paimon_error *err);
 void pm_manifest_reader_close(pm_manifest_reader *r);
 
-/* Decodes an in-memory Avro file of records described by `rd` (one of the descriptors
+/* Decodes an in-memory Avro or ORC file of records described by `rd` (one of the descriptors
  * above) into an arena array, checking `_VERSION` == `version`.  `what` names the file. */
 int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
                        int32_t version, pm_arena *arena, void **out, size_t *count,
@@ -194,5 +198,27 @@ int pm_manifest_encode(const pm_avro_rdesc *rd, const void *records, size_t coun
 int pm_manifest_file_write(pm_fs *fs, const char *table, const char *name, const pm_avro_rdesc *rd,
                            const void *records, size_t count, const char *codec, int level,
                            int64_t *size, paimon_error *err);
+
+/* The manifest file format of a table (option manifest.format, metadata.md §9A.1). */
+typedef enum pm_manifest_format { PM_MANIFEST_AVRO = 0, PM_MANIFEST_ORC = 1 } pm_manifest_format;
+
+/* Parses a manifest.format value, case-insensitively: "avro" (also NULL, the default) or
+ * "orc"; "parquet" is PAIMON_EUNSUPPORTED, anything else PAIMON_EINVALID. */
+int pm_manifest_format_parse(const char *value, pm_manifest_format *out, paimon_error *err);
+
+/* Encodes records in `format`.  `compression` is the Paimon option value
+ * (manifest.compression: "zstd", "snappy", "lz4", "zlib"/"deflate", "none"; NULL = zstd),
+ * mapped as Java maps it (Avro codec name, or ORC CompressionKind); `level` the zstd level
+ * (0 = 1). */
+int pm_manifest_encode_format(pm_manifest_format format, const pm_avro_rdesc *rd,
+                              const void *records, size_t count, const char *compression, int level,
+                              pm_buf *out, paimon_error *err);
+
+/* pm_manifest_file_write in `format`: what the commit path calls so that a table with
+ * manifest.format=orc gets ORC manifest lists, manifests and index manifests. */
+int pm_manifest_file_write_format(pm_fs *fs, const char *table, const char *name,
+                                  pm_manifest_format format, const pm_avro_rdesc *rd,
+                                  const void *records, size_t count, const char *compression,
+                                  int level, int64_t *size, paimon_error *err);
 
 #endif /* PM_META_MANIFEST_H */

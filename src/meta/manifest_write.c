@@ -10,6 +10,7 @@
 #include "format/avro/avro_container.h"
 #include "format/avro/avro_schema.h"
 #include "meta/file_entry.h"
+#include "meta/manifest_orc.h"
 #include "meta/paths.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -195,6 +196,7 @@ nomem:
 typedef struct one_file {
     pm_avro_writer w;
     pm_buf sink;
+    pm_buf orc_entries; /* ORC manifests: the entries, encoded when the file closes */
     bool open;
     part_stats st;
     pm_manifest_file_meta meta;
@@ -205,6 +207,7 @@ static int file_open(pm_manifest_ctx *c, one_file *f, paimon_error *err)
     pm_buf schema;
     int rc;
     pm_buf_init(&f->sink, 0);
+    pm_buf_init(&f->orc_entries, 0);
     pm_buf_init(&schema, 0);
     if ((rc = pm_avro_schema_json(&PM_MANIFEST_ENTRY_DESC, &schema)) != 0) {
         pm_buf_free(&schema);
@@ -230,6 +233,7 @@ static void file_abort(one_file *f)
     if (f->open)
         pm_avro_writer_abort(&f->w);
     pm_buf_free(&f->sink);
+    pm_buf_free(&f->orc_entries);
     f->open = false;
 }
 
@@ -239,6 +243,11 @@ static int file_add(pm_manifest_ctx *c, one_file *f, const pm_manifest_entry *e,
     pm_manifest_entry copy = *e;
     int rc;
     copy.version = PM_MANIFEST_VERSION;
+    /* ORC files are encoded at close; the Avro encoding still sizes the rolling (entries are
+     * borrowed for the whole call, so a shallow copy is enough) */
+    if (c->format == PM_MANIFEST_ORC &&
+        (rc = pm_buf_append(&f->orc_entries, &copy, sizeof(copy))) != 0)
+        return pm_buf_error(err, rc);
     if ((rc = pm_avro_encode(&PM_MANIFEST_ENTRY_DESC, &copy, pm_avro_writer_object(&f->w))) != 0)
         return pm_buf_error(err, rc);
     if ((rc = pm_avro_writer_end_object(&f->w, err)) != 0)
@@ -273,7 +282,19 @@ static int file_close(pm_manifest_ctx *c, one_file *f, pm_arena *arena, pm_meta_
     f->open = false;
     if ((rc = pm_avro_writer_close(&f->w, err)) != 0) {
         pm_buf_free(&f->sink);
+        pm_buf_free(&f->orc_entries);
         return rc;
+    }
+    if (c->format == PM_MANIFEST_ORC) {
+        pm_buf_reset(&f->sink);
+        rc = pm_manifest_orc_encode(&PM_MANIFEST_ENTRY_DESC, f->orc_entries.data,
+                                    f->orc_entries.len / sizeof(pm_manifest_entry), c->codec,
+                                    c->level, &f->sink, err);
+        pm_buf_free(&f->orc_entries);
+        if (rc != 0) {
+            pm_buf_free(&f->sink);
+            return rc;
+        }
     }
     pm_buf_init(&name, 0);
     if ((rc = pm_path_factory_next(c->names, PM_NAME_MANIFEST, NULL, NULL, &name)) != 0) {
@@ -352,8 +373,12 @@ static int write_named(pm_manifest_ctx *c, pm_file_kind_name kind, const pm_avro
         pm_buf_free(&name);
         return pm_nomem(err);
     }
-    rc = pm_manifest_file_write(c->fs, c->table, pm_buf_cstr(&name), rd, records, count, c->codec,
-                                c->level, &sz, err);
+    if (c->format == PM_MANIFEST_ORC)
+        rc = pm_manifest_file_write_format(c->fs, c->table, pm_buf_cstr(&name), c->format, rd,
+                                           records, count, c->codec, c->level, &sz, err);
+    else
+        rc = pm_manifest_file_write(c->fs, c->table, pm_buf_cstr(&name), rd, records, count,
+                                    c->codec, c->level, &sz, err);
     if (rc == 0 && (*name_out = pm_arena_strndup(arena, (const char *)name.data, name.len)) == NULL)
         rc = pm_nomem(err);
     if (size != NULL)

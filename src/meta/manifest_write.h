@@ -32,8 +32,9 @@ typedef struct pm_manifest_ctx {
     pm_fs *fs;
     const char *table;
     pm_path_factory *names;
-    const char *codec; /* Avro codec name */
-    int level;         /* codec level (zstd: file.compression.zstd-level, 1) */
+    const char *codec;         /* Avro codec name (ORC files use the same compression) */
+    int level;                 /* codec level (zstd: file.compression.zstd-level, 1) */
+    pm_manifest_format format; /* manifest.format: Avro (0, the default) or ORC */
     int64_t target_size;
     const pm_type *const *partition_types; /* partition columns in key order */
     size_t partition_count;

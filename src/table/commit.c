@@ -28,6 +28,7 @@
 typedef struct commit_conf {
     const char *codec;
     int level;
+    pm_manifest_format format;
     int64_t target_size, merge_min_count, full_compaction_size;
     int64_t max_retries, min_wait_ms, max_wait_ms, timeout_ms;
     bool ignore_empty, dynamic_overwrite;
@@ -41,9 +42,9 @@ static int read_conf(const pm_schema *s, commit_conf *c, paimon_error *err)
     const char *comp = pm_options_get(o, "manifest.compression");
     int64_t level = 1;
     int rc;
-    if (fmt != NULL && strcasecmp(fmt, "avro") != 0)
-        return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                          "manifest.format=%s: only Avro manifests can be written yet", fmt);
+    /* Java 1.x writes all three manifest kinds in manifest.format (metadata.md §9A.1) */
+    if ((rc = pm_manifest_format_parse(fmt, &c->format, err)) != 0)
+        return rc;
     c->codec = pm_avro_codec_for_option(comp != NULL ? comp : "zstd");
     if (c->codec == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "manifest.compression=%s is not supported", comp);
@@ -690,6 +691,7 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
     a.ctx.names = &names;
     a.ctx.codec = conf.codec;
     a.ctx.level = conf.level;
+    a.ctx.format = conf.format;
     a.ctx.target_size = conf.target_size;
     a.ctx.partition_types = v.part_types;
     a.ctx.partition_count = v.part_count;

@@ -47,8 +47,8 @@ const char *pm_avro_codec_for_option(const char *option)
 
 /* ---- reading --------------------------------------------------------------------------- */
 
-int pm_avro_reader_open(pm_avro_reader *r, const uint8_t *data, size_t len, const char *what,
-                        paimon_error *err)
+static int reader_open(pm_avro_reader *r, const uint8_t *data, size_t len, const char *what,
+                       paimon_error *err)
 {
     pm_avro_cursor c = {data, data + len, data};
     const uint8_t *codec = (const uint8_t *)"null";
@@ -118,6 +118,18 @@ int pm_avro_reader_open(pm_avro_reader *r, const uint8_t *data, size_t len, cons
         return rc;
     r->ctx = pm_codec_ctx_new();
     return r->ctx == NULL ? pm_nomem(err) : 0;
+}
+
+int pm_avro_reader_open(pm_avro_reader *r, const uint8_t *data, size_t len, const char *what,
+                        paimon_error *err)
+{
+    int rc = reader_open(r, data, len, what, err);
+    /* A header that fails after its schema parsed must not keep the schema nodes: callers
+     * that do not close a reader whose open failed would leak them.  Closing twice is
+     * harmless. */
+    if (rc != 0)
+        pm_avro_reader_close(r);
+    return rc;
 }
 
 int pm_avro_reader_next_block(pm_avro_reader *r, pm_buf *block, int64_t *count, size_t *block_off,

@@ -57,7 +57,8 @@ typedef struct pm_avro_reader {
 
 /* Parses the header of `len` bytes of a container file.  The reader borrows `data` and
  * `what` until pm_avro_reader_close().  A wrong magic is PAIMON_ECORRUPT ("not an Avro
- * file"); an unknown codec PAIMON_EUNSUPPORTED. */
+ * file"); an unknown codec PAIMON_EUNSUPPORTED.  A failed open holds nothing (closing it
+ * anyway is harmless). */
 int pm_avro_reader_open(pm_avro_reader *r, const uint8_t *data, size_t len, const char *what,
                         paimon_error *err);
 
