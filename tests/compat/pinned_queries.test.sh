@@ -2,8 +2,7 @@
 # Filtered and projected reads that fixtures' SOURCE.md pin (issue 5): `paimon cat` with the
 # pinned projection and --where returns exactly the pinned rows that satisfy the predicate
 # (a pinned result may hold extra rows that only Java's file pruning let through; paimon-c's
-# filter is exact).  Compared as multisets by the oracle's compare.mjs.  Tables whose
-# manifests or data files are ORC report "NOT YET" until the ORC reader lands (issue 4).
+# filter is exact).  Compared as multisets by the oracle's compare.mjs.
 set -u
 : "${PAIMON_CLI:?}" "${ORACLE_DIR:?}"
 FIXTURES=${PAIMON_FIXTURES:-}
@@ -12,15 +11,12 @@ if [ ! -d "$FIXTURES" ]; then
   echo "NOTE: fixtures not found; pinned queries did not run"; exit 0
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0; notyet=0
+pass=0; fail=0
 
 # check NAME TABLE EXPECTED_FILE ARGS...: cat with ARGS equals EXPECTED_FILE.
 check() {
   name=$1; table=$2; expected=$3; shift 3
   if ! "$PAIMON_CLI" cat "$FIXTURES/$table" --format jsonl "$@" > "$tmp/ours" 2> "$tmp/err"; then
-    if grep -q "ORC .*not yet supported" "$tmp/err"; then
-      echo "NOT YET: $name: $(cat "$tmp/err")"; notyet=$((notyet + 1)); return
-    fi
     echo "FAIL: $name: $(cat "$tmp/err")"; fail=$((fail + 1)); return
   fi
   if node "$ORACLE_DIR/compare.mjs" "$expected" "$tmp/ours" > "$tmp/cmp" 2>&1; then
@@ -79,6 +75,6 @@ ROWS
 check "duckdb-polardb-type-test NOT col_int>0" duckdb-polardb-type-test "$tmp/typetest_rest" \
   --where 'NOT col_int > 0 OR col_int IS NULL' --select col_string,col_decimal,col_timestamp
 
-echo "$pass pinned queries match, $fail fail, $notyet need ORC (not yet supported)"
+echo "$pass pinned queries match, $fail fail"
 [ "$pass" -gt 0 ] || exit 1
 exit $fail
