@@ -18,7 +18,8 @@
  * size, and peak RSS (getrusage maxrss).
  *
  * Defaults: 10,000,000 rows, 2,000,000 keys, 1,000,000 rows per commit, write-buffer-size
- * 256 mb (Java's default); `--buffer 64mb` for the memory figure. */
+ * 256 mb (Java's default); `--buffer 64mb` for the memory figure; `--format orc|avro` sets
+ * the tables' file.format (the peer stays the Parquet writer). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,13 +177,15 @@ static double run_parquet(int64_t rows, int64_t keys, int64_t every, const char 
 }
 
 /* One run: creates a table, writes `rows` rows, commits every `every`; returns seconds. */
+static const char *table_format = "parquet"; /* --format */
+
 static double run(bool pk, int64_t rows, int64_t keys, int64_t every, const char *buffer,
                   const char *dir, uint64_t *bytes, double *cpu)
 {
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *pks[1] = {"k"};
-    const char *okeys[3] = {"bucket", "write-buffer-size", "target-file-size"};
-    const char *ovals[3] = {"4", buffer, "256 mb"};
+    const char *okeys[4] = {"bucket", "write-buffer-size", "target-file-size", "file.format"};
+    const char *ovals[4] = {"4", buffer, "256 mb", table_format};
     paimon_error err;
     pm_fs *fs = pm_fs_local_new(false);
     pm_table_write *w = NULL;
@@ -200,7 +203,7 @@ static double run(bool pk, int64_t rows, int64_t keys, int64_t every, const char
     co.primary_key_count = pk ? 1 : 0;
     co.option_keys = pk ? okeys : okeys + 1;
     co.option_values = pk ? ovals : ovals + 1;
-    co.option_count = pk ? 3 : 2;
+    co.option_count = pk ? 4 : 3;
     if (paimon_table_create(table, &co, &err))
         die("create", &err);
     {
@@ -268,12 +271,14 @@ int main(int argc, char **argv)
             buffer = argv[++i];
         else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+            table_format = argv[++i];
     }
     if (dir == NULL && (dir = mkdtemp(tmpl)) == NULL)
         return 1;
     printf("bench_write %s: %lld rows, %lld keys, commit every %lld, write-buffer-size %s, "
-           "%d runs\n",
-           mode, (long long)rows, (long long)keys, (long long)every, buffer, runs);
+           "file.format %s, %d runs\n",
+           mode, (long long)rows, (long long)keys, (long long)every, buffer, table_format, runs);
     {
         static const char *const NAMES[3] = {"primary-key", "append", "parquet"};
         static const char *const TITLES[3] = {"primary-key upsert ingest", "append ingest",

@@ -9,6 +9,8 @@
 /* Adding a format: its pm_file_format, and one line here. */
 static const pm_file_format *const FORMATS[] = {
     &pm_parquet_file_format,
+    &pm_orc_file_format,
+    &pm_avro_file_format,
     NULL,
 };
 
@@ -53,6 +55,18 @@ int pm_file_writer_write(pm_file_writer *w, const pm_batch *b, int64_t first, in
 int64_t pm_file_writer_data_size(const pm_file_writer *w)
 {
     return w->format->data_size(w->impl);
+}
+
+bool pm_file_writer_reach_target(const pm_file_writer *w, bool suggested, int64_t target)
+{
+    if (w->format->reach_target != NULL)
+        return w->format->reach_target(w->impl, suggested, target);
+    return suggested && w->format->data_size(w->impl) >= target;
+}
+
+int64_t pm_file_writer_rows_until_check(const pm_file_writer *w)
+{
+    return w->format->rows_until_check != NULL ? w->format->rows_until_check(w->impl) : 0;
 }
 
 int pm_file_writer_close(pm_file_writer *w, uint64_t *size, paimon_error *err)

@@ -4,7 +4,7 @@
  *
  * A format is one pm_file_format entry: its name (the `file.format` value and the file
  * extension), how its statistics are made (table/write/col_stats.h), and the writer
- * callbacks.  Adding Avro or ORC data files is one entry in file_writer.c's table.
+ * callbacks.  Each format is one entry in file_writer.c's table.
  *
  * Thread safety: one thread per pm_file_writer.
  */
@@ -17,12 +17,24 @@
 #include "data/batch.h"
 #include "io/fs.h"
 #include "meta/options.h"
+#include "util/arena.h"
 
 /* Where a format's file statistics come from (table/write/col_stats.h). */
 typedef enum pm_file_stats_kind {
     PM_FILE_STATS_FOOTER_PARQUET, /* column-chunk statistics of top-level columns */
-    PM_FILE_STATS_ROWS            /* collected row by row (Avro) */
+    PM_FILE_STATS_ROWS,           /* collected row by row (Avro) */
+    PM_FILE_STATS_FOOTER_ORC      /* read back from the finished file (file_stats below) */
 } pm_file_stats_kind;
+
+/* One top-level column's statistics as a format's stats extractor reports them, before the
+ * collector's conversion (Java's SimpleColStats given to SimpleColStatsCollector.convert).
+ * Either bound may be missing on its own (ORC drops a string bound longer than 1024 bytes). */
+typedef struct pm_file_col_stats {
+    bool has_null_count; /* false: the file has no statistics for the column */
+    int64_t null_count;
+    bool has_min, has_max;
+    pm_datum min, max; /* of the column's Paimon type; string bytes in the caller's arena */
+} pm_file_col_stats;
 
 typedef struct pm_file_format {
     const char *name; /* "parquet" */
@@ -36,9 +48,21 @@ typedef struct pm_file_format {
     int (*write)(void *impl, const pm_batch *b, int64_t first, int64_t count, paimon_error *err);
     /* Bytes written plus bytes buffered: what target-file-size is compared with. */
     int64_t (*data_size)(const void *impl);
+    /* Java's FormatWriter.reachTargetSize(suggestedCheck, targetSize): asked after each
+     * chunk the table writer hands over; `suggested` is true every 1,000 records
+     * (RollingFileWriter).  NULL: suggested && data_size >= target. */
+    bool (*reach_target)(const void *impl, bool suggested, int64_t target);
+    /* Rows until reach_target may next answer yes on its own (ORC: the end of Paimon's
+     * row batch), so the table writer cuts its chunks there.  NULL: only every 1,000. */
+    int64_t (*rows_until_check)(const void *impl);
     /* Finishes the file (freeing the writer, also on failure); *size is its exact size. */
     int (*close)(void *impl, uint64_t *size, paimon_error *err);
     void (*abort)(void *impl); /* drops the partial file and frees the writer */
+    /* Statistics of a finished file `path` of rows `row`, one per field (stats
+     * PM_FILE_STATS_FOOTER_ORC; NULL otherwise), as Java's format stats extractor reads
+     * them back.  Strings are copied into `arena`. */
+    int (*file_stats)(pm_fs *fs, const char *path, const pm_type *row, pm_arena *arena,
+                      pm_file_col_stats *out, paimon_error *err);
 } pm_file_format;
 
 /* The format named `name` (case-insensitive); PAIMON_EUNSUPPORTED names it otherwise. */
@@ -57,11 +81,17 @@ int pm_file_writer_open(pm_file_writer **out, const pm_file_format *format, pm_f
 int pm_file_writer_write(pm_file_writer *w, const pm_batch *b, int64_t first, int64_t count,
                          paimon_error *err);
 int64_t pm_file_writer_data_size(const pm_file_writer *w);
+bool pm_file_writer_reach_target(const pm_file_writer *w, bool suggested, int64_t target);
+/* Rows until the format's own rolling check point; 0 when it has none. */
+int64_t pm_file_writer_rows_until_check(const pm_file_writer *w);
 /* Frees the writer, also on failure (the partial file is then removed). */
 int pm_file_writer_close(pm_file_writer *w, uint64_t *size, paimon_error *err);
 void pm_file_writer_abort(pm_file_writer *w);
 
-/* The Parquet entry (format/parquet/format_parquet_write.c). */
+/* The entries: format/parquet/format_parquet_write.c, format/orc/format_orc_entry.c,
+ * format/avro/format_avro_entry.c. */
 extern const pm_file_format pm_parquet_file_format;
+extern const pm_file_format pm_orc_file_format;
+extern const pm_file_format pm_avro_file_format;
 
 #endif /* PM_FORMAT_FILE_WRITER_H */

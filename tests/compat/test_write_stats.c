@@ -1,7 +1,9 @@
 /*
  * Statistics the writer computes, against Java's bytes: for every live Parquet data file of
  * every fixture table, the file's rows go through the writer's statistics collectors
- * (table/write/col_stats.h) with the table's options; the key statistics, value statistics,
+ * (table/write/col_stats.h) with the table's options; for every live ORC data file (all
+ * written by ORC Java 1.9), its footer statistics go through pm_orc_file_col_stats (Java's
+ * OrcSimpleStatsExtractor) and the same collectors; the key statistics, value statistics,
  * _VALUE_STATS_COLS, minimum and maximum key, sequence-number range and delete count must
  * equal what Java recorded in the manifest entry, byte for byte.
  *
@@ -14,6 +16,7 @@
 
 #include "data/binary_row.h"
 #include "format/data_file.h"
+#include "format/orc/orc_format.h"
 #include "lsm/merge_function.h"
 #include "meta/file_entry.h"
 #include "meta/manifest.h"
@@ -66,7 +69,7 @@ static bool same_cols(const pm_avro_array *a, const pm_avro_array *b)
 }
 
 typedef struct counts {
-    size_t files, mismatches, known_mismatches;
+    size_t files, orc_files, mismatches, known_mismatches;
 } counts;
 
 static void report(counts *c, const char *table, const char *file, const char *what,
@@ -107,6 +110,9 @@ static void check_file(paimon_table *t, const pm_schema *s, const pm_manifest_en
     pm_buf min_key, max_key;
     int64_t rows = 0, min_seq = INT64_MAX, max_seq = INT64_MIN, deletes = 0;
     const char *mode = pm_schema_option(s, "metadata.stats-mode");
+    size_t path_len = strlen(path);
+    bool orc = path_len > 4 && strcmp(path + path_len - 4, ".orc") == 0;
+    pm_stats_source source = orc ? PM_STATS_FROM_ORC : PM_STATS_FROM_PARQUET;
 
     assert_int_equal(pm_data_file_open(&f, fs, path, &err), 0);
     type = f->format->type(f->impl);
@@ -143,11 +149,11 @@ static void check_file(paimon_table *t, const pm_schema *s, const pm_manifest_en
     }
     assert_int_equal(
         pm_options_get_bool(&s->options, "metadata.stats-dense-store", true, &dense, &err), 0);
-    if (pm_stats_modes_for(&s->options, mode != NULL ? mode : "truncate(16)", PM_STATS_FROM_PARQUET,
-                           names, n, thin_keys, modes, &err) != 0)
+    if (pm_stats_modes_for(&s->options, mode != NULL ? mode : "truncate(16)", source, names, n,
+                           thin_keys, modes, &err) != 0)
         fail_msg("%s: %s", path, err.message);
     for (size_t i = 0; i < n; i++)
-        pm_stats_acc_init(&acc[i], types[i], modes[i], PM_STATS_FROM_PARQUET);
+        pm_stats_acc_init(&acc[i], types[i], modes[i], source);
     pm_buf_init(&min_key, 0);
     pm_buf_init(&max_key, 0);
     memset(&ro, 0, sizeof(ro));
@@ -188,6 +194,15 @@ static void check_file(paimon_table *t, const pm_schema *s, const pm_manifest_en
         pm_batch_free(b);
     }
     pm_arena_init(&arena, 4096);
+    if (orc) { /* the statistics of the file's footer, as Java reads them back */
+        pm_file_col_stats *raw = pm_arena_calloc(&arena, n + 1, sizeof(*raw));
+        assert_non_null(raw);
+        if (pm_orc_file_col_stats(fs, path, type, &arena, raw, &err) != 0)
+            fail_msg("%s: %s", path, err.message);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(pm_stats_acc_set_file(&acc[i], &raw[i]), 0);
+        c->orc_files++;
+    }
     for (size_t i = 0; i < n; i++)
         assert_int_equal(pm_stats_acc_result(&acc[i], &res[i]), 0);
     assert_int_equal(pm_stats_serialize_dense(&arena, types + value_start, names + value_start,
@@ -265,7 +280,8 @@ static void check_table(const char *table, counts *c)
         pm_schema *s = NULL;
         const char *path;
         size_t len = strlen(e->file.file_name);
-        if (len < 8 || strcmp(e->file.file_name + len - 8, ".parquet") != 0)
+        if ((len < 8 || strcmp(e->file.file_name + len - 8, ".parquet") != 0) &&
+            (len < 4 || strcmp(e->file.file_name + len - 4, ".orc") != 0))
             continue;
         if (pm_table_schema(t, e->file.schema_id, &s, &err) != 0)
             fail_msg("%s: %s", table, err.message);
@@ -283,7 +299,7 @@ done:
 static void test_fixture_stats(void **state)
 {
     pm_strlist tables;
-    counts c = {0, 0, 0};
+    counts c = {0, 0, 0, 0};
     (void)state;
     if (!pm_test_require_fixtures())
         skip();
@@ -291,10 +307,12 @@ static void test_fixture_stats(void **state)
     pm_test_fixture_tables(&tables);
     for (size_t i = 0; i < tables.count; i++)
         check_table(tables.items[i], &c);
-    printf("%zu Parquet data files checked: %zu mismatches, %zu known (older writers)\n", c.files,
-           c.mismatches, c.known_mismatches);
+    printf("%zu data files checked (%zu of them ORC): %zu mismatches, %zu known (older "
+           "writers)\n",
+           c.files, c.orc_files, c.mismatches, c.known_mismatches);
     pm_strlist_free(&tables);
     assert_true(c.files > 0);
+    assert_true(c.orc_files > 0);
     assert_int_equal(c.mismatches, 0);
 }
 

@@ -245,6 +245,8 @@ int pm_avro_writer_open(pm_avro_writer *w, const char *schema_json, const char *
         rc = pm_buf_append(&header, w->sync, 16);
     rc = rc != 0 ? pm_buf_error(err, rc) : emit(w, header.data, header.len, err);
     pm_buf_free(&header);
+    if (rc != 0)
+        pm_avro_writer_abort(w); /* a failed open holds nothing (the header write failed) */
     return rc;
 }
 

@@ -58,7 +58,13 @@ int pm_avro_data_writer_open(pm_avro_data_writer **w, pm_output *out, const pm_t
 /* Appends the rows of `b` (of the writer's row type).  TIMESTAMP and TIME precisions Avro
  * cannot hold (above 6 and above 3) are PAIMON_EUNSUPPORTED, as in Java. */
 int pm_avro_data_writer_write(pm_avro_data_writer *w, const pm_batch *b, paimon_error *err);
+/* Appends rows [first, first + count) of `b`. */
+int pm_avro_data_writer_write_range(pm_avro_data_writer *w, const pm_batch *b, int64_t first,
+                                    int64_t count, paimon_error *err);
 int64_t pm_avro_data_writer_rows(const pm_avro_data_writer *w);
+/* Bytes handed to the output so far (finished blocks; the block being filled is not
+ * counted, as Java's out.getPos() does not count it). */
+uint64_t pm_avro_data_writer_position(const pm_avro_data_writer *w);
 /* Finishes the file, closes the output and frees the writer (also on failure).
  * *file_size receives the exact size (may be NULL). */
 int pm_avro_data_writer_close(pm_avro_data_writer *w, uint64_t *file_size, paimon_error *err);

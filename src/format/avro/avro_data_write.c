@@ -319,14 +319,28 @@ done:
 
 int pm_avro_data_writer_write(pm_avro_data_writer *w, const pm_batch *b, paimon_error *err)
 {
+    return pm_avro_data_writer_write_range(w, b, 0, b->row_count, err);
+}
+
+int pm_avro_data_writer_write_range(pm_avro_data_writer *w, const pm_batch *b, int64_t first,
+                                    int64_t count, paimon_error *err)
+{
     if (b->column_count != w->type->field_count)
         return pm_err_set(err, PAIMON_EINVALID, "Avro writer: a batch of %zu columns for %zu",
                           b->column_count, w->type->field_count);
-    for (size_t k = 0; k < b->column_count; k++)
-        if (!w->type->fields[k].type->nullable && b->columns[k]->null_count > 0)
-            return pm_err_set(err, PAIMON_EINVALID, "Field '%s' expected not null but found null",
-                              w->type->fields[k].name);
-    for (int64_t i = 0; i < b->row_count; i++) {
+    if (first < 0 || count < 0 || first > b->row_count - count)
+        return pm_err_set(err, PAIMON_EINVALID, "Avro writer: rows %lld..%lld of a batch of %lld",
+                          (long long)first, (long long)(first + count), (long long)b->row_count);
+    for (size_t k = 0; k < b->column_count; k++) {
+        if (w->type->fields[k].type->nullable || b->columns[k]->null_count == 0)
+            continue;
+        for (int64_t i = first; i < first + count; i++)
+            if (!pm_column_is_valid(b->columns[k], i))
+                return pm_err_set(err, PAIMON_EINVALID,
+                                  "Field '%s' expected not null but found null",
+                                  w->type->fields[k].name);
+    }
+    for (int64_t i = first; i < first + count; i++) {
         pm_buf *o = pm_avro_writer_object(&w->w);
         int rc = 0;
         for (size_t k = 0; k < b->column_count && rc == 0; k++)
@@ -345,6 +359,11 @@ int pm_avro_data_writer_write(pm_avro_data_writer *w, const pm_batch *b, paimon_
 int64_t pm_avro_data_writer_rows(const pm_avro_data_writer *w)
 {
     return w->rows;
+}
+
+uint64_t pm_avro_data_writer_position(const pm_avro_data_writer *w)
+{
+    return w->out != NULL ? w->out->pos : 0;
 }
 
 int pm_avro_data_writer_close(pm_avro_data_writer *w, uint64_t *file_size, paimon_error *err)

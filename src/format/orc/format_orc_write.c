@@ -298,10 +298,15 @@ struct pm_orc_file_writer {
     pm_arena arena;   /* the schema */
     pm_arena scratch; /* converted values of the batch being written */
     int64_t rows;
+    int64_t batch_rows; /* Paimon's row batch (write-batch-size) */
 };
 
-static int view_of(pm_orc_file_writer *fw, const pm_column *c, int64_t n, pm_orc_colview *v,
-                   int depth)
+/* The view of column `c`, whose rows [lo, hi) are to be written: values the writer takes in
+ * another unit (TIME in milliseconds, timestamps as milliseconds plus nanoseconds) are
+ * converted for those rows only, at their own indexes, so a large batch written in chunks
+ * costs no more than written at once. */
+static int view_of(pm_orc_file_writer *fw, const pm_column *c, int64_t lo, int64_t hi,
+                   pm_orc_colview *v, int depth)
 {
     memset(v, 0, sizeof(*v));
     if (depth > 64)
@@ -312,11 +317,11 @@ static int view_of(pm_orc_file_writer *fw, const pm_column *c, int64_t n, pm_orc
     switch (c->type->id) {
     case PM_TYPE_TIME:
         if (c->width == 8) {
-            int32_t *ms = pm_arena_alloc(&fw->scratch, (size_t)n * 4 + 4);
+            int32_t *ms = pm_arena_alloc(&fw->scratch, (size_t)hi * 4 + 4);
             int64_t div = pm_time_units_per_second(c->type->precision) / 1000;
             if (ms == NULL)
                 return PAIMON_ENOMEM;
-            for (int64_t i = 0; i < n; i++) {
+            for (int64_t i = lo; i < hi; i++) {
                 int64_t x;
                 memcpy(&x, c->values.data + 8 * i, 8);
                 ms[i] = (int32_t)pm_floor_div(x, div);
@@ -327,12 +332,12 @@ static int view_of(pm_orc_file_writer *fw, const pm_column *c, int64_t n, pm_orc
     case PM_TYPE_TIMESTAMP:
     case PM_TYPE_TIMESTAMP_LTZ: {
         /* the precision's unit into milliseconds and nanoseconds of the millisecond */
-        int64_t *ms = pm_arena_alloc(&fw->scratch, (size_t)n * 8 + 8);
-        int32_t *ns = pm_arena_alloc(&fw->scratch, (size_t)n * 4 + 4);
+        int64_t *ms = pm_arena_alloc(&fw->scratch, (size_t)hi * 8 + 8);
+        int32_t *ns = pm_arena_alloc(&fw->scratch, (size_t)hi * 4 + 4);
         int64_t per_s = pm_timestamp_units_per_second(c->type->precision);
         if (ms == NULL || ns == NULL)
             return PAIMON_ENOMEM;
-        for (int64_t i = 0; i < n; i++) {
+        for (int64_t i = lo; i < hi; i++) {
             int64_t x;
             memcpy(&x, c->values.data + 8 * i, 8);
             if (per_s == 1) {
@@ -355,11 +360,15 @@ static int view_of(pm_orc_file_writer *fw, const pm_column *c, int64_t n, pm_orc
     }
     if (c->child_count > 0) {
         pm_orc_colview *ch = pm_arena_calloc(&fw->scratch, c->child_count, sizeof(*ch));
-        int64_t cn = c->layout == PM_LAYOUT_STRUCT ? n : pm_column_offset(c, n);
+        int64_t clo = lo, chi = hi;
         if (ch == NULL)
             return PAIMON_ENOMEM;
+        if (c->layout != PM_LAYOUT_STRUCT) {
+            clo = pm_column_offset(c, lo);
+            chi = pm_column_offset(c, hi);
+        }
         for (size_t i = 0; i < c->child_count; i++) {
-            int rc = view_of(fw, c->children[i], cn, &ch[i], depth + 1);
+            int rc = view_of(fw, c->children[i], clo, chi, &ch[i], depth + 1);
             if (rc != 0)
                 return rc;
         }
@@ -394,6 +403,7 @@ int pm_orc_file_writer_open(pm_orc_file_writer **w, pm_output *out, const pm_typ
     if (o != NULL)
         opts = *o;
     opts.timezone = "UTC";
+    fw->batch_rows = opts.batch_rows > 0 ? opts.batch_rows : 1024;
     PM_TRY(pm_orc_writer_new(&fw->w, types, count, &opts, NULL, out, err));
 done:
     if (rc != 0) {
@@ -406,6 +416,12 @@ done:
 
 int pm_orc_file_writer_write(pm_orc_file_writer *fw, const pm_batch *b, paimon_error *err)
 {
+    return pm_orc_file_writer_write_range(fw, b, 0, b->row_count, err);
+}
+
+int pm_orc_file_writer_write_range(pm_orc_file_writer *fw, const pm_batch *b, int64_t first,
+                                   int64_t count, paimon_error *err)
+{
     pm_orc_colview root;
     pm_orc_colview *cols;
     int rc = 0;
@@ -413,24 +429,31 @@ int pm_orc_file_writer_write(pm_orc_file_writer *fw, const pm_batch *b, paimon_e
     if (b->column_count != fw->type->field_count)
         return pm_err_set(err, PAIMON_EINVALID, "ORC writer: a batch of %zu columns for %zu",
                           b->column_count, fw->type->field_count);
+    if (first < 0 || count < 0 || first > b->row_count - count)
+        return pm_err_set(err, PAIMON_EINVALID, "ORC writer: rows %lld..%lld of a batch of %lld",
+                          (long long)first, (long long)(first + count), (long long)b->row_count);
     /* RowDataVectorizer: a null in a NOT NULL field is refused */
-    for (size_t i = 0; i < b->column_count; i++)
-        if (!fw->type->fields[i].type->nullable && b->columns[i]->null_count > 0)
-            return pm_err_set(err, PAIMON_EINVALID,
-                              "Field '%s' expected not null but found null value",
-                              fw->type->fields[i].name);
+    for (size_t i = 0; i < b->column_count; i++) {
+        if (fw->type->fields[i].type->nullable || b->columns[i]->null_count == 0)
+            continue;
+        for (int64_t r = first; r < first + count; r++)
+            if (!pm_column_is_valid(b->columns[i], r))
+                return pm_err_set(err, PAIMON_EINVALID,
+                                  "Field '%s' expected not null but found null value",
+                                  fw->type->fields[i].name);
+    }
     pm_arena_reset(&fw->scratch);
     if ((cols = pm_arena_calloc(&fw->scratch, b->column_count + 1, sizeof(*cols))) == NULL)
         return pm_nomem(err);
     for (size_t i = 0; i < b->column_count && rc == 0; i++)
-        rc = view_of(fw, b->columns[i], b->row_count, &cols[i], 0);
+        rc = view_of(fw, b->columns[i], first, first + count, &cols[i], 0);
     if (rc != 0)
         return pm_buf_error(err, rc);
     memset(&root, 0, sizeof(root));
     root.children = cols;
-    if ((rc = pm_orc_writer_write(fw->w, &root, b->row_count, err)) != 0)
+    if ((rc = pm_orc_writer_write_range(fw->w, &root, first, count, err)) != 0)
         return rc;
-    fw->rows += b->row_count;
+    fw->rows += count;
     return 0;
 }
 
@@ -442,6 +465,16 @@ int64_t pm_orc_file_writer_rows(const pm_orc_file_writer *w)
 uint64_t pm_orc_file_writer_position(const pm_orc_file_writer *w)
 {
     return pm_orc_writer_position(w->w);
+}
+
+uint64_t pm_orc_file_writer_buffered(const pm_orc_file_writer *w)
+{
+    return pm_orc_writer_buffered(w->w);
+}
+
+int64_t pm_orc_file_writer_batch_rows(const pm_orc_file_writer *w)
+{
+    return w->batch_rows;
 }
 
 int pm_orc_file_writer_close(pm_orc_file_writer *fw, uint64_t *file_size, paimon_error *err)

@@ -480,6 +480,42 @@ static int decode_varlen(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8
     return 0;
 }
 
+/* CHAR(n) values as ORC Java's CharTreeReader returns them (StringExpr.rightTrimAndTruncate):
+ * cut to n characters, then trailing spaces dropped -- the padding its writer added.  Works
+ * in place on the last `n_slots` slots of `v`. */
+static void trim_chars(const pm_orc_type *t, pm_orc_vec *v, int64_t n_slots)
+{
+    int32_t *off = (int32_t *)(void *)v->offsets.data;
+    int64_t last = (int64_t)(v->offsets.len / 4) - 1, first = last - n_slots;
+    int32_t w, a;
+    if (first < 0)
+        return;
+    w = a = off[first];
+    for (int64_t i = first; i < last; i++) {
+        int32_t b = off[i + 1], len = b - a, cut = 0;
+        const uint8_t *p = v->values.data + a;
+        if (t->has_max_length && t->max_length > 0) {
+            uint32_t chars = 0;
+            while (cut < len && chars < t->max_length) { /* a character per leading byte */
+                cut++;
+                while (cut < len && (p[cut] & 0xC0) == 0x80)
+                    cut++;
+                chars++;
+            }
+        } else {
+            cut = len;
+        }
+        while (cut > 0 && p[cut - 1] == ' ')
+            cut--;
+        if (cut > 0 && w != a)
+            memmove(v->values.data + w, p, (size_t)cut);
+        w += cut;
+        a = b;
+        off[i + 1] = w;
+    }
+    v->values.len = (size_t)w;
+}
+
 static const __int128 POW10[39] = {(__int128)1,
                                    (__int128)10,
                                    (__int128)100,
@@ -737,8 +773,11 @@ int pm_orc_colreader_decode(pm_orc_colreader *cr, int64_t n, const uint8_t *pmas
     case PM_ORC_DOUBLE: rc = decode_floats(cr, n, k, valid, v, 8, err); break;
     case PM_ORC_STRING:
     case PM_ORC_VARCHAR:
-    case PM_ORC_CHAR:
     case PM_ORC_BINARY: rc = decode_varlen(cr, n, k, valid, v, err); break;
+    case PM_ORC_CHAR:
+        if ((rc = decode_varlen(cr, n, k, valid, v, err)) == 0)
+            trim_chars(cr->type, v, n);
+        break;
     case PM_ORC_DECIMAL: rc = decode_decimal(cr, n, k, valid, v, err); break;
     case PM_ORC_TIMESTAMP:
     case PM_ORC_TIMESTAMP_INSTANT: rc = decode_timestamp(cr, n, k, valid, v, err); break;

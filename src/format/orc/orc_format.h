@@ -21,6 +21,7 @@
 #define PM_FORMAT_ORC_FORMAT_H
 
 #include "data/batch.h"
+#include "format/file_writer.h"
 #include "format/orc/orc_writer.h"
 #include "io/fs.h"
 #include "util/arena.h"
@@ -44,10 +45,17 @@ int pm_orc_file_writer_open(pm_orc_file_writer **w, pm_output *out, const pm_typ
 
 /* Appends the rows of `b` (of the writer's row type, borrowed). */
 int pm_orc_file_writer_write(pm_orc_file_writer *w, const pm_batch *b, paimon_error *err);
+/* Appends rows [first, first + count) of `b`. */
+int pm_orc_file_writer_write_range(pm_orc_file_writer *w, const pm_batch *b, int64_t first,
+                                   int64_t count, paimon_error *err);
 
 /* Rows written so far; bytes of the file so far (stripes are written as they fill). */
 int64_t pm_orc_file_writer_rows(const pm_orc_file_writer *w);
 uint64_t pm_orc_file_writer_position(const pm_orc_file_writer *w);
+/* Bytes buffered for the open stripe (ORC Java's estimateMemory); Paimon's row batch size
+ * (write-batch-size, 1024 by default). */
+uint64_t pm_orc_file_writer_buffered(const pm_orc_file_writer *w);
+int64_t pm_orc_file_writer_batch_rows(const pm_orc_file_writer *w);
 
 /* Writes the rest of the file, closes the output and frees the writer (also on failure,
  * when the partial file is removed).  *file_size receives the exact size (may be NULL). */
@@ -59,5 +67,14 @@ void pm_orc_file_writer_abort(pm_orc_file_writer *w);
 /* The ORC type tree Java Paimon writes for `row_type` (pre-order, in `arena`). */
 int pm_orc_schema_of(const pm_type *row_type, pm_arena *arena, pm_orc_type **types, size_t *count,
                      paimon_error *err);
+
+/* Java's OrcSimpleStatsExtractor over a file's footer (orc_file_stats.c): the statistics
+ * of each field of `row`, found by name, before the collector's conversion.  `path` names
+ * the file in messages; strings are copied into `arena`.  Fills out[row->field_count]. */
+int pm_orc_footer_col_stats(const pm_orc_footer *f, const char *path, const pm_type *row,
+                            pm_arena *arena, pm_file_col_stats *out, paimon_error *err);
+/* The same for the file `path` on `fs` (the pm_file_format callback). */
+int pm_orc_file_col_stats(pm_fs *fs, const char *path, const pm_type *row, pm_arena *arena,
+                          pm_file_col_stats *out, paimon_error *err);
 
 #endif /* PM_FORMAT_ORC_FORMAT_H */

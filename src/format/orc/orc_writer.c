@@ -63,6 +63,11 @@ uint64_t pm_orc_writer_position(const pm_orc_writer *w)
     return w->pos;
 }
 
+uint64_t pm_orc_writer_buffered(const pm_orc_writer *w)
+{
+    return w->closed ? 0 : pm_orc_colwriter_memory(w->root);
+}
+
 void pm_orc_writer_free(pm_orc_writer *w)
 {
     if (w == NULL)
@@ -346,12 +351,18 @@ static int end_batch(pm_orc_writer *w, paimon_error *err)
 int pm_orc_writer_write(pm_orc_writer *w, const pm_orc_colview *root, int64_t rows,
                         paimon_error *err)
 {
-    int64_t done = 0;
+    return pm_orc_writer_write_range(w, root, 0, rows, err);
+}
+
+int pm_orc_writer_write_range(pm_orc_writer *w, const pm_orc_colview *root, int64_t first,
+                              int64_t rows, paimon_error *err)
+{
+    int64_t done = first, end = first + rows;
     int rc;
     if (w->closed)
         return pm_err_set(err, PAIMON_EINVALID, "ORC writer: write after close");
-    while (done < rows) {
-        int64_t chunk = rows - done;
+    while (done < end) {
+        int64_t chunk = end - done;
         if (w->rows_in_batch == 0) {
             int64_t batch = chunk < w->ctx.batch_rows ? chunk : w->ctx.batch_rows;
             pm_orc_colwriter_batch(w->root, root, done, batch);

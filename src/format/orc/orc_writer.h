@@ -70,12 +70,18 @@ int pm_orc_writer_new(pm_orc_writer **out, const pm_orc_type *types, size_t type
  * millisecond; TIMESTAMP_INSTANT ones instants. */
 int pm_orc_writer_write(pm_orc_writer *w, const pm_orc_colview *root, int64_t rows,
                         paimon_error *err);
+/* The same for rows [first, first + rows) of the views. */
+int pm_orc_writer_write_range(pm_orc_writer *w, const pm_orc_colview *root, int64_t first,
+                              int64_t rows, paimon_error *err);
 
 /* Finishes the file (last stripe, metadata, footer, PostScript). */
 int pm_orc_writer_close(pm_orc_writer *w, paimon_error *err);
 
 /* Bytes written so far (the file size once closed). */
 uint64_t pm_orc_writer_position(const pm_orc_writer *w);
+
+/* Bytes buffered for the open stripe: ORC Java's Writer.estimateMemory(). */
+uint64_t pm_orc_writer_buffered(const pm_orc_writer *w);
 
 void pm_orc_writer_free(pm_orc_writer *w);
 

@@ -43,5 +43,11 @@ static void pq_abort(void *impl)
 }
 
 const pm_file_format pm_parquet_file_format = {
-    "parquet", PM_FILE_STATS_FOOTER_PARQUET, pq_open, pq_write, pq_data_size, pq_close, pq_abort,
+    .name = "parquet",
+    .stats = PM_FILE_STATS_FOOTER_PARQUET,
+    .open = pq_open,
+    .write = pq_write,
+    .data_size = pq_data_size,
+    .close = pq_close,
+    .abort = pq_abort,
 };

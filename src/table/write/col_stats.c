@@ -99,6 +99,7 @@ void pm_stats_acc_init(pm_stats_acc *s, const pm_type *type, pm_stats_mode mode,
 void pm_stats_acc_reset(pm_stats_acc *s)
 {
     s->has_bounds = false;
+    s->no_null_count = s->min_absent = s->max_absent = false;
     s->null_count = 0;
     s->min_bytes.len = s->max_bytes.len = 0;
 }
@@ -193,8 +194,8 @@ int pm_stats_acc_add(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t
 {
     const pm_type *t = s->type;
     int rc;
-    if (s->none)
-        return 0;
+    if (s->none || s->source == PM_STATS_FROM_ORC)
+        return 0; /* ORC: read back from the file, pm_stats_acc_set_file() */
     if (s->no_bounds) {
         if (c->null_count > 0)
             for (int64_t i = first; i < first + n; i++)
@@ -228,6 +229,25 @@ int pm_stats_acc_add(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t
         if (pm_datum_compare(t, &v, &s->max) > 0 && (rc = keep(s, &s->max, &s->max_bytes, &v)))
             return rc;
     }
+    return 0;
+}
+
+int pm_stats_acc_set_file(pm_stats_acc *s, const pm_file_col_stats *f)
+{
+    pm_datum absent = pm_datum_null();
+    int rc;
+    pm_stats_acc_reset(s);
+    s->no_null_count = !f->has_null_count;
+    s->null_count = f->has_null_count ? f->null_count : 0;
+    if (!f->has_min && !f->has_max)
+        return 0;
+    s->has_bounds = true;
+    s->min_absent = !f->has_min;
+    s->max_absent = !f->has_max;
+    s->min = s->max = absent;
+    if ((f->has_min && (rc = keep(s, &s->min, &s->min_bytes, &f->min)) != 0) ||
+        (f->has_max && (rc = keep(s, &s->max, &s->max_bytes, &f->max)) != 0))
+        return rc;
     return 0;
 }
 
@@ -341,31 +361,41 @@ int pm_stats_acc_result(const pm_stats_acc *s, pm_col_result *r)
     int rc;
     pm_buf_init(&r->min_buf, 0);
     pm_buf_init(&r->max_buf, 0);
-    r->none = r->has_bounds = r->has_null_count = false;
+    r->none = r->has_bounds = r->has_null_count = r->min_absent = r->max_absent = false;
     r->min = r->max = pm_datum_null();
     r->null_count = 0;
     if (s->none || s->mode.kind == PM_STATS_NONE) {
         r->none = true;
         return 0;
     }
-    r->has_null_count = true;
+    r->has_null_count = !s->no_null_count;
     r->null_count = s->null_count;
     if (!s->has_bounds || s->mode.kind == PM_STATS_COUNTS)
         return 0;
+    /* truncate(N) without a maximum: no bounds (TruncateSimpleColStatsCollector.convert) */
+    if (s->max_absent && s->mode.kind == PM_STATS_TRUNCATE)
+        return 0;
+    r->min_absent = s->min_absent;
+    r->max_absent = s->max_absent;
     r->min = s->min;
     r->max = s->max;
     if (is_var(s->type)) {
-        if ((rc = pm_buf_append(&r->min_buf, s->min.v.s.ptr, s->min.v.s.len)) != 0 ||
-            (rc = pm_buf_append(&r->max_buf, s->max.v.s.ptr, s->max.v.s.len)) != 0)
+        if ((!s->min_absent &&
+             (rc = pm_buf_append(&r->min_buf, s->min.v.s.ptr, s->min.v.s.len)) != 0) ||
+            (!s->max_absent &&
+             (rc = pm_buf_append(&r->max_buf, s->max.v.s.ptr, s->max.v.s.len)) != 0))
             return rc;
         if (s->mode.kind == PM_STATS_TRUNCATE && pm_type_is_string(s->type)) {
             bool ok;
-            r->min_buf.len = prefix_bytes(s->min.v.s.ptr, s->min.v.s.len, s->mode.length);
+            if (!s->min_absent)
+                r->min_buf.len = prefix_bytes(s->min.v.s.ptr, s->min.v.s.len, s->mode.length);
             if ((rc = truncate_max(s->max.v.s.ptr, s->max.v.s.len, s->mode.length, &r->max_buf,
                                    &ok)) != 0)
                 return rc;
-            if (!ok)
+            if (!ok) {
+                r->min_absent = r->max_absent = false;
                 return 0; /* no upper bound: the collector gives up on the bounds */
+            }
         }
         r->min = pm_datum_bytes(r->min_buf.data, r->min_buf.len);
         r->max = pm_datum_bytes(r->max_buf.data, r->max_buf.len);
@@ -403,8 +433,8 @@ static int serialize(pm_arena *arena, const pm_type *const *types, const pm_col_
     }
     for (size_t i = 0; i < count; i++) {
         tp[i] = types[i];
-        lo[i] = res[i]->has_bounds ? res[i]->min : pm_datum_null();
-        hi[i] = res[i]->has_bounds ? res[i]->max : pm_datum_null();
+        lo[i] = res[i]->has_bounds && !res[i]->min_absent ? res[i]->min : pm_datum_null();
+        hi[i] = res[i]->has_bounds && !res[i]->max_absent ? res[i]->max : pm_datum_null();
         nulls[i] = res[i]->has_null_count ? res[i]->null_count : PM_AVRO_NULL_LONG;
     }
     if ((rc = pm_binrow_serialize(&b, tp, lo, (int32_t)count)) != 0)

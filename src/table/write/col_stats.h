@@ -14,6 +14,12 @@
  *   PM_STATS_FROM_ROWS     Avro: collected row by row; values that are not Comparable in
  *                          Java (byte[], arrays, maps, rows) only count nulls; FLOAT/DOUBLE
  *                          order as Float.compare (NaN greatest, -0.0 < 0.0).
+ *   PM_STATS_FROM_ORC      ORC: nothing is collected while writing; the finished file's
+ *                          footer statistics are read back (OrcSimpleStatsExtractor, see
+ *                          format/orc/orc_file_stats.c) and set with pm_stats_acc_set_file().
+ *                          Either bound may be missing on its own there (a string bound ORC
+ *                          truncated at 1024 bytes); truncate(N) then drops both bounds when
+ *                          the maximum is missing, and keeps a lone maximum.
  *
  * The collector then converts the raw statistics: none drops everything ("NONE": no
  * bounds, no null count), counts keeps the null count, full keeps all, truncate(N) cuts
@@ -34,6 +40,7 @@
 #include <stdint.h>
 
 #include "data/batch.h"
+#include "format/file_writer.h"
 #include "meta/manifest.h"
 #include "meta/options.h"
 #include "util/arena.h"
@@ -50,7 +57,11 @@ typedef struct pm_stats_mode {
     int32_t length; /* TRUNCATE */
 } pm_stats_mode;
 
-typedef enum pm_stats_source { PM_STATS_FROM_PARQUET, PM_STATS_FROM_ROWS } pm_stats_source;
+typedef enum pm_stats_source {
+    PM_STATS_FROM_PARQUET,
+    PM_STATS_FROM_ROWS,
+    PM_STATS_FROM_ORC
+} pm_stats_source;
 
 /* Parses "none", "counts", "full", "truncate(N)" (any case), as
  * SimpleColStatsCollector.from. */
@@ -77,6 +88,9 @@ typedef struct pm_stats_acc {
     pm_datum min, max;
     pm_buf min_bytes, max_bytes; /* strings: the bytes min/max point into */
     int64_t null_count;
+    /* PM_STATS_FROM_ORC (set from the file): */
+    bool no_null_count;          /* the file has no statistics for the column */
+    bool min_absent, max_absent; /* has_bounds, but this bound is null */
 } pm_stats_acc;
 
 void pm_stats_acc_init(pm_stats_acc *s, const pm_type *type, pm_stats_mode mode,
@@ -87,10 +101,16 @@ void pm_stats_acc_free(pm_stats_acc *s);
 /* Adds rows [first, first + n) of `c` (a column of the accumulator's type). */
 int pm_stats_acc_add(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n);
 
+/* Sets the raw statistics a format read back from the file (PM_STATS_FROM_ORC),
+ * replacing what the accumulator holds.  Strings are copied. */
+int pm_stats_acc_set_file(pm_stats_acc *s, const pm_file_col_stats *f);
+
 /* What a column's statistics say after the collector's conversion. */
 typedef struct pm_col_result {
     bool none;           /* SimpleColStats.NONE: min, max and null count all null */
-    bool has_bounds;     /* min/max non-null */
+    bool has_bounds;     /* min/max non-null (but see min_absent, max_absent) */
+    bool min_absent;     /* has_bounds, yet the minimum is null (ORC only) */
+    bool max_absent;     /* has_bounds, yet the maximum is null (ORC, full mode only) */
     pm_datum min, max;   /* bytes in the result's scratch buffers */
     bool has_null_count; /* null count non-null */
     int64_t null_count;

@@ -193,6 +193,27 @@ done:
     return rc;
 }
 
+/* Formats whose statistics come from the finished file (ORC): read them back into the
+ * accumulators, which collected nothing while the rows went by. */
+static int file_stats(pm_data_writer *w, paimon_error *err)
+{
+    pm_file_col_stats *raw;
+    pm_arena arena;
+    int rc;
+    if (w->c.format->file_stats == NULL)
+        return 0;
+    if ((raw = pm_calloc(w->columns + 1, sizeof(*raw))) == NULL)
+        return pm_nomem(err);
+    pm_arena_init(&arena, 4096);
+    rc = w->c.format->file_stats(w->c.fs, pm_buf_cstr(&w->path), w->c.row, &arena, raw, err);
+    for (size_t i = 0; rc == 0 && i < w->columns; i++)
+        if ((rc = pm_stats_acc_set_file(&w->stats[i], &raw[i])) != 0)
+            rc = pm_buf_error(err, rc);
+    pm_arena_free(&arena);
+    pm_free(raw);
+    return rc;
+}
+
 static int close_file(pm_data_writer *w, paimon_error *err)
 {
     static const uint8_t EMPTY_ROW[12] = {0};
@@ -210,7 +231,7 @@ static int close_file(pm_data_writer *w, paimon_error *err)
         pm_file_writer_abort(fw);
         return pm_buf_error(err, rc);
     }
-    if ((rc = pm_file_writer_close(fw, &size, err)) != 0)
+    if ((rc = pm_file_writer_close(fw, &size, err)) != 0 || (rc = file_stats(w, err)) != 0)
         return rc;
     memset(&m, 0, sizeof(m));
     m.file_name = pm_arena_strndup(&w->arena, (const char *)w->name.data, w->name.len);
@@ -289,18 +310,23 @@ int pm_data_writer_write(pm_data_writer *w, const pm_batch *b, int64_t first, in
 {
     int rc;
     while (count > 0) {
-        int64_t n = CHECK_ROLLING_RECORDS - w->records % CHECK_ROLLING_RECORDS;
-        if (n > count)
-            n = count;
+        int64_t n = CHECK_ROLLING_RECORDS - w->records % CHECK_ROLLING_RECORDS, own;
         if (w->fw == NULL && (rc = open_file(w, err)) != 0)
             return rc;
+        /* the format may have check points of its own (ORC: each full row batch) */
+        own = pm_file_writer_rows_until_check(w->fw);
+        if (own > 0 && own < n)
+            n = own;
+        if (n > count)
+            n = count;
         if ((rc = write_range(w, b, first, n, err)) != 0)
             return rc;
         w->records += n;
         first += n;
         count -= n;
-        if (w->records % CHECK_ROLLING_RECORDS == 0 &&
-            pm_file_writer_data_size(w->fw) >= w->c.target_size && (rc = close_file(w, err)) != 0)
+        if (pm_file_writer_reach_target(w->fw, w->records % CHECK_ROLLING_RECORDS == 0,
+                                        w->c.target_size) &&
+            (rc = close_file(w, err)) != 0)
             return rc;
     }
     return 0;

@@ -2,8 +2,9 @@
  * The rolling data-file writer of one partition and bucket (Java RollingFileWriterImpl over
  * RowDataFileWriter / KeyValueDataFileWriter): rows go into `data-<u>-<n>.<format>` files
  * (`changelog-…` for changelog files) in the bucket directory; a new file starts once the
- * bytes of the current one reach target-file-size, checked whenever the rows written
- * through this writer reach a multiple of 1000, as Java checks.
+ * format says it reached target-file-size (pm_file_writer_reach_target: Parquet and Avro
+ * when the rows written through this writer reach a multiple of 1000, ORC at the end of
+ * each full row batch), as Java checks.
  *
  * For every file it produces the DataFileMeta Java would (metadata.md §7.3): exact size,
  * row count, key and value statistics (col_stats.h), minimum and maximum key and sequence

@@ -196,7 +196,11 @@ done:
 
 static pm_stats_source source_of(const pm_file_format *f)
 {
-    return f->stats == PM_FILE_STATS_ROWS ? PM_STATS_FROM_ROWS : PM_STATS_FROM_PARQUET;
+    switch (f->stats) {
+    case PM_FILE_STATS_ROWS: return PM_STATS_FROM_ROWS;
+    case PM_FILE_STATS_FOOTER_ORC: return PM_STATS_FROM_ORC;
+    default: return PM_STATS_FROM_PARQUET;
+    }
 }
 
 int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_schema *s,

@@ -1,6 +1,8 @@
 /* The public writer API (include/paimon/write.h), used as an engine uses it: rows one at a
  * time and as Arrow arrays, prepare-commit, commit; four threads writing their own
- * partitions of one primary-key table and one commit of all; bad rows; overwrite. */
+ * partitions of one primary-key table and one commit of all; bad rows; overwrite; tables
+ * with file.format=orc and file.format=avro. */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,12 +421,92 @@ static void test_input(void **state)
     pm_free(apath);
 }
 
+/* Whether a data file ending in `ext` exists under `dir` (one level of partition and bucket
+ * directories below it). */
+static bool has_data_file(const char *dir, const char *ext, int depth)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool found = false;
+    if (d == NULL)
+        return false;
+    while (!found && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name), k = strlen(ext);
+        char sub[4096];
+        if (e->d_name[0] == '.')
+            continue;
+        if (strncmp(e->d_name, "data-", 5) == 0 && n > k && strcmp(e->d_name + n - k, ext) == 0) {
+            found = true;
+            break;
+        }
+        snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
+        if (depth > 0 && strncmp(e->d_name, "manifest", 8) != 0)
+            found = has_data_file(sub, ext, depth - 1);
+    }
+    closedir(d);
+    return found;
+}
+
+/* ORC and Avro data files through the public API: two commits (inserts, then an update and
+ * a delete) of a partitioned primary-key table read back as written. */
+static void test_orc_avro(void **state)
+{
+    static const char *const FORMATS[] = {"orc", "avro"};
+    (void)state;
+    for (size_t f = 0; f < 2; f++) {
+        char *path = make_table(FORMATS[f], "id BIGINT, p STRING, v VARCHAR(8), d DOUBLE", "id",
+                                "p", "file.format", FORMATS[f]);
+        paimon_table *t;
+        paimon_writer *w;
+        paimon_commit_messages *m;
+        paimon_error err;
+        paimon_value row[4];
+        char ext[8], *got;
+        size_t n;
+        assert_int_equal(paimon_table_open(&t, path, &err), 0);
+        for (int round = 0; round < 2; round++) {
+            assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
+            for (int i = 0; i < (round == 0 ? 300 : 2); i++) {
+                char v[16];
+                snprintf(v, sizeof(v), "v%d", round == 0 ? i : 1000 + i);
+                row[0] = integer(i);
+                row[1] = text(i % 2 ? "odd" : "even");
+                row[2] = i % 7 == 3 ? (paimon_value){.type = PAIMON_VALUE_NULL} : text(v);
+                row[3].type = PAIMON_VALUE_NULL;
+                assert_int_equal(paimon_writer_write_row(w, row, 4,
+                                                         round == 0 ? PAIMON_ROW_INSERT
+                                                         : i == 0   ? PAIMON_ROW_UPDATE_AFTER
+                                                                    : PAIMON_ROW_DELETE,
+                                                         &err),
+                                 0);
+            }
+            assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
+            assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
+            assert_int_equal(commit(t, m, 0), round + 1);
+            paimon_commit_messages_free(m);
+            paimon_writer_free(w);
+        }
+        got = read_rows(path, &n);
+        assert_int_equal(n, 299); /* 300 keys, one deleted */
+        assert_non_null(strstr(got, "{\"id\":0,\"p\":\"even\",\"v\":\"v1000\",\"d\":null}\n"));
+        assert_null(strstr(got, "\"id\":1,"));
+        assert_non_null(strstr(got, "{\"id\":3,\"p\":\"odd\",\"v\":null,\"d\":null}\n"));
+        assert_non_null(strstr(got, "{\"id\":299,\"p\":\"odd\",\"v\":\"v299\",\"d\":null}\n"));
+        snprintf(ext, sizeof(ext), ".%s", FORMATS[f]);
+        assert_true(has_data_file(path, ext, 2));
+        assert_false(has_data_file(path, f == 0 ? ".parquet" : ".orc", 2));
+        pm_free(got);
+        paimon_table_free(t);
+        pm_free(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_and_arrow), cmocka_unit_test(test_threads),
         cmocka_unit_test(test_bad_rows),       cmocka_unit_test(test_overwrite),
-        cmocka_unit_test(test_input),
+        cmocka_unit_test(test_input),          cmocka_unit_test(test_orc_avro),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* A write and its commit on a file system that fails, or halts the process, at its N-th
  * operation, for every N: afterwards the table reads as before the write or as after it,
  * never anything else.  The write covers a primary-key table with dynamic buckets (HASH
- * index files) over two partitions, and an append table with rolling files. */
+ * index files) over two partitions, and an append table with rolling files; then the same
+ * with ORC data files (whose statistics are read back from the written file, one more
+ * operation that can fail) and Avro data files. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -31,6 +33,18 @@ static const table_case PK_CASE = {"id BIGINT, p INT, v STRING",
                                    1};
 static const table_case APPEND_CASE = {"id BIGINT, p INT, v STRING", {NULL, NULL},  0,
                                        {"target-file-size", NULL},   {"1kb", NULL}, 1};
+
+static const table_case ORC_PK_CASE = {"id BIGINT, p INT, v STRING",
+                                       {"id", "p"},
+                                       2,
+                                       {"dynamic-bucket.target-row-num", "file.format"},
+                                       {"40", "orc"},
+                                       2};
+static const table_case AVRO_APPEND_CASE = {
+    "id BIGINT, p INT, v STRING",        {NULL, NULL},    0,
+    {"target-file-size", "file.format"}, {"1kb", "avro"}, 2};
+static const table_case ORC_APPEND_CASE = {"id BIGINT, p INT, v STRING", {NULL, NULL},  0,
+                                           {"file.format", NULL},        {"orc", NULL}, 1};
 
 static char *create(const table_case *tc, const char *tag)
 {
@@ -219,12 +233,30 @@ static void test_append_halt(void **state)
     fault_loop(&APPEND_CASE, PM_FAULT_HALT);
 }
 
+static void test_orc_pk_fail(void **state)
+{
+    (void)state;
+    fault_loop(&ORC_PK_CASE, PM_FAULT_FAIL);
+}
+
+static void test_orc_append_halt(void **state)
+{
+    (void)state;
+    fault_loop(&ORC_APPEND_CASE, PM_FAULT_HALT);
+}
+
+static void test_avro_append_fail(void **state)
+{
+    (void)state;
+    fault_loop(&AVRO_APPEND_CASE, PM_FAULT_FAIL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pk_fail),
-        cmocka_unit_test(test_pk_halt),
-        cmocka_unit_test(test_append_fail),
+        cmocka_unit_test(test_orc_pk_fail),      cmocka_unit_test(test_orc_append_halt),
+        cmocka_unit_test(test_avro_append_fail), cmocka_unit_test(test_pk_fail),
+        cmocka_unit_test(test_pk_halt),          cmocka_unit_test(test_append_fail),
         cmocka_unit_test(test_append_halt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
