@@ -193,6 +193,7 @@ PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
     range.from_value = o->from_value;
     range.to = o->to_snapshot;
     PM_TRY(pm_changes_resolve(table, &range, &c->first, &c->last, err));
+    PM_TRY(pm_changes_check_range(table, c->schema, c->first, c->last, err));
     c->next_id = c->first;
     *out = c;
     c = NULL;

@@ -9,6 +9,9 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
+static int changes_list(paimon_table *t, const pm_schema *schema, const pm_snapshot *s,
+                        const char **list, int64_t *size, paimon_error *err);
+
 /* ---- the range ------------------------------------------------------------------------------- */
 
 /* Java's TimeTravelUtil.earlierThanTimeMills (without decoupled changelogs): the last snapshot
@@ -108,6 +111,26 @@ int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *
     *first = from;
     *last = latest;
     return 0;
+}
+
+int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t first, int64_t last,
+                           paimon_error *err)
+{
+    bool overwrite_read = false;
+    int rc = pm_options_get_bool(&schema->options,
+                                 schema->primary_keys.count > 0 ? "streaming-read-overwrite"
+                                                                : "streaming-read-append-overwrite",
+                                 false, &overwrite_read, err);
+    for (int64_t id = first; rc == 0 && overwrite_read && id <= last; id++) {
+        pm_snapshot *s = NULL;
+        const char *list;
+        int64_t size;
+        if ((rc = pm_table_snapshot(t, id, &s, err)) != 0)
+            break;
+        rc = changes_list(t, schema, s, &list, &size, err);
+        pm_snapshot_free(s);
+    }
+    return rc;
 }
 
 /* ---- one snapshot's plan --------------------------------------------------------------------- */

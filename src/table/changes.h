@@ -64,6 +64,12 @@ typedef struct pm_changes_range {
 int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *first,
                        int64_t *last, paimon_error *err);
 
+/* Fails (PAIMON_EUNSUPPORTED, as pm_changes_plan would) when a snapshot of [first, last]
+ * cannot be read as changes, so that a read is refused before it prints anything: today an
+ * OVERWRITE snapshot of a table that asks for overwrites to be streamed. */
+int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t first, int64_t last,
+                           paimon_error *err);
+
 /* Plans the changes of snapshot `id` in `schema` (a copy is kept): *read tells whether Java
  * reads the snapshot at all (false: the plan has no split).  The plan's splits are raw, to be
  * read with pm_split_reader_open_changes().  Caller owns `*out`; release with
