@@ -7,6 +7,14 @@
  * ends at the latest snapshot; without --from it starts at the latest, as `tail` shows the
  * end of a file.  --follow and --consumer belong to streaming reads and are refused until
  * they exist.
+ *
+ * How the starts differ from Java's streaming startup modes, which begin a stream rather
+ * than list past changes: Java's `latest` starts after the latest snapshot (without
+ * --follow there would be nothing to print) and its `latest-full` and `from-snapshot-full`
+ * begin with a full read of one snapshot; here every start names the first snapshot whose
+ * own changes are printed, as DESIGN.md asks.  `snapshot:N` before the earliest snapshot is
+ * an error here where Java clamps it to the earliest (a listing should not skip silently);
+ * `timestamp:MS` follows Java's from-timestamp rule exactly.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -6,22 +6,90 @@
 #include <strings.h>
 
 #include "meta/file_entry.h"
+#include "meta/option_catalog.h"
+#include "meta/paths.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
 static int changes_list(paimon_table *t, const pm_schema *schema, const pm_snapshot *s,
                         const char **list, int64_t *size, paimon_error *err);
 
+/* ---- snapshots and long-lived changelogs ----------------------------------------------------- */
+
+/* Java's CoreOptions.changelogLifecycleDecoupled: changelogs outlive snapshots when any of
+ * their retention options exceeds the snapshot one (each defaults to the snapshot one). */
+static int changelog_decoupled(const pm_schema *s, bool *out, paimon_error *err)
+{
+    int64_t smin, smax, stime, cmin, cmax, ctime;
+    int rc;
+    *out = false;
+    if ((rc = pm_options_get_i64(&s->options, "snapshot.num-retained.min", 10, &smin, err)) ||
+        (rc =
+             pm_options_get_i64(&s->options, "snapshot.num-retained.max", INT32_MAX, &smax, err)) ||
+        (rc = pm_options_get_duration(&s->options, "snapshot.time-retained", 3600000, &stime,
+                                      err)) ||
+        (rc = pm_options_get_i64(&s->options, "changelog.num-retained.min", smin, &cmin, err)) ||
+        (rc = pm_options_get_i64(&s->options, "changelog.num-retained.max", smax, &cmax, err)) ||
+        (rc = pm_options_get_duration(&s->options, "changelog.time-retained", stime, &ctime, err)))
+        return rc;
+    *out = cmax > smax || ctime > stime || cmin > smin;
+    return 0;
+}
+
+/* Snapshot `id`, or where changelogs are decoupled and the snapshot has expired, the
+ * long-lived `changelog/changelog-<id>` Java keeps in its place (the snapshot's JSON;
+ * NextSnapshotFetcher reads it the same way).  PAIMON_ENOTFOUND when neither exists. */
+static int read_point(paimon_table *t, bool decoupled, int64_t id, pm_snapshot **out,
+                      paimon_error *err)
+{
+    char name[48], *path;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc = pm_snapshot_read(t->fs, t->path, id, out, err);
+    if (rc != PAIMON_ENOTFOUND || !decoupled)
+        return rc;
+    snprintf(name, sizeof(name), "changelog-%lld", (long long)id);
+    if ((path = pm_table_file(t->path, "changelog", name)) == NULL)
+        return pm_nomem(err);
+    rc = pm_fs_read_all(t->fs, path, 16 << 20, &data, &len, err);
+    if (rc == 0)
+        rc = pm_snapshot_parse(data, len, path, out, err);
+    pm_free(data);
+    pm_free(path);
+    return rc;
+}
+
+/* The earliest id a change read can start at: the earliest long-lived changelog when
+ * changelogs are decoupled and one exists, else the earliest snapshot (Java's
+ * ContinuousFromSnapshotStartingScanner.getEarliestId). */
+static int earliest_point(paimon_table *t, bool decoupled, int64_t *earliest, paimon_error *err)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    char *dir;
+    int rc;
+    if (!decoupled)
+        return 0;
+    if ((dir = pm_table_file(t->path, "changelog", NULL)) == NULL)
+        return pm_nomem(err);
+    rc = pm_list_versioned(t->fs, dir, "changelog-", &ids, &n, err);
+    if (rc == 0 && n > 0 && ids[0] < *earliest)
+        *earliest = ids[0];
+    pm_free(ids);
+    pm_free(dir);
+    return rc;
+}
+
 /* ---- the range ------------------------------------------------------------------------------- */
 
-/* Java's TimeTravelUtil.earlierThanTimeMills (without decoupled changelogs): the last snapshot
+/* Java's TimeTravelUtil.earlierThanTimeMills: the last snapshot (or long-lived changelog)
  * committed strictly before `ms`, or earliest - 1 when the earliest is not before it.  The
  * same probes as Java, so tables with equal commit times resolve alike. */
-static int earlier_than(paimon_table *t, int64_t earliest, int64_t latest, int64_t ms, int64_t *out,
-                        paimon_error *err)
+static int earlier_than(paimon_table *t, bool decoupled, int64_t earliest, int64_t latest,
+                        int64_t ms, int64_t *out, paimon_error *err)
 {
     pm_snapshot *s = NULL;
-    int rc = pm_table_snapshot(t, earliest, &s, err);
+    int rc = read_point(t, decoupled, earliest, &s, err);
     if (rc != 0)
         return rc;
     if (s->time_millis >= ms) {
@@ -32,7 +100,7 @@ static int earlier_than(paimon_table *t, int64_t earliest, int64_t latest, int64
     pm_snapshot_free(s);
     while (earliest < latest) {
         int64_t mid = earliest + (latest - earliest + 1) / 2;
-        if ((rc = pm_table_snapshot(t, mid, &s, err)) != 0)
+        if ((rc = read_point(t, decoupled, mid, &s, err)) != 0)
             return rc;
         if (s->time_millis < ms)
             earliest = mid;
@@ -48,7 +116,7 @@ int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *
                        int64_t *last, paimon_error *err)
 {
     int64_t earliest = 0, latest = 0, from;
-    bool found = false;
+    bool found = false, decoupled = false;
     int rc;
 
     *first = 1;
@@ -56,6 +124,9 @@ int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *
     if ((rc = pm_snapshot_latest_id(t->fs, t->path, &latest, &found, err)) != 0)
         return rc;
     if (found && (rc = pm_snapshot_earliest_id(t->fs, t->path, &earliest, &found, err)) != 0)
+        return rc;
+    if (found && ((rc = changelog_decoupled(t->schema, &decoupled, err)) != 0 ||
+                  (rc = earliest_point(t, decoupled, &earliest, err)) != 0))
         return rc;
     if (!found) {
         /* No snapshot yet: nothing has changed, unless a given id claims otherwise. */
@@ -86,7 +157,7 @@ int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *
                               (long long)from, (long long)latest);
         break;
     case PM_CHANGES_FROM_TIMESTAMP:
-        if ((rc = earlier_than(t, earliest, latest, range->from_value, &from, err)) != 0)
+        if ((rc = earlier_than(t, decoupled, earliest, latest, range->from_value, &from, err)) != 0)
             return rc;
         from++;
         break;
@@ -116,16 +187,19 @@ int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *
 int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t first, int64_t last,
                            paimon_error *err)
 {
-    bool overwrite_read = false;
-    int rc = pm_options_get_bool(&schema->options,
-                                 schema->primary_keys.count > 0 ? "streaming-read-overwrite"
-                                                                : "streaming-read-append-overwrite",
-                                 false, &overwrite_read, err);
+    bool overwrite_read = false, decoupled = false;
+    int rc = changelog_decoupled(schema, &decoupled, err);
+    if (rc != 0)
+        return rc;
+    rc = pm_options_get_bool(&schema->options,
+                             schema->primary_keys.count > 0 ? "streaming-read-overwrite"
+                                                            : "streaming-read-append-overwrite",
+                             false, &overwrite_read, err);
     for (int64_t id = first; rc == 0 && overwrite_read && id <= last; id++) {
         pm_snapshot *s = NULL;
         const char *list;
         int64_t size;
-        if ((rc = pm_table_snapshot(t, id, &s, err)) != 0)
+        if ((rc = read_point(t, decoupled, id, &s, err)) != 0)
             break;
         rc = changes_list(t, schema, s, &list, &size, err);
         pm_snapshot_free(s);
@@ -249,7 +323,12 @@ int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_sca
     if (p == NULL)
         return pm_nomem(err);
     pm_arena_init(&p->arena, 1 << 14);
-    rc = pm_table_snapshot(t, id, &p->snapshot, err);
+    {
+        bool decoupled = false;
+        rc = changelog_decoupled(schema, &decoupled, err);
+        if (rc == 0)
+            rc = read_point(t, decoupled, id, &p->snapshot, err);
+    }
     if (rc == PAIMON_ENOTFOUND)
         rc = pm_err_set(err, PAIMON_ENOTFOUND,
                         "%s: snapshot %lld has expired or was never "
@@ -289,6 +368,17 @@ int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_sca
         if (live[i]->bucket == -2) {
             p->files_skipped++;
             continue;
+        }
+        /* changelog.precommit-compact packs the changelogs of several buckets into one
+         * file and names each piece `compacted-changelog-<uuid>$<bucket>-<len>[-<off>-<len>]`
+         * (behaviour.md §4.3): reading the file whole would give wrong rows. */
+        if (strncmp(live[i]->file.file_name, "compacted-changelog-", 20) == 0 &&
+            strchr(live[i]->file.file_name, '$') != NULL) {
+            rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
+                            "%s: snapshot %lld: changelog file %s is a piece of a compacted "
+                            "changelog (changelog.precommit-compact), not readable yet",
+                            t->path, (long long)id, live[i]->file.file_name);
+            goto done;
         }
         files[nfiles++] = live[i];
     }

@@ -29,6 +29,13 @@
  * read as they are: no merge, and no deletion vectors (Java's SnapshotReaderImpl loads
  * deletion files only for ScanMode.ALL).  Rows come out in the schema the read was opened
  * with (the table's latest), older files evolved by field id.
+ *
+ * Where the table's options keep changelogs longer than snapshots (Java's
+ * changelogLifecycleDecoupled: a changelog.num-retained.min/max or changelog.time-retained
+ * above the snapshot one), Java's expiration moves an expired snapshot's metadata to
+ * `changelog/changelog-<id>` and keeps the files a change read needs; a range may then start
+ * at the earliest such changelog, and each id is read from the snapshot or, once expired,
+ * from that changelog, as Java's streaming read does.
  */
 #ifndef PM_TABLE_CHANGES_H
 #define PM_TABLE_CHANGES_H
