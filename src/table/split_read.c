@@ -531,8 +531,9 @@ static int fill_row_kinds(pm_split_reader *r, const pm_batch *in, pm_column *out
         if (kind < 0 || kind > 3 ||
             (kinds != NULL && kinds->null_count > 0 &&
              !(kinds->validity.data[i / 8] & (1u << (i % 8)))))
-            return pm_corrupt(err, "%s: row %lld has _VALUE_KIND %d, not 0 to 3",
-                              r->split->paths[r->next_file - 1], (long long)i, kind);
+            return pm_corrupt(err, "%s: a row's _VALUE_KIND is %s, not a row kind (0 to 3)",
+                              r->split->paths[r->next_file - 1],
+                              kind >= 0 && kind <= 3 ? "null" : "out of range");
         if (pm_column_append_bytes(out, NAMES[kind], 2) != 0)
             return pm_nomem(err);
     }
