@@ -19,5 +19,6 @@
 #include "paimon/arrow.h"
 #include "paimon/file.h"
 #include "paimon/write.h"
+#include "paimon/changes.h"
 
 #endif /* PAIMON_H */

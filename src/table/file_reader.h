@@ -22,6 +22,10 @@
 
 #define PM_SEQUENCE_NUMBER_ID 2147483646
 #define PM_VALUE_KIND_ID      2147483645
+/* The row kind column of change reads: Java's SpecialFields.ROW_KIND id, under the name the
+ * canonical row form gives it (canonical-rows.md), not Java's "rowkind". */
+#define PM_ROW_KIND_ID   2147483643
+#define PM_ROW_KIND_NAME "_ROW_KIND"
 
 typedef struct pm_file_reader pm_file_reader;
 

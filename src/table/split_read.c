@@ -1,6 +1,7 @@
 /* Split reads: see split_read.h. */
 #include "table/split_read.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "data/binary_row.h"
@@ -21,6 +22,10 @@ struct pm_split_reader {
     pm_predicate *filter;      /* over read_type */
     pm_predicate *file_filter; /* over read_type: what the file readers may prune with */
     int64_t batch_rows;
+    /* change reads (pm_split_reader_open_changes): a leading _ROW_KIND output column made from
+     * each row's _VALUE_KIND (primary-key files) or +I (append files) */
+    size_t kind_off;   /* 1 in a change read, else 0: out_type's columns before the data */
+    bool kinds_stored; /* the files carry _VALUE_KIND (primary-key tables) */
     /* partition columns: position in read_type and value */
     int part_pos[64];
     pm_datum part_value[64];
@@ -288,9 +293,10 @@ static int split_keys(pm_split_reader *r, paimon_error *err)
     return 0;
 }
 
-int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
-                         const pm_split *split, const int *columns, size_t column_count,
-                         const pm_predicate *filter, int64_t batch_rows, paimon_error *err)
+static int reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
+                       const pm_split *split, const int *columns, size_t column_count,
+                       const pm_predicate *filter, int64_t batch_rows, bool changes,
+                       paimon_error *err)
 {
     pm_split_reader *r = pm_calloc(1, sizeof(*r));
     const pm_schema *s = plan->schema;
@@ -312,6 +318,21 @@ int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_p
         goto done;
     }
     r->read_type->nullable = r->out_type->nullable = false;
+    if (changes) {
+        pm_type *kind = pm_type_new(PM_TYPE_VARCHAR);
+        if (kind == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        kind->length = INT32_MAX; /* STRING */
+        kind->nullable = false;
+        if (pm_type_row_add(r->out_type, PM_ROW_KIND_ID, PM_ROW_KIND_NAME, kind) != 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        r->kind_off = 1;
+        r->kinds_stored = plan->primary_key;
+    }
     for (size_t i = 0; i < (columns != NULL ? column_count : nf); i++) {
         size_t col = columns != NULL ? (size_t)columns[i] : i;
         if (col >= nf) {
@@ -327,7 +348,7 @@ int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_p
         }
     }
     r->out_count = r->out_type->field_count;
-    if (r->out_count != r->read_type->field_count) {
+    if (r->out_count != r->read_type->field_count + r->kind_off) {
         rc = pm_err_set(err, PAIMON_EINVALID, "a column is selected twice");
         goto done;
     }
@@ -398,6 +419,23 @@ done:
     return 0;
 }
 
+int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
+                         const pm_split *split, const int *columns, size_t column_count,
+                         const pm_predicate *filter, int64_t batch_rows, paimon_error *err)
+{
+    return reader_open(out, t, plan, split, columns, column_count, filter, batch_rows, false, err);
+}
+
+int pm_split_reader_open_changes(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
+                                 const pm_split *split, const int *columns, size_t column_count,
+                                 int64_t batch_rows, paimon_error *err)
+{
+    *out = NULL;
+    if (!split->raw)
+        return pm_err_set(err, PAIMON_EINVALID, "a change read needs a raw split");
+    return reader_open(out, t, plan, split, columns, column_count, NULL, batch_rows, true, err);
+}
+
 const pm_type *pm_split_reader_type(const pm_split_reader *r)
 {
     return r->out_type;
@@ -445,7 +483,7 @@ static int next_read_batch(pm_split_reader *r, pm_batch **out, paimon_error *err
         if (r->current == NULL) {
             if (r->next_file >= r->split->file_count)
                 return PAIMON_ITEROVER;
-            if ((rc = open_file(r, r->next_file++, false, &r->current, err)) != 0)
+            if ((rc = open_file(r, r->next_file++, r->kinds_stored, &r->current, err)) != 0)
                 return rc;
         }
         rc = pm_file_reader_next(r->current, out, err);
@@ -475,6 +513,33 @@ static int fill_partition(pm_split_reader *r, pm_batch *b, paimon_error *err)
     return 0;
 }
 
+/* The _ROW_KIND column of a change read: the row kinds of `in` as "+I", "-U", "+U", "-D"
+ * (_VALUE_KIND 0 to 3, RowKind's byte values; behaviour.md §1.2). */
+static int fill_row_kinds(pm_split_reader *r, const pm_batch *in, pm_column *out, paimon_error *err)
+{
+    static const char *const NAMES[] = {"+I", "-U", "+U", "-D"};
+    const pm_column *kinds = NULL;
+    if (r->kinds_stored) {
+        size_t at = r->read_type->field_count + 1; /* after _SEQUENCE_NUMBER */
+        if (at >= in->column_count || in->columns[at]->width != 1)
+            return pm_err_set(err, PAIMON_EINVALID, "%s: a change read lost _VALUE_KIND",
+                              r->t->path);
+        kinds = in->columns[at];
+    }
+    for (int64_t i = 0; i < in->row_count; i++) {
+        int kind = kinds != NULL ? (int)(int8_t)kinds->values.data[i] : 0;
+        if (kind < 0 || kind > 3 ||
+            (kinds != NULL && kinds->null_count > 0 &&
+             !(kinds->validity.data[i / 8] & (1u << (i % 8)))))
+            return pm_corrupt(err, "%s: a row's _VALUE_KIND is %s, not a row kind (0 to 3)",
+                              r->split->paths[r->next_file - 1],
+                              kind >= 0 && kind <= 3 ? "null" : "out of range");
+        if (pm_column_append_bytes(out, NAMES[kind], 2) != 0)
+            return pm_nomem(err);
+    }
+    return 0;
+}
+
 /* The output columns of a read batch (moved, not copied). */
 static int project(pm_split_reader *r, pm_batch *in, pm_batch **out, paimon_error *err)
 {
@@ -482,9 +547,13 @@ static int project(pm_split_reader *r, pm_batch *in, pm_batch **out, paimon_erro
     int rc = pm_batch_new(&b, r->out_type, err);
     if (rc != 0)
         return rc;
-    for (size_t i = 0; i < r->out_count; i++) {
-        pm_column *c = in->columns[i];
-        in->columns[i] = NULL;
+    if (r->kind_off > 0 && (rc = fill_row_kinds(r, in, b->columns[0], err)) != 0) {
+        pm_batch_free(b);
+        return rc;
+    }
+    for (size_t i = r->kind_off; i < r->out_count; i++) {
+        pm_column *c = in->columns[i - r->kind_off];
+        in->columns[i - r->kind_off] = NULL;
         /* Same shape, the batch's own type tree. */
         pm_column_free(b->columns[i]);
         b->columns[i] = c;

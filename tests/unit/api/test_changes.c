@@ -1,0 +1,224 @@
+/* The public change-read API (include/paimon/changes.h) on a table written through the
+ * writer API with changelog-producer=input: snapshot by snapshot, row kinds, a column
+ * projection, the range rules, and the misuse checks (stream vs rows, bad options). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+#include "paimon.h"
+#include "util/alloc.h"
+
+/* A table whose snapshots are: 1 APPEND +I(1,a) +I(2,b); 2 APPEND -U(1,a) +U(1,c) -D(2,b). */
+static char *make_input_table(void)
+{
+    static const char *const COMMITS[] = {
+        "{\"id\":1,\"v\":\"a\"}\n{\"id\":2,\"v\":\"b\"}\n",
+        "{\"_ROW_KIND\":\"-U\",\"id\":1,\"v\":\"a\"}\n{\"_ROW_KIND\":\"+U\",\"id\":1,\"v\":\"c\"}\n"
+        "{\"_ROW_KIND\":\"-D\",\"id\":2,\"v\":\"b\"}\n",
+    };
+    char *dir = pm_test_tmpdir("changes-api"), *path = pm_malloc(strlen(dir) + 8);
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *pks[1] = {"id"}, *keys[2] = {"bucket", "changelog-producer"},
+               *vals[2] = {"1", "input"};
+    paimon_table *t;
+    paimon_error err;
+    sprintf(path, "%s/t", dir);
+    pm_free(dir);
+    co.columns = "id BIGINT, v STRING";
+    co.primary_keys = pks;
+    co.primary_key_count = 1;
+    co.option_keys = keys;
+    co.option_values = vals;
+    co.option_count = 2;
+    if (paimon_table_create(path, &co, &err) != 0)
+        fail_msg("%s", err.message);
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    for (size_t i = 0; i < 2; i++) {
+        paimon_writer *w;
+        paimon_input *in;
+        paimon_commit_messages *m;
+        paimon_commit_options cmo = PAIMON_COMMIT_OPTIONS_INIT;
+        int64_t id;
+        FILE *f = fmemopen((void *)COMMITS[i], strlen(COMMITS[i]), "r");
+        assert_non_null(f);
+        assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
+        assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
+        if (paimon_input_write(in, w, 0, NULL, &err) != PAIMON_ITEROVER)
+            fail_msg("%s", err.message);
+        assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
+        assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
+        if (paimon_table_commit(t, m, &cmo, &id, &err) != 0)
+            fail_msg("%s", err.message);
+        assert_int_equal(id, (int64_t)i + 1);
+        paimon_commit_messages_free(m);
+        paimon_input_free(in);
+        paimon_writer_free(w);
+        fclose(f);
+    }
+    paimon_table_free(t);
+    return path;
+}
+
+/* The current snapshot's rows as one string of JSON lines. */
+static char *rows_of(paimon_changes *ch)
+{
+    paimon_error err;
+    char *all = pm_calloc(1, 1);
+    size_t n = 0;
+    int rc;
+    while ((rc = paimon_changes_next_row(ch, &err)) == 0) {
+        const char *json;
+        size_t len;
+        assert_int_equal(paimon_changes_row_json(ch, &json, &len, &err), 0);
+        all = pm_realloc(all, n + len + 2);
+        memcpy(all + n, json, len);
+        n += len;
+        all[n++] = '\n';
+        all[n] = '\0';
+    }
+    assert_int_equal(rc, PAIMON_ITEROVER);
+    return all;
+}
+
+static void test_snapshots_and_kinds(void **state)
+{
+    char *path = make_input_table(), *rows;
+    paimon_table *t;
+    paimon_changes *ch;
+    paimon_changes_options o = PAIMON_CHANGES_OPTIONS_INIT;
+    paimon_changes_snapshot info;
+    paimon_error err;
+    const char *cols[1] = {"v"}, *text;
+    int64_t first, last;
+    (void)state;
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), 0);
+    paimon_changes_range(ch, &first, &last);
+    assert_int_equal(first, 1);
+    assert_int_equal(last, 2);
+    assert_int_equal(paimon_changes_column_count(ch), 3);
+    assert_string_equal(paimon_changes_column_name(ch, 0), "_ROW_KIND");
+    assert_string_equal(paimon_changes_column_type(ch, 0), "STRING NOT NULL");
+    assert_null(paimon_changes_column_name(ch, 3));
+    /* no current snapshot yet */
+    assert_int_equal(paimon_changes_next_row(ch, &err), PAIMON_EINVALID);
+    assert_int_equal(paimon_changes_next_snapshot(ch, &info, &err), 0);
+    assert_int_equal(info.id, 1);
+    assert_string_equal(info.commit_kind, "APPEND");
+    assert_int_equal(info.read, 1);
+    assert_int_equal(info.file_count, 1);
+    rows = rows_of(ch);
+    assert_string_equal(rows, "{\"_ROW_KIND\":\"+I\",\"id\":1,\"v\":\"a\"}\n"
+                              "{\"_ROW_KIND\":\"+I\",\"id\":2,\"v\":\"b\"}\n");
+    pm_free(rows);
+    /* rows were read: a stream of the same snapshot is refused */
+    {
+        struct ArrowArrayStream s;
+        assert_int_equal(paimon_changes_read(ch, &s, &err), PAIMON_EINVALID);
+    }
+    assert_int_equal(paimon_changes_next_snapshot(ch, &info, &err), 0);
+    assert_int_equal(info.id, 2);
+    rows = rows_of(ch);
+    assert_string_equal(rows, "{\"_ROW_KIND\":\"-U\",\"id\":1,\"v\":\"a\"}\n"
+                              "{\"_ROW_KIND\":\"+U\",\"id\":1,\"v\":\"c\"}\n"
+                              "{\"_ROW_KIND\":\"-D\",\"id\":2,\"v\":\"b\"}\n");
+    pm_free(rows);
+    assert_int_equal(paimon_changes_next_snapshot(ch, &info, &err), PAIMON_ITEROVER);
+    paimon_changes_free(ch);
+
+    /* a projection, from snapshot 2, read as an Arrow stream (rows then refused) */
+    o.from = PAIMON_CHANGES_FROM_SNAPSHOT;
+    o.from_value = 2;
+    o.columns = cols;
+    o.column_count = 1;
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), 0);
+    assert_int_equal(paimon_changes_column_count(ch), 2);
+    assert_string_equal(paimon_changes_column_name(ch, 1), "v");
+    assert_int_equal(paimon_changes_next_snapshot(ch, NULL, &err), 0);
+    {
+        struct ArrowArrayStream s;
+        struct ArrowArray a;
+        int64_t n = 0;
+        assert_int_equal(paimon_changes_read(ch, &s, &err), 0);
+        assert_int_equal(paimon_changes_next_row(ch, &err), PAIMON_EINVALID);
+        for (;;) {
+            assert_int_equal(s.get_next(&s, &a), 0);
+            if (a.release == NULL)
+                break;
+            assert_int_equal(a.n_children, 2);
+            n += a.length;
+            a.release(&a);
+        }
+        assert_int_equal(n, 3);
+        s.release(&s);
+    }
+    paimon_changes_free(ch);
+
+    /* value text of the first row of snapshot 2 */
+    o.columns = NULL;
+    o.column_count = 0;
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), 0);
+    assert_int_equal(paimon_changes_next_snapshot(ch, NULL, &err), 0);
+    assert_int_equal(paimon_changes_next_row(ch, &err), 0);
+    assert_int_equal(paimon_changes_row_value_text(ch, 0, &text, NULL, &err), 0);
+    assert_string_equal(text, "-U");
+    assert_int_equal(paimon_changes_row_value_text(ch, 2, &text, NULL, &err), 0);
+    assert_string_equal(text, "a");
+    assert_int_equal(paimon_changes_row_value_text(ch, 3, &text, NULL, &err), PAIMON_EINVALID);
+    paimon_changes_free(ch);
+    paimon_table_free(t);
+    pm_free(path);
+}
+
+static void test_bad_ranges_and_options(void **state)
+{
+    char *path = make_input_table();
+    paimon_table *t;
+    paimon_changes *ch = NULL;
+    paimon_changes_options o = PAIMON_CHANGES_OPTIONS_INIT;
+    paimon_error err;
+    const char *cols[2] = {"v", "nope"};
+    int64_t first, last;
+    (void)state;
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    o.from = PAIMON_CHANGES_FROM_SNAPSHOT;
+    o.from_value = 3;
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), PAIMON_ENOTFOUND);
+    assert_non_null(strstr(err.message, "snapshot 3 does not exist (the latest is 2)"));
+    assert_null(ch);
+    o.from_value = 2;
+    o.to_snapshot = 1;
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), PAIMON_EINVALID);
+    o.to_snapshot = 0;
+    o.columns = cols;
+    o.column_count = 2;
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), PAIMON_ENOTFOUND);
+    assert_non_null(strstr(err.message, "nope: no such column"));
+    o.columns = NULL;
+    o.column_count = 0;
+    o.from = 9;
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), PAIMON_EINVALID);
+    o.from = PAIMON_CHANGES_FROM_TIMESTAMP;
+    o.from_value = INT64_MAX; /* after every commit: an empty range */
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), 0);
+    paimon_changes_range(ch, &first, &last);
+    assert_true(first > last);
+    assert_int_equal(paimon_changes_next_snapshot(ch, NULL, &err), PAIMON_ITEROVER);
+    paimon_changes_free(ch);
+    o.version = 7;
+    assert_int_equal(paimon_table_changes(&ch, t, &o, &err), PAIMON_EINVALID);
+    assert_int_equal(paimon_table_changes(NULL, t, NULL, &err), PAIMON_EINVALID);
+    paimon_changes_free(NULL);
+    paimon_table_free(t);
+    pm_free(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_snapshots_and_kinds),
+        cmocka_unit_test(test_bad_ranges_and_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
