@@ -346,3 +346,32 @@ void pm_write_ctx_release(pm_write_ctx *c)
     pm_file_index_conf_free(&c->index);
     memset(c, 0, sizeof(*c));
 }
+
+void pm_write_ctx_writer_conf(const pm_write_ctx *c, const char *dir, pm_path_factory *names,
+                              bool changelog, int64_t *seq_counter, pm_data_writer_conf *dc)
+{
+    memset(dc, 0, sizeof(*dc));
+    dc->fs = c->fs;
+    dc->dir = dir;
+    dc->names = names;
+    dc->prefix = changelog ? c->changelog_prefix : c->data_prefix;
+    dc->changelog = changelog;
+    dc->format = changelog ? c->changelog_format : c->format;
+    dc->codec = changelog ? c->changelog_codec : c->codec;
+    dc->opts = c->opts;
+    dc->row = c->file_type;
+    dc->target_size = c->target_size;
+    dc->schema_id = c->schema_id;
+    dc->primary_key = c->primary_key;
+    dc->key_cols = c->file_key_cols;
+    dc->key_stat_cols = c->file_key_stats;
+    dc->key_count = c->key_count;
+    dc->seq_col = c->seq_col;
+    dc->kind_col = c->kind_col;
+    dc->value_start = c->value_start;
+    dc->modes = changelog ? c->changelog_modes : c->modes;
+    dc->stats_source = changelog ? c->changelog_stats_source : c->stats_source;
+    dc->dense = c->dense;
+    dc->index = changelog ? NULL : c->index_or_null;
+    dc->seq_counter = seq_counter;
+}
