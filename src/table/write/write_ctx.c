@@ -93,17 +93,18 @@ static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_e
     if (pk && dv)
         return unsupported(err, "primary-key tables with deletion vectors are compacted by Java "
                                 "at every commit (their level-0 files are invisible to batch "
-                                "reads until then); paimon-c does not compact yet");
+                                "reads until then); paimon-c does not compact with lookups yet");
     if (pk && opt_is(o, "merge-engine", "first-row"))
         return unsupported(err, "merge-engine = first-row tables are compacted by Java at every "
                                 "commit (level-0 files are invisible to batch reads until then); "
-                                "paimon-c does not compact yet");
+                                "paimon-c does not compact with lookups yet");
     if (pk && opt_is(o, "changelog-producer", "lookup"))
-        return unsupported(err, "changelog-producer = lookup produces its changelog by a "
-                                "compaction at every commit; paimon-c does not compact yet");
+        return unsupported(
+            err, "changelog-producer = lookup produces its changelog by a "
+                 "compaction at every commit; paimon-c does not compact with lookups yet");
     if (pk && force_lookup)
         return unsupported(err, "force-lookup tables are compacted by Java at every commit; "
-                                "paimon-c does not compact yet");
+                                "paimon-c does not compact with lookups yet");
     if (opt_is(o, "bucket-function.type", "hive"))
         return unsupported(err, "bucket-function.type = hive is not supported yet");
     if (pm_options_get(o, "data-file.external-paths") != NULL)
@@ -111,9 +112,10 @@ static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_e
     if (opt_is(o, "row-tracking.enabled", "true") || opt_is(o, "data-evolution.enabled", "true"))
         return unsupported(err, "row tracking and data evolution are not supported yet");
     /* the commit could not publish the files: refuse before writing any (commit.c) */
-    if (pm_options_get(o, "manifest.format") != NULL && !opt_is(o, "manifest.format", "avro"))
+    if (pm_options_get(o, "manifest.format") != NULL && !opt_is(o, "manifest.format", "avro") &&
+        !opt_is(o, "manifest.format", "orc"))
         return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                          "manifest.format=%s: only Avro manifests can be written yet",
+                          "manifest.format=%s: only Avro and ORC manifests can be written",
                           pm_options_get(o, "manifest.format"));
     return 0;
 }
