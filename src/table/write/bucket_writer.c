@@ -51,7 +51,9 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
     pm_commit_messages_init(&w->pending);
     pm_arena_init(&w->inc_arena, 4096);
     pm_levels_init(&w->levels, compactor != NULL ? compactor->num_levels : 2);
-    if (c->primary_key && compactor != NULL) {
+    /* primary keys: LSM levels; fixed-bucket append tables: the queue of files to compact
+     * (all at level 0), as BucketedAppendCompactManager restores it */
+    if (compactor != NULL && (c->primary_key || total_buckets > 0)) {
         w->k = compactor;
         w->strategy = compactor->strategy;
         for (size_t i = 0; i < restore_count; i++)
@@ -145,6 +147,8 @@ size_t pm_bucket_writer_memory(const pm_bucket_writer *w)
 }
 
 static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err);
+static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err);
+static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err);
 
 /* Flushes the buffer as level-0 files (and input changelog files). */
 static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
@@ -331,6 +335,133 @@ done:
     return rc;
 }
 
+/* ---- append tables (BucketedAppendCompactManager) --------------------------------------- */
+
+static int by_min_seq(const void *pa, const void *pb)
+{
+    const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
+    const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
+    if (a->file.min_sequence_number != b->file.min_sequence_number)
+        return a->file.min_sequence_number < b->file.min_sequence_number ? -1 : 1;
+    return strcmp(a->file.file_name, b->file.file_name);
+}
+
+/* Compacts files[0..n) and updates the queue: the inputs leave it, and the last output
+ * joins it again while it is still small (getCompactionResult). */
+static int append_rewrite(pm_bucket_writer *w, const pm_manifest_entry **files, size_t n,
+                          paimon_error *err)
+{
+    pm_compact_bucket b = {w->partition,     w->partition_len,     w->bucket,
+                           w->total_buckets, pm_buf_cstr(&w->dir), &w->names};
+    pm_commit_messages res;
+    const pm_manifest_entry *last = NULL;
+    int rc;
+    pm_commit_messages_init(&res);
+    PM_TRY(pm_compact_append(w->k, &b, files, n, &res, err));
+    /* the levels hold the queue: apply_result takes the inputs out and puts every output in */
+    PM_TRY(apply_result(w, &res, err));
+    for (size_t i = 0; i < res.compact_count; i++)
+        if (res.compact[i].kind == PM_FILE_KIND_ADD)
+            last = &res.compact[i];
+    for (size_t i = 0; i < res.compact_count; i++) {
+        const pm_manifest_entry *e = &res.compact[i];
+        if (e->kind == PM_FILE_KIND_ADD && (e != last || e->file.file_size >= w->k->min_file_size))
+            pm_levels_remove(&w->levels, e->file.file_name, 0);
+    }
+done:
+    pm_commit_messages_release(&res);
+    return rc;
+}
+
+/* triggerCompaction: the best-effort pick (pickCompactBefore) or the full compaction
+ * (FullCompactTask), run to the end. */
+static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err)
+{
+    pm_levels_run *runs = NULL;
+    const pm_manifest_entry **q = NULL;
+    size_t run_count = 0, n;
+    int rc;
+
+    PM_TRY(pm_levels_runs(&w->levels, &runs, &run_count, err));
+    n = run_count;
+    if (n == 0)
+        goto done;
+    if ((q = pm_malloc(n * sizeof(*q))) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        q[i] = runs[i].files[0];
+    qsort(q, n, sizeof(*q), by_min_seq);
+    if (full) {
+        size_t start = 0, big = 0, small = 0;
+        if (!w->k->force_rewrite_all && n < 3) /* FULL_COMPACT_MIN_FILE */
+            goto done;
+        /* the task takes the whole queue: files it leaves alone leave the queue */
+        for (size_t i = 0; i < n; i++)
+            pm_levels_remove(&w->levels, q[i]->file.file_name, 0);
+        while (!w->k->force_rewrite_all && start < n &&
+               q[start]->file.file_size >= w->k->min_file_size)
+            start++;
+        for (size_t i = start; i < n; i++) {
+            if (q[i]->file.file_size >= w->k->min_file_size)
+                big++;
+            else
+                small++;
+        }
+        if (w->k->force_rewrite_all || (small > big && n - start >= 3)) {
+            /* the levels no longer hold the inputs: re-add so apply_result can take them */
+            for (size_t i = start; i < n; i++)
+                PM_TRY(pm_levels_add(&w->levels, q[i], err));
+            PM_TRY(append_rewrite(w, q + start, n - start, err));
+        }
+        goto done;
+    }
+    {
+        /* pickCompactBefore: the oldest files until compaction.min.file-num of them, the
+         * window sliding past files while it holds 2 x target-file-size */
+        size_t first = 0, count = 0;
+        int64_t total = 0;
+        for (size_t i = 0; i < n; i++) {
+            count++;
+            total += q[i]->file.file_size;
+            if ((int64_t)count >= w->k->min_file_num) {
+                PM_TRY(append_rewrite(w, q + first, count, err));
+                goto done;
+            }
+            if (total >= w->k->c->target_size * 2) {
+                /* the file shifted out leaves the queue for good */
+                pm_levels_remove(&w->levels, q[first]->file.file_name, 0);
+                total -= q[first]->file.file_size;
+                first++;
+                count--;
+            }
+        }
+    }
+done:
+    pm_levels_runs_free(runs, run_count);
+    pm_free(q);
+    return rc;
+}
+
+int pm_bucket_writer_compact_files(pm_bucket_writer *w, pm_compactor *compactor,
+                                   const pm_manifest_entry **files, size_t n, paimon_error *err)
+{
+    int rc;
+    if (w->buffer != NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "compact_files is for append tables");
+    w->k = compactor;
+    for (size_t i = 0; i < n; i++)
+        if ((rc = pm_levels_add(&w->levels, files[i], err)) != 0)
+            return rc;
+    if ((rc = append_rewrite(w, files, n, err)) != 0)
+        return rc;
+    /* no queue here: the coordinator plans again on its next run */
+    pm_levels_release(&w->levels);
+    pm_levels_init(&w->levels, 2);
+    return 0;
+}
+
 int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err)
 {
     int rc;
@@ -338,6 +469,8 @@ int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err)
         return rc;
     if (w->k == NULL)
         return 0;
+    if (w->buffer == NULL)
+        return trigger_append(w, full, err);
     return trigger_compaction(w, full, err);
 }
 
@@ -376,15 +509,27 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimo
                 (rc = drain_increment(w, &w->pending, err)) != 0)
                 return rc;
         }
-    } else if (w->append != NULL) {
-        pm_data_writer *dw = w->append;
-        w->append = NULL;
-        rc = take_files(w, dw, false, err);
-        if (rc != 0) {
-            pm_data_writer_abort(dw);
-            return rc;
+    } else {
+        size_t first_new = w->pending.data_count;
+        if (w->append != NULL) {
+            pm_data_writer *dw = w->append;
+            w->append = NULL;
+            rc = take_files(w, dw, false, err);
+            if (rc != 0) {
+                pm_data_writer_abort(dw);
+                return rc;
+            }
+            pm_data_writer_free(dw);
         }
-        pm_data_writer_free(dw);
+        if (w->k != NULL) {
+            bool full = w->k->delta_commits > 0 && ++w->prepares % w->k->delta_commits == 0;
+            for (size_t i = first_new; i < w->pending.data_count; i++)
+                if ((rc = pm_levels_add(&w->levels, &w->pending.data[i], err)) != 0)
+                    return rc;
+            if ((rc = trigger_append(w, full, err)) != 0 ||
+                (rc = drain_increment(w, &w->pending, err)) != 0)
+                return rc;
+        }
     }
     if (pm_commit_messages_append(out, &w->pending) != 0)
         return pm_nomem(err);

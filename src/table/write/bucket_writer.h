@@ -50,6 +50,12 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *ctx, const uint8_
  * compaction job's step (Java's write.compact(partition, bucket, full)). */
 int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err);
 
+/* Append tables: rewrites files[0..n) (in that order) into one rolling run of new files,
+ * the compact job's AppendCompactTask of an unaware-bucket table; the increment is handed
+ * out at the next prepare.  Borrows `compactor` from now on. */
+int pm_bucket_writer_compact_files(pm_bucket_writer *w, pm_compactor *compactor,
+                                   const pm_manifest_entry **files, size_t n, paimon_error *err);
+
 /* Adds rows rows[0..n) of `b` (the table's columns) with their row kinds (kinds[i] for
  * rows[i]). */
 int pm_bucket_writer_put(pm_bucket_writer *w, const pm_batch *b, const int64_t *rows,

@@ -24,7 +24,9 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
         (rc = pm_options_get_i64(c->opts, "num-levels", k->strategy.trigger + 1, &levels, err)) !=
             0 ||
         (rc = pm_options_get_i64(c->opts, "full-compaction.delta-commits", 0, &k->delta_commits,
-                                 err)) != 0)
+                                 err)) != 0 ||
+        (rc = pm_options_get_i64(c->opts, "compaction.min.file-num", 5, &k->min_file_num, err)) !=
+            0)
         return rc;
     if (levels < 2 || levels > 1000)
         return pm_err_set(err, PAIMON_EINVALID, "num-levels must be at least 2, not %lld",
@@ -428,5 +430,77 @@ done:
     pm_free(t.cand);
     pm_type_free(t.merged);
     pm_arena_free(&t.arena);
+    return rc;
+}
+
+int pm_compact_append(pm_compactor *k, const pm_compact_bucket *b,
+                      const pm_manifest_entry *const *files, size_t n, pm_commit_messages *out,
+                      paimon_error *err)
+{
+    task t;
+    pm_data_writer_conf dc;
+    pm_data_writer *dw = NULL;
+    pm_file_reader *r = NULL;
+    pm_batch *batch = NULL;
+    pm_data_file_meta *written;
+    size_t count;
+    int64_t seq;
+    pm_buf path;
+    size_t mark = out->compact_count;
+    int rc;
+
+    if (n == 0)
+        return 0;
+    memset(&t, 0, sizeof(t));
+    t.k = k;
+    t.b = b;
+    t.out = out;
+    pm_buf_init(&path, 0);
+    seq = files[0]->file.min_sequence_number;
+    pm_write_ctx_writer_conf(k->c, b->dir, b->names, false, &seq, &dc);
+    dc.compact = true;
+    PM_TRY(pm_data_writer_new(&dw, &dc, err));
+    for (size_t i = 0; i < n; i++) {
+        const pm_schema *fs = NULL;
+        pm_file_reader_options o;
+        PM_TRY(schema_of(k, files[i]->file.schema_id, &fs, err));
+        path.len = 0;
+        if ((rc = files[i]->file.external_path != NULL
+                      ? pm_buf_puts(&path, files[i]->file.external_path)
+                      : pm_buf_printf(&path, "%s/%s", b->dir, files[i]->file.file_name)) != 0) {
+            rc = pm_buf_error(err, rc);
+            goto done;
+        }
+        memset(&o, 0, sizeof(o));
+        o.out_type = k->c->value_type;
+        PM_TRY(pm_file_reader_open(&r, k->c->fs, pm_buf_cstr(&path), files[i], fs, &o, err));
+        for (;;) {
+            rc = pm_file_reader_next(r, &batch, err);
+            if (rc == PAIMON_ITEROVER)
+                break;
+            if (rc != 0)
+                goto done;
+            if (batch->row_count > 0)
+                PM_TRY(pm_data_writer_write(dw, batch, 0, batch->row_count, err));
+            pm_batch_free(batch);
+            batch = NULL;
+        }
+        pm_file_reader_free(r);
+        r = NULL;
+    }
+    PM_TRY(pm_data_writer_finish(dw, &written, &count, err));
+    for (size_t i = 0; i < n; i++)
+        PM_TRY(add_entry(&t, &files[i]->file, PM_FILE_KIND_DELETE, err));
+    for (size_t i = 0; i < count; i++)
+        PM_TRY(add_entry(&t, &written[i], PM_FILE_KIND_ADD, err));
+    pm_data_writer_free(dw);
+    dw = NULL;
+done:
+    if (rc != 0)
+        out->compact_count = mark; /* the writer's abort removes the files */
+    pm_batch_free(batch);
+    pm_file_reader_free(r);
+    pm_data_writer_abort(dw);
+    pm_buf_free(&path);
     return rc;
 }

@@ -19,6 +19,9 @@
  * The result is a compact increment: DELETE entries for the files before (at their level),
  * ADD entries for the files after.  A failure removes the files this task wrote.
  *
+ * Append tables compact by concatenation instead (pm_compact_append): their files have no
+ * key, only an order (sequence numbers), which the rewrite keeps.
+ *
  * Thread safety: one thread per compactor; a compactor belongs to one table write.
  */
 #ifndef PM_TABLE_WRITE_COMPACT_TASK_H
@@ -39,6 +42,7 @@ typedef struct pm_compactor {
     pm_universal strategy; /* the options; each bucket copies it (its own clock) */
     int32_t num_levels;    /* num-levels, default trigger + 1 */
     int64_t delta_commits; /* full-compaction.delta-commits, 0 unset */
+    int64_t min_file_num;  /* compaction.min.file-num (append tables) */
 } pm_compactor;
 
 int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err);
@@ -59,5 +63,12 @@ int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
                     const pm_manifest_entry *const *files, size_t n, int32_t output,
                     bool drop_delete, int32_t max_level, pm_commit_messages *out,
                     paimon_error *err);
+
+/* Append tables (Java BaseAppendFileStoreWrite.compactRewrite): the rows of files[0..n), in
+ * that order, rewritten into rolling level-0 files with file source COMPACT whose sequence
+ * numbers count on from the first file's minimum.  Appends the increment to out->compact. */
+int pm_compact_append(pm_compactor *k, const pm_compact_bucket *b,
+                      const pm_manifest_entry *const *files, size_t n, pm_commit_messages *out,
+                      paimon_error *err);
 
 #endif /* PM_TABLE_WRITE_COMPACT_TASK_H */
