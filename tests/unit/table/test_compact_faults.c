@@ -263,9 +263,55 @@ static void test_writer_compaction_halt(void **state)
     fault_loop(false, PM_FAULT_HALT);
 }
 
+/* Two compactions planned on the same snapshot: the first commits, the second names files
+ * that are no longer live and is refused by the conflict check (PAIMON_ECONFLICT), leaving
+ * the table as the first left it. */
+static void test_concurrent_compactions_conflict(void **state)
+{
+    char *t = prepare(true), *before, *after, msg[512];
+    pm_fs *fs = pm_fs_local_new(false);
+    pm_table_write *a = NULL, *b = NULL;
+    pm_table_write_opts wo = {false, "c", true};
+    pm_commit_messages ma, mb;
+    pm_commit_opts o;
+    paimon_error err;
+    int64_t id_a = 0, id_b = 0, latest_id;
+    (void)state;
+    pm_commit_messages_init(&ma);
+    pm_commit_messages_init(&mb);
+    before = rows_of(t);
+    assert_int_equal(pm_table_write_new(&a, fs, t, &wo, &err), 0);
+    assert_int_equal(pm_table_write_new(&b, fs, t, &wo, &err), 0);
+    assert_int_equal(pm_table_write_compact(a, true, NULL, NULL, &ma, &err), 0);
+    assert_int_equal(pm_table_write_compact(b, true, NULL, NULL, &mb, &err), 0);
+    assert_true(ma.compact_count > 0 && mb.compact_count > 0);
+    memset(&o, 0, sizeof(o));
+    o.commit_user = "c";
+    o.identifier = 1;
+    o.kind = PM_COMMIT_COMPACT;
+    assert_int_equal(pm_commit(fs, t, &ma, &o, &id_a, &err), 0);
+    latest_id = latest(t);
+    assert_int_equal(id_a, latest_id);
+    o.commit_user = "d";
+    assert_int_equal(pm_commit(fs, t, &mb, &o, &id_b, &err), PAIMON_ECONFLICT);
+    assert_int_equal(latest(t), latest_id);
+    after = rows_of(t);
+    assert_string_equal(before, after);
+    assert_int_equal(pm_test_check_lsm(t, msg, sizeof(msg), NULL, NULL), 0);
+    pm_table_write_free(a);
+    pm_table_write_free(b);
+    pm_commit_messages_release(&ma);
+    pm_commit_messages_release(&mb);
+    pm_fs_free(fs);
+    pm_free(before);
+    pm_free(after);
+    remove_table(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_concurrent_compactions_conflict),
         cmocka_unit_test(test_compact_fail),
         cmocka_unit_test(test_compact_halt),
         cmocka_unit_test(test_writer_compaction_fail),
