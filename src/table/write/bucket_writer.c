@@ -306,8 +306,9 @@ static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
         goto done;
     for (size_t i = 0; i < take; i++)
         file_count += runs[i].file_count;
-    /* the manager drops units without files or of one file already at the output level */
-    if (file_count == 0 || (file_count == 1 && runs[0].files[0]->file.level == output))
+    /* the manager drops units without files, and strategy picks of one file already at the
+     * output level (a forced full compaction rewrites such a file when it must) */
+    if (file_count == 0 || (!full && file_count == 1 && runs[0].files[0]->file.level == output))
         goto done;
     if ((files = pm_malloc(file_count * sizeof(*files))) == NULL) {
         rc = pm_nomem(err);
