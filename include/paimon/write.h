@@ -23,6 +23,12 @@
  * Text rows (JSONL, CSV, Debezium JSON) go in through a paimon_input reader bound to a
  * writer (paimon_input_write), as `paimon write` does.
  *
+ * Compaction: writers of primary-key tables and fixed-bucket append tables restore their
+ * bucket's files and compact them as Java's writers do (universal compaction after buffer
+ * flushes, synchronously), unless the table is write-only; their messages then also carry
+ * a compact increment, which paimon_table_commit() publishes as a COMPACT snapshot after
+ * the APPEND one (*snapshot_id is the last).  paimon_table_compact() is the dedicated job.
+ *
  * Ownership: every handle returned through an `out` parameter is the caller's and has a
  * _free function; arguments are borrowed for the call unless a function says otherwise.
  *
