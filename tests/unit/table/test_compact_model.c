@@ -261,23 +261,34 @@ static void run_model(engine e, const char *tag, uint64_t seed)
     pm_free(path);
 }
 
+/* PAIMON_MODEL_SEED=N also runs each engine with seed N (for longer hunts by hand). */
+static void extra_seed(engine e, const char *tag)
+{
+    const char *seed = getenv("PAIMON_MODEL_SEED");
+    if (seed != NULL)
+        run_model(e, tag, strtoull(seed, NULL, 10));
+}
+
 static void test_deduplicate(void **state)
 {
     (void)state;
     run_model(DEDUP, "model-dedup", 1);
     run_model(DEDUP, "model-dedup2", 99);
+    extra_seed(DEDUP, "model-seed-dedup");
 }
 
 static void test_partial_update(void **state)
 {
     (void)state;
     run_model(PARTIAL, "model-partial", 7);
+    extra_seed(PARTIAL, "model-seed-partial");
 }
 
 static void test_aggregation(void **state)
 {
     (void)state;
     run_model(AGG, "model-agg", 13);
+    extra_seed(AGG, "model-seed-agg");
 }
 
 int main(void)
