@@ -23,6 +23,12 @@
  * Text rows (JSONL, CSV, Debezium JSON) go in through a paimon_input reader bound to a
  * writer (paimon_input_write), as `paimon write` does.
  *
+ * Compaction: writers of primary-key tables and fixed-bucket append tables restore their
+ * bucket's files and compact them as Java's writers do (universal compaction after buffer
+ * flushes, synchronously), unless the table is write-only; their messages then also carry
+ * a compact increment, which paimon_table_commit() publishes as a COMPACT snapshot after
+ * the APPEND one (*snapshot_id is the last).  paimon_table_compact() is the dedicated job.
+ *
  * Ownership: every handle returned through an `out` parameter is the caller's and has a
  * _free function; arguments are borrowed for the call unless a function says otherwise.
  *
@@ -120,6 +126,32 @@ typedef struct paimon_commit_options {
 PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_messages *messages,
                                    const paimon_commit_options *options, int64_t *snapshot_id,
                                    paimon_error *err);
+
+/* ---- compaction ----------------------------------------------------------------------- */
+
+typedef struct paimon_compact_options {
+    unsigned int version;         /* PAIMON_COMPACT_OPTIONS_VERSION */
+    int full;                     /* everything into the highest level (else: as the strategy
+                                     picks, Java's universal compaction) */
+    const char *const *partition; /* "k=v" items: only partitions matching all; none: all */
+    size_t partition_count;
+    const char *commit_user; /* NULL: a fresh UUID */
+} paimon_compact_options;
+
+#define PAIMON_COMPACT_OPTIONS_VERSION 1
+#define PAIMON_COMPACT_OPTIONS_INIT                                                                \
+    {                                                                                              \
+        PAIMON_COMPACT_OPTIONS_VERSION, 0, NULL, 0, NULL                                           \
+    }
+
+/* Compacts the buckets of a primary-key table (Java's dedicated compaction job) and
+ * commits the result as one COMPACT snapshot; `*snapshot_id` (may be NULL) receives its
+ * id, or 0 when there was nothing to compact (no snapshot is made).  The table must have
+ * been written by paimon-c or Java 1.x; tables paimon-c cannot write (deletion vectors,
+ * first-row, the lookup changelog producer, append tables) are PAIMON_EUNSUPPORTED.
+ * PAIMON_ECONFLICT when a concurrent commit removed a file being compacted. */
+PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_options *options,
+                                    int64_t *snapshot_id, paimon_error *err);
 
 /* ---- writers -------------------------------------------------------------------------- */
 

@@ -27,6 +27,7 @@ PAIMON_API int paimon_table_alter(const char *path, const paimon_alter *change, 
 /* ---- commits --------------------------------------------------------------------------- */
 
 #include "table/commit.h"
+#include "table/compact.h"
 #include "table/table.h"
 #include "util/alloc.h"
 #include "util/uuid.h"
@@ -98,6 +99,37 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     o.partition = options->partition;
     o.partition_count = options->partition_count;
     rc = pm_commit(table->fs, table->path, messages, &o, &id, err);
+    if (snapshot_id != NULL)
+        *snapshot_id = id;
+    if (rc != 0 && rc != PAIMON_ENOMEM)
+        pm_err_prefix(err, rc, "%s: ", table->path);
+    return rc;
+}
+
+PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_options *options,
+                                    int64_t *snapshot_id, paimon_error *err)
+{
+    pm_compact_opts o;
+    char user[PM_UUID_STRLEN + 1];
+    int64_t id = 0;
+    int rc;
+    paimon_error_clear(err);
+    if (snapshot_id != NULL)
+        *snapshot_id = 0;
+    if (table == NULL || options == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_compact: table and options needed");
+    if (options->version != PAIMON_COMPACT_OPTIONS_VERSION)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_table_compact: options version %u, this library knows %d",
+                          options->version, PAIMON_COMPACT_OPTIONS_VERSION);
+    if (options->commit_user == NULL && pm_uuid_v4(user) != 0)
+        return pm_err_set(err, PAIMON_EIO, "no random numbers for a commit user");
+    memset(&o, 0, sizeof(o));
+    o.full = options->full != 0;
+    o.partition = options->partition;
+    o.partition_count = options->partition_count;
+    o.commit_user = options->commit_user != NULL ? options->commit_user : user;
+    rc = pm_table_compact(table->fs, table->path, &o, &id, NULL, NULL, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
     if (rc != 0 && rc != PAIMON_ENOMEM)

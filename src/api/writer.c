@@ -29,7 +29,7 @@ PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
                                   const paimon_writer_options *options, paimon_error *err)
 {
     paimon_writer *w;
-    pm_table_write_opts o = {false, NULL};
+    pm_table_write_opts o = {false, NULL, false};
     int rc;
     paimon_error_clear(err);
     if (out == NULL || table == NULL)

@@ -19,6 +19,7 @@ static const command COMMANDS[] = {
     {"create", cli_cmd_create, "create a table"},
     {"alter", cli_cmd_alter, "change a table's columns or options"},
     {"write", cli_cmd_write, "write rows (JSONL, CSV, Debezium JSON) into a table and commit"},
+    {"compact", cli_cmd_compact, "compact the buckets of a table that need it, or all with --full (COMPACT snapshot)"},
     {"cat", cli_cmd_cat, "print the rows of a table (a snapshot, filtered, projected)"},
     {"inspect", cli_cmd_inspect, "list a table's snapshots, schemas, manifests, files, options"},
     {"tail", cli_cmd_tail, "print the changes (row kinds) of a range of snapshots"},

@@ -43,6 +43,8 @@ struct pm_merge_reader {
     const pm_batch **pick_batches;
     int64_t *pick_rows;
     size_t pick_count, pick_cap;
+    size_t copy_count; /* columns copied per pick: values (+ seq and kind when reducing) */
+    pm_batch *scratch; /* reduce: one computed row */
 };
 
 /* ---- ordering ------------------------------------------------------------------------------ */
@@ -229,6 +231,15 @@ int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_c
     if (r->o.batch_rows <= 0)
         r->o.batch_rows = 4096;
     r->value_count = o->value_type->field_count;
+    r->copy_count = o->reduce ? r->value_count + 2 : r->value_count;
+    if (o->reduce && (o->out_type == NULL || o->out_type->field_count != r->value_count + 2)) {
+        pm_free(r);
+        return pm_err_set(err, PAIMON_EINVALID, "merge output type without system columns");
+    }
+    if (o->reduce && pm_batch_new(&r->scratch, o->value_type, err) != 0) {
+        pm_free(r);
+        return PAIMON_ENOMEM;
+    }
     r->lookup = pm_merge_fn_lookup(fn);
     if (o->key_count == 1) {
         const pm_type *kt = o->value_type->fields[o->key_cols[0]].type;
@@ -263,6 +274,7 @@ void pm_merge_reader_free(pm_merge_reader *r)
     pm_free(r->recs);
     pm_free(r->pick_batches);
     pm_free(r->pick_rows);
+    pm_batch_free(r->scratch);
     pm_free(r);
 }
 
@@ -349,7 +361,7 @@ static int add_pick(pm_merge_reader *r, const pm_record *rec, paimon_error *err)
 /* Copies the picked records into `b`, column by column. */
 static int flush_picks(pm_merge_reader *r, pm_batch *b, paimon_error *err)
 {
-    for (size_t col = 0; r->pick_count > 0 && col < r->value_count; col++) {
+    for (size_t col = 0; r->pick_count > 0 && col < r->copy_count; col++) {
         int rc =
             pm_column_gather(b->columns[col], r->pick_batches, r->pick_rows, r->pick_count, col);
         if (rc != 0)
@@ -375,6 +387,39 @@ static inline int advance(pm_merge_reader *r, cursor *c, paimon_error *err)
     return load(r, c, err);
 }
 
+/* Compaction: the reduced record of one key's n records, appended to b (values, seq, kind)
+ * unless it is a retraction that is dropped. */
+static int reduce_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
+{
+    int pick = pm_merge_fn_reduce_pick(r->fn, r->recs, n);
+    int8_t kind = 0;
+    int64_t seq = 0;
+    bool emitted = false;
+    int rc;
+    if (pick >= 0) {
+        if (r->o.drop_delete && !pm_kind_is_add(r->recs[pick].kind))
+            return 0;
+        return add_pick(r, &r->recs[pick], err);
+    }
+    if (pick != -1)
+        return 0;
+    pm_batch_reset(r->scratch);
+    if ((rc = pm_merge_fn_reduce(r->fn, r->recs, n, r->scratch, &kind, &seq, &emitted, err)) != 0)
+        return rc;
+    if (!emitted || (r->o.drop_delete && !pm_kind_is_add(kind)))
+        return 0;
+    /* computed rows go after the picks before them */
+    if ((rc = flush_picks(r, b, err)) != 0)
+        return rc;
+    for (size_t c = 0; c < r->value_count; c++)
+        if ((rc = pm_column_append_from(b->columns[c], r->scratch->columns[c], 0)) != 0)
+            return pm_buf_error(err, rc);
+    if ((rc = pm_column_append_i64(b->columns[r->value_count], seq)) != 0 ||
+        (rc = pm_column_append_i64(b->columns[r->value_count + 1], kind)) != 0)
+        return pm_buf_error(err, rc);
+    return 0;
+}
+
 int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
 {
     pm_batch *b = NULL;
@@ -385,7 +430,7 @@ int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
         return rc;
     if (r->live == 0)
         return PAIMON_ITEROVER;
-    if ((rc = pm_batch_new(&b, r->o.value_type, err)) != 0)
+    if ((rc = pm_batch_new(&b, r->o.reduce ? r->o.out_type : r->o.value_type, err)) != 0)
         return rc;
     while (r->live > 0 && output_rows(r, b) < r->o.batch_rows) {
         size_t w = r->tree[0], n = 0;
@@ -417,6 +462,11 @@ int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
         }
         if (r->lookup)
             n = lookup_filter(r->recs, n);
+        if (r->o.reduce) {
+            if ((rc = reduce_key(r, n, b, err)) != 0)
+                goto done;
+            continue;
+        }
         pick = n == 1 && !r->lookup ? (pm_kind_is_add(r->recs[0].kind) ? 0 : PM_MERGE_DELETED)
                                     : pm_merge_fn_pick(r->fn, r->recs, n);
         if (pick >= 0) {

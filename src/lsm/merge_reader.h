@@ -33,6 +33,14 @@ typedef struct pm_merge_reader_options {
     size_t seq_count;
     bool seq_descending; /* sequence.field.sort-order = descending */
     int64_t batch_rows;  /* output rows per batch */
+    /* Compaction (Java's ReducerMergeFunctionWrapper, MergeTreeCompactRewriter): records of
+     * a key reduce as a writer's flush reduces them (pm_merge_fn_reduce: a lone record
+     * passes, retractions are kept), and the output batches carry _SEQUENCE_NUMBER and
+     * _VALUE_KIND after the values (`out_type`: value_type's columns, then those two).
+     * `drop_delete` then drops results that are retractions (DropDeleteReader). */
+    bool reduce;
+    bool drop_delete;
+    const pm_type *out_type;
 } pm_merge_reader_options;
 
 typedef struct pm_merge_reader pm_merge_reader;

@@ -663,8 +663,9 @@ static int find_own(pm_fs *fs, const char *table, int64_t from, int64_t to, cons
     return 0;
 }
 
-int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const pm_commit_opts *o,
-              int64_t *snapshot_id, paimon_error *err)
+/* One snapshot of kind o->kind (or OVERWRITE) from m's data, changelog and index entries. */
+static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
+                      const pm_commit_opts *o, int64_t *snapshot_id, paimon_error *err)
 {
     table_view v;
     commit_conf conf;
@@ -792,4 +793,42 @@ done:
     pm_arena_free(&a.arena);
     pm_schema_free(v.schema);
     return rc;
+}
+
+int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const pm_commit_opts *o,
+              int64_t *snapshot_id, paimon_error *err)
+{
+    pm_commit_messages part;
+    pm_commit_opts co;
+    int64_t id = 0;
+    int rc;
+    bool append_empty = m->data_count == 0 && m->changelog_count == 0 && m->index_count == 0;
+
+    *snapshot_id = 0;
+    /* The APPEND (or OVERWRITE) snapshot: skipped when it would only precede a COMPACT one
+     * with nothing in it (a dedicated compaction); otherwise commit_one applies
+     * snapshot.ignore-empty-commit. */
+    if (!(append_empty && m->compact_count > 0 && !o->overwrite)) {
+        part = *m;
+        part.compact = NULL;
+        part.compact_count = 0;
+        if ((rc = commit_one(fs, table, &part, o, &id, err)) != 0)
+            return rc;
+        *snapshot_id = id;
+    }
+    if (m->compact_count == 0)
+        return 0;
+    memset(&part, 0, sizeof(part));
+    part.data = m->compact;
+    part.data_count = m->compact_count;
+    co = *o;
+    co.kind = PM_COMMIT_COMPACT;
+    co.overwrite = false;
+    co.partition = NULL;
+    co.partition_count = 0;
+    if ((rc = commit_one(fs, table, &part, &co, &id, err)) != 0)
+        return rc;
+    if (id != 0)
+        *snapshot_id = id;
+    return 0;
 }

@@ -50,6 +50,11 @@ struct paimon_commit_messages {
     size_t changelog_count, changelog_cap;
     pm_index_manifest_entry *index; /* ADD and DELETE entries of index files */
     size_t index_count, index_cap;
+    /* The compact increment (Java's CompactIncrement): compactBefore as DELETE entries,
+     * compactAfter as ADD entries (an upgraded file is both, at two levels).  Committed as
+     * a COMPACT snapshot after the APPEND snapshot of the entries above. */
+    pm_manifest_entry *compact;
+    size_t compact_count, compact_cap;
     bool has_watermark;
     int64_t watermark;
 };
@@ -62,6 +67,7 @@ void pm_commit_messages_release(pm_commit_messages *m);
 int pm_commit_messages_add_data(pm_commit_messages *m, const pm_manifest_entry *e);
 int pm_commit_messages_add_changelog(pm_commit_messages *m, const pm_manifest_entry *e);
 int pm_commit_messages_add_index(pm_commit_messages *m, const pm_index_manifest_entry *e);
+int pm_commit_messages_add_compact(pm_commit_messages *m, const pm_manifest_entry *e);
 /* Copies every message of `src` into `dst`. */
 int pm_commit_messages_append(pm_commit_messages *dst, const pm_commit_messages *src);
 
@@ -79,7 +85,10 @@ typedef struct pm_commit_opts {
 } pm_commit_opts;
 
 /* Commits `m` to the table at `table`.  `*snapshot_id` receives the new snapshot's id, or
- * 0 when the commit was empty and skipped. */
+ * 0 when the commit was empty and skipped.  As Java's FileStoreCommitImpl.commit: the data,
+ * changelog and index entries make one snapshot of o->kind (skipped when empty and
+ * snapshot.ignore-empty-commit, or when only a compact increment is given); the compact
+ * increment then makes a COMPACT snapshot, conflict-checked; *snapshot_id is the last one. */
 int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const pm_commit_opts *o,
               int64_t *snapshot_id, paimon_error *err);
 

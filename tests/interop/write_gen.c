@@ -230,7 +230,7 @@ int main(int argc, char **argv)
     pm_fs *fs;
     pm_schema *s = NULL;
     pm_table_write *tw = NULL;
-    pm_table_write_opts wo = {false, NULL};
+    pm_table_write_opts wo = {false, NULL, false};
     pm_bytes_map model, keyidx;
     row_ref *refs = NULL;
     size_t ref_count = 0, ref_cap = 0;

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "lsm/levels.h"
 #include "meta/manifest_write.h"
 #include "table/write/data_writer.h"
 #include "table/write/kv_buffer.h"
@@ -21,11 +22,21 @@ struct pm_bucket_writer {
     pm_batch *scratch;          /* append tables: rows gathered for the rolling writer */
     pm_kv_buffer *buffer;       /* primary-key tables */
     pm_commit_messages pending; /* files written since the last prepare */
+    /* compaction (primary-key writers with a compactor) */
+    pm_compactor *k;                     /* borrowed, or NULL */
+    pm_levels levels;                    /* the bucket's live files */
+    pm_universal strategy;               /* this bucket's picker (its own clock) */
+    pm_arena inc_arena;                  /* the compact increment's entries */
+    pm_manifest_entry **before, **after; /* compactBefore, compactAfter (NULL: removed) */
+    size_t before_count, after_count, before_cap, after_cap;
+    int64_t prepares; /* prepare-commits so far (delta commits) */
 };
 
 int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t *partition,
                          size_t partition_len, int32_t bucket, int32_t total_buckets,
-                         int64_t next_seq, paimon_error *err)
+                         int64_t next_seq, pm_compactor *compactor,
+                         const pm_manifest_entry *const *restore, size_t restore_count,
+                         paimon_error *err)
 {
     pm_bucket_writer *w = pm_calloc(1, sizeof(*w));
     int rc;
@@ -38,6 +49,17 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
     w->next_seq = next_seq;
     pm_buf_init(&w->dir, 0);
     pm_commit_messages_init(&w->pending);
+    pm_arena_init(&w->inc_arena, 4096);
+    pm_levels_init(&w->levels, compactor != NULL ? compactor->num_levels : 2);
+    /* primary keys: LSM levels; fixed-bucket append tables: the queue of files to compact
+     * (all at level 0), as BucketedAppendCompactManager restores it */
+    if (compactor != NULL && (c->primary_key || total_buckets > 0)) {
+        w->k = compactor;
+        w->strategy = compactor->strategy;
+        for (size_t i = 0; i < restore_count; i++)
+            if ((rc = pm_levels_add(&w->levels, restore[i], err)) != 0)
+                goto fail;
+    }
     if ((w->partition = pm_malloc(partition_len + 1)) == NULL) {
         rc = pm_nomem(err);
         goto fail;
@@ -63,32 +85,8 @@ fail:
 static int new_data_writer(pm_bucket_writer *w, bool changelog, pm_data_writer **out,
                            paimon_error *err)
 {
-    const pm_write_ctx *c = w->c;
     pm_data_writer_conf dc;
-    memset(&dc, 0, sizeof(dc));
-    dc.fs = c->fs;
-    dc.dir = pm_buf_cstr(&w->dir);
-    dc.names = &w->names;
-    dc.prefix = changelog ? c->changelog_prefix : c->data_prefix;
-    dc.changelog = changelog;
-    dc.format = changelog ? c->changelog_format : c->format;
-    dc.codec = changelog ? c->changelog_codec : c->codec;
-    dc.opts = c->opts;
-    dc.row = c->file_type;
-    dc.target_size = c->target_size;
-    dc.schema_id = c->schema_id;
-    dc.primary_key = c->primary_key;
-    dc.key_cols = c->file_key_cols;
-    dc.key_stat_cols = c->file_key_stats;
-    dc.key_count = c->key_count;
-    dc.seq_col = c->seq_col;
-    dc.kind_col = c->kind_col;
-    dc.value_start = c->value_start;
-    dc.modes = changelog ? c->changelog_modes : c->modes;
-    dc.stats_source = changelog ? c->changelog_stats_source : c->stats_source;
-    dc.dense = c->dense;
-    dc.index = changelog ? NULL : c->index_or_null;
-    dc.seq_counter = &w->next_seq;
+    pm_write_ctx_writer_conf(w->c, pm_buf_cstr(&w->dir), &w->names, changelog, &w->next_seq, &dc);
     return pm_data_writer_new(out, &dc, err);
 }
 
@@ -148,10 +146,15 @@ size_t pm_bucket_writer_memory(const pm_bucket_writer *w)
     return w->buffer != NULL ? pm_kv_buffer_memory(w->buffer) : 0;
 }
 
+static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err);
+static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err);
+static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err);
+
 /* Flushes the buffer as level-0 files (and input changelog files). */
 static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
 {
     pm_data_writer *data = NULL, *changelog = NULL;
+    size_t first_new = w->pending.data_count;
     int rc;
     if (pm_kv_buffer_records(w->buffer) == 0)
         return 0;
@@ -167,6 +170,9 @@ static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
     PM_TRY(take_files(w, data, false, err));
     pm_data_writer_free(data);
     data = NULL;
+    if (w->k != NULL)
+        for (size_t i = first_new; i < w->pending.data_count; i++)
+            PM_TRY(pm_levels_add(&w->levels, &w->pending.data[i], err));
 done:
     pm_data_writer_abort(data);
     pm_data_writer_abort(changelog);
@@ -175,11 +181,319 @@ done:
 
 int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err)
 {
+    int rc;
     if (w->buffer == NULL)
         return 0;
     if (w->c->spillable)
         return pm_kv_buffer_spill(w->buffer, err);
-    return flush_buffer(w, err);
+    if ((rc = flush_buffer(w, err)) != 0)
+        return rc;
+    return w->k != NULL ? trigger_compaction(w, false, err) : 0;
+}
+
+/* ---- compaction ------------------------------------------------------------------------ */
+
+static int inc_push(pm_bucket_writer *w, pm_manifest_entry ***items, size_t *count, size_t *cap,
+                    const pm_manifest_entry *e, paimon_error *err)
+{
+    pm_manifest_entry *copy;
+    if (*count == *cap) {
+        size_t n = *cap == 0 ? 16 : *cap * 2;
+        pm_manifest_entry **grown = pm_realloc(*items, n * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err);
+        *items = grown;
+        *cap = n;
+    }
+    if ((copy = pm_arena_alloc(&w->inc_arena, sizeof(*copy))) == NULL ||
+        pm_manifest_entry_copy(&w->inc_arena, copy, e) != 0)
+        return pm_nomem(err);
+    (*items)[(*count)++] = copy;
+    return 0;
+}
+
+static bool same_file(const pm_manifest_entry *a, const pm_manifest_entry *b)
+{
+    return a->file.level == b->file.level && strcmp(a->file.file_name, b->file.file_name) == 0;
+}
+
+static void remove_file(pm_bucket_writer *w, const char *name)
+{
+    pm_buf p;
+    pm_buf_init(&p, 0);
+    if (pm_buf_printf(&p, "%s/%s", pm_buf_cstr(&w->dir), name) == 0)
+        (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
+    pm_buf_free(&p);
+}
+
+/* MergeTreeWriter.updateCompactResult, and the levels' update (Levels.update). */
+static int apply_result(pm_bucket_writer *w, const pm_commit_messages *res, paimon_error *err)
+{
+    int rc;
+    for (size_t i = 0; i < res->compact_count; i++) {
+        const pm_manifest_entry *e = &res->compact[i];
+        bool was_after = false, in_before = false, output_name = false;
+        if (e->kind != PM_FILE_KIND_DELETE)
+            continue;
+        pm_levels_remove(&w->levels, e->file.file_name, e->file.level);
+        for (size_t j = 0; j < w->after_count; j++)
+            if (w->after[j] != NULL && same_file(w->after[j], e)) {
+                w->after[j] = NULL;
+                was_after = true;
+                break;
+            }
+        if (!was_after) {
+            if ((rc = inc_push(w, &w->before, &w->before_count, &w->before_cap, e, err)) != 0)
+                return rc;
+            continue;
+        }
+        /* an intermediate file, never committed: delete it unless an upgrade keeps it */
+        for (size_t j = 0; j < w->before_count; j++)
+            in_before |= strcmp(w->before[j]->file.file_name, e->file.file_name) == 0;
+        for (size_t j = 0; j < res->compact_count; j++)
+            output_name |= res->compact[j].kind == PM_FILE_KIND_ADD &&
+                           strcmp(res->compact[j].file.file_name, e->file.file_name) == 0;
+        if (!in_before && !output_name)
+            remove_file(w, e->file.file_name);
+    }
+    for (size_t i = 0; i < res->compact_count; i++) {
+        const pm_manifest_entry *e = &res->compact[i];
+        if (e->kind != PM_FILE_KIND_ADD)
+            continue;
+        if ((rc = pm_levels_add(&w->levels, e, err)) != 0 ||
+            (rc = inc_push(w, &w->after, &w->after_count, &w->after_cap, e, err)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* MergeTreeCompactManager.triggerCompaction, run to its end. */
+static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
+{
+    pm_levels_run *runs = NULL;
+    pm_level_run *sizes = NULL;
+    const pm_manifest_entry **files = NULL;
+    size_t run_count = 0, take = 0, file_count = 0;
+    int32_t output = 0, max_level, highest;
+    bool picked;
+    pm_commit_messages res;
+    int rc;
+
+    pm_commit_messages_init(&res);
+    PM_TRY(pm_levels_runs(&w->levels, &runs, &run_count, err));
+    max_level = w->levels.num_levels - 1;
+    if (run_count == 0)
+        goto done;
+    if (full) {
+        /* CompactStrategy.pickFullCompaction: a lone run at the max level has nothing to
+         * rewrite (no deletion vectors or record expiry here) unless every file must be */
+        picked = !(run_count == 1 && runs[0].level == max_level && !w->k->force_rewrite_all);
+        take = run_count;
+        output = max_level;
+    } else {
+        if ((sizes = pm_calloc(run_count, sizeof(*sizes))) == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        for (size_t i = 0; i < run_count; i++) {
+            sizes[i].level = runs[i].level;
+            sizes[i].size = runs[i].size;
+        }
+        picked =
+            pm_universal_pick(&w->strategy, w->levels.num_levels, sizes, run_count, &take, &output);
+    }
+    if (!picked)
+        goto done;
+    for (size_t i = 0; i < take; i++)
+        file_count += runs[i].file_count;
+    /* the manager drops units without files, and strategy picks of one file already at the
+     * output level (a forced full compaction rewrites such a file when it must) */
+    if (file_count == 0 || (!full && file_count == 1 && runs[0].files[0]->file.level == output))
+        goto done;
+    if ((files = pm_malloc(file_count * sizeof(*files))) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    file_count = 0;
+    for (size_t i = 0; i < take; i++)
+        for (size_t f = 0; f < runs[i].file_count; f++)
+            files[file_count++] = runs[i].files[f];
+    highest = pm_levels_highest(&w->levels);
+    {
+        /* dropDelete = output != 0 && output >= the highest non-empty level */
+        bool drop_delete = output != 0 && output >= highest;
+        pm_compact_bucket b = {w->partition,     w->partition_len,     w->bucket,
+                               w->total_buckets, pm_buf_cstr(&w->dir), &w->names};
+        PM_TRY(pm_compact_unit(w->k, &b, files, file_count, output, drop_delete, max_level, &res,
+                               err));
+    }
+    PM_TRY(apply_result(w, &res, err));
+done:
+    pm_levels_runs_free(runs, run_count);
+    pm_free(sizes);
+    pm_free(files);
+    pm_commit_messages_release(&res);
+    return rc;
+}
+
+/* ---- append tables (BucketedAppendCompactManager) --------------------------------------- */
+
+static int by_min_seq(const void *pa, const void *pb)
+{
+    const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
+    const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
+    if (a->file.min_sequence_number != b->file.min_sequence_number)
+        return a->file.min_sequence_number < b->file.min_sequence_number ? -1 : 1;
+    return strcmp(a->file.file_name, b->file.file_name);
+}
+
+/* Compacts files[0..n) and updates the queue: the inputs leave it, and the last output
+ * joins it again while it is still small (getCompactionResult). */
+static int append_rewrite(pm_bucket_writer *w, const pm_manifest_entry **files, size_t n,
+                          paimon_error *err)
+{
+    pm_compact_bucket b = {w->partition,     w->partition_len,     w->bucket,
+                           w->total_buckets, pm_buf_cstr(&w->dir), &w->names};
+    pm_commit_messages res;
+    const pm_manifest_entry *last = NULL;
+    int rc;
+    pm_commit_messages_init(&res);
+    PM_TRY(pm_compact_append(w->k, &b, files, n, &res, err));
+    /* the levels hold the queue: apply_result takes the inputs out and puts every output in */
+    PM_TRY(apply_result(w, &res, err));
+    for (size_t i = 0; i < res.compact_count; i++)
+        if (res.compact[i].kind == PM_FILE_KIND_ADD)
+            last = &res.compact[i];
+    for (size_t i = 0; i < res.compact_count; i++) {
+        const pm_manifest_entry *e = &res.compact[i];
+        if (e->kind == PM_FILE_KIND_ADD && (e != last || e->file.file_size >= w->k->min_file_size))
+            pm_levels_remove(&w->levels, e->file.file_name, 0);
+    }
+done:
+    pm_commit_messages_release(&res);
+    return rc;
+}
+
+/* triggerCompaction: the best-effort pick (pickCompactBefore) or the full compaction
+ * (FullCompactTask), run to the end. */
+static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err)
+{
+    pm_levels_run *runs = NULL;
+    const pm_manifest_entry **q = NULL;
+    size_t run_count = 0, n;
+    int rc;
+
+    PM_TRY(pm_levels_runs(&w->levels, &runs, &run_count, err));
+    n = run_count;
+    if (n == 0)
+        goto done;
+    if ((q = pm_malloc(n * sizeof(*q))) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        q[i] = runs[i].files[0];
+    qsort(q, n, sizeof(*q), by_min_seq);
+    if (full) {
+        size_t start = 0, big = 0, small = 0;
+        if (!w->k->force_rewrite_all && n < 3) /* FULL_COMPACT_MIN_FILE */
+            goto done;
+        /* the task takes the whole queue: files it leaves alone leave the queue */
+        for (size_t i = 0; i < n; i++)
+            pm_levels_remove(&w->levels, q[i]->file.file_name, 0);
+        while (!w->k->force_rewrite_all && start < n &&
+               q[start]->file.file_size >= w->k->min_file_size)
+            start++;
+        for (size_t i = start; i < n; i++) {
+            if (q[i]->file.file_size >= w->k->min_file_size)
+                big++;
+            else
+                small++;
+        }
+        if (w->k->force_rewrite_all || (small > big && n - start >= 3)) {
+            /* the levels no longer hold the inputs: re-add so apply_result can take them */
+            for (size_t i = start; i < n; i++)
+                PM_TRY(pm_levels_add(&w->levels, q[i], err));
+            PM_TRY(append_rewrite(w, q + start, n - start, err));
+        }
+        goto done;
+    }
+    {
+        /* pickCompactBefore: the oldest files until compaction.min.file-num of them, the
+         * window sliding past files while it holds 2 x target-file-size */
+        size_t first = 0, count = 0;
+        int64_t total = 0;
+        for (size_t i = 0; i < n; i++) {
+            count++;
+            total += q[i]->file.file_size;
+            if ((int64_t)count >= w->k->min_file_num) {
+                PM_TRY(append_rewrite(w, q + first, count, err));
+                goto done;
+            }
+            if (total >= w->k->c->target_size * 2) {
+                /* the file shifted out leaves the queue for good */
+                pm_levels_remove(&w->levels, q[first]->file.file_name, 0);
+                total -= q[first]->file.file_size;
+                first++;
+                count--;
+            }
+        }
+    }
+done:
+    pm_levels_runs_free(runs, run_count);
+    pm_free(q);
+    return rc;
+}
+
+int pm_bucket_writer_compact_files(pm_bucket_writer *w, pm_compactor *compactor,
+                                   const pm_manifest_entry **files, size_t n, paimon_error *err)
+{
+    int rc;
+    if (w->buffer != NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "compact_files is for append tables");
+    w->k = compactor;
+    for (size_t i = 0; i < n; i++)
+        if ((rc = pm_levels_add(&w->levels, files[i], err)) != 0)
+            return rc;
+    if ((rc = append_rewrite(w, files, n, err)) != 0)
+        return rc;
+    /* no queue here: the coordinator plans again on its next run */
+    pm_levels_release(&w->levels);
+    pm_levels_init(&w->levels, 2);
+    return 0;
+}
+
+int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err)
+{
+    int rc;
+    if (w->buffer != NULL && (rc = flush_buffer(w, err)) != 0)
+        return rc;
+    if (w->k == NULL)
+        return 0;
+    if (w->buffer == NULL)
+        return trigger_append(w, full, err);
+    return trigger_compaction(w, full, err);
+}
+
+/* Moves the compact increment into `out`. */
+static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err)
+{
+    for (size_t i = 0; i < w->before_count; i++) {
+        pm_manifest_entry e = *w->before[i];
+        e.kind = PM_FILE_KIND_DELETE;
+        if (pm_commit_messages_add_compact(out, &e) != 0)
+            return pm_nomem(err);
+    }
+    for (size_t i = 0; i < w->after_count; i++) {
+        if (w->after[i] == NULL)
+            continue;
+        if (pm_commit_messages_add_compact(out, w->after[i]) != 0)
+            return pm_nomem(err);
+    }
+    w->before_count = w->after_count = 0;
+    pm_arena_free(&w->inc_arena);
+    pm_arena_init(&w->inc_arena, 4096);
+    return 0;
 }
 
 int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err)
@@ -188,15 +502,35 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimo
     if (w->buffer != NULL) {
         if ((rc = flush_buffer(w, err)) != 0)
             return rc;
-    } else if (w->append != NULL) {
-        pm_data_writer *dw = w->append;
-        w->append = NULL;
-        rc = take_files(w, dw, false, err);
-        if (rc != 0) {
-            pm_data_writer_abort(dw);
-            return rc;
+        if (w->k != NULL) {
+            /* full-compaction.delta-commits: every N-th commit compacts fully (Flink's
+             * StoreSinkWrite at checkpoint ids divisible by N) */
+            bool full = w->k->delta_commits > 0 && ++w->prepares % w->k->delta_commits == 0;
+            if ((rc = trigger_compaction(w, full, err)) != 0 ||
+                (rc = drain_increment(w, &w->pending, err)) != 0)
+                return rc;
         }
-        pm_data_writer_free(dw);
+    } else {
+        size_t first_new = w->pending.data_count;
+        if (w->append != NULL) {
+            pm_data_writer *dw = w->append;
+            w->append = NULL;
+            rc = take_files(w, dw, false, err);
+            if (rc != 0) {
+                pm_data_writer_abort(dw);
+                return rc;
+            }
+            pm_data_writer_free(dw);
+        }
+        if (w->k != NULL) {
+            bool full = w->k->delta_commits > 0 && ++w->prepares % w->k->delta_commits == 0;
+            for (size_t i = first_new; i < w->pending.data_count; i++)
+                if ((rc = pm_levels_add(&w->levels, &w->pending.data[i], err)) != 0)
+                    return rc;
+            if ((rc = trigger_append(w, full, err)) != 0 ||
+                (rc = drain_increment(w, &w->pending, err)) != 0)
+                return rc;
+        }
     }
     if (pm_commit_messages_append(out, &w->pending) != 0)
         return pm_nomem(err);
@@ -233,15 +567,36 @@ static void remove_pending(pm_bucket_writer *w)
     pm_buf_free(&p);
 }
 
+/* Removes files compaction wrote that no commit took (not upgrades of committed files). */
+static void remove_compacted(pm_bucket_writer *w)
+{
+    for (size_t i = 0; i < w->after_count; i++) {
+        bool upgraded = false;
+        if (w->after[i] == NULL)
+            continue;
+        for (size_t j = 0; j < w->before_count; j++)
+            upgraded |= strcmp(w->before[j]->file.file_name, w->after[i]->file.file_name) == 0;
+        for (size_t j = 0; j < w->pending.data_count; j++)
+            upgraded |= strcmp(w->pending.data[j].file.file_name, w->after[i]->file.file_name) == 0;
+        if (!upgraded)
+            remove_file(w, w->after[i]->file.file_name);
+    }
+}
+
 void pm_bucket_writer_free(pm_bucket_writer *w)
 {
     if (w == NULL)
         return;
     pm_data_writer_abort(w->append);
+    remove_compacted(w);
     remove_pending(w);
     pm_kv_buffer_free(w->buffer);
     pm_batch_free(w->scratch);
     pm_commit_messages_release(&w->pending);
+    pm_levels_release(&w->levels);
+    pm_arena_free(&w->inc_arena);
+    pm_free(w->before);
+    pm_free(w->after);
     pm_buf_free(&w->dir);
     pm_free(w->partition);
     pm_free(w);

@@ -12,21 +12,49 @@
  * commit messages as ADD entries.  Freeing a writer removes its pending files (Java's
  * close()): they were never committed.
  *
+ * Compaction (primary-key writers with a compactor; Java MergeTreeWriter over
+ * MergeTreeCompactManager): the bucket's live files of the latest snapshot are restored
+ * into LSM levels (lsm/levels.h).  After every flush of the buffer the universal strategy
+ * (lsm/universal_compaction.h) is asked for a unit, which is compacted at once
+ * (compact_task.h): Java runs it on a thread and waits only past
+ * num-sorted-run.stop-trigger; this writer always waits, so its snapshots hold what Java's
+ * would hold once the compaction finished.  The results accumulate as the compact
+ * increment (compactBefore, compactAfter; an intermediate file compacted again before the
+ * commit is deleted at once, as MergeTreeWriter.updateCompactResult does), handed out at
+ * prepare-commit as the messages' compact entries.  full-compaction.delta-commits = N makes
+ * every N-th prepare-commit a full compaction.
+ *
  * Thread safety: one thread per writer.
  */
 #ifndef PM_TABLE_WRITE_BUCKET_WRITER_H
 #define PM_TABLE_WRITE_BUCKET_WRITER_H
 
 #include "table/commit.h"
+#include "table/write/compact_task.h"
 #include "table/write/write_ctx.h"
 
 typedef struct pm_bucket_writer pm_bucket_writer;
 
 /* A writer for (partition, bucket).  `next_seq` is the first sequence number to give (the
- * bucket's maximum + 1, or 0).  Borrows `ctx`; copies the partition bytes. */
+ * bucket's maximum + 1, or 0).  `compactor` (borrowed; NULL: no compaction, as for
+ * write-only and append writers) compacts the levels restored from `restore[0..n)` (the
+ * bucket's live files; copied).  Borrows `ctx`; copies the partition bytes. */
 int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *ctx, const uint8_t *partition,
                          size_t partition_len, int32_t bucket, int32_t total_buckets,
-                         int64_t next_seq, paimon_error *err);
+                         int64_t next_seq, pm_compactor *compactor,
+                         const pm_manifest_entry *const *restore, size_t restore_count,
+                         paimon_error *err);
+
+/* Flushes the buffer and compacts: everything into the max level when `full`
+ * (CompactStrategy.pickFullCompaction), else what the strategy picks.  The dedicated
+ * compaction job's step (Java's write.compact(partition, bucket, full)). */
+int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err);
+
+/* Append tables: rewrites files[0..n) (in that order) into one rolling run of new files,
+ * the compact job's AppendCompactTask of an unaware-bucket table; the increment is handed
+ * out at the next prepare.  Borrows `compactor` from now on. */
+int pm_bucket_writer_compact_files(pm_bucket_writer *w, pm_compactor *compactor,
+                                   const pm_manifest_entry **files, size_t n, paimon_error *err);
 
 /* Adds rows rows[0..n) of `b` (the table's columns) with their row kinds (kinds[i] for
  * rows[i]). */

@@ -254,14 +254,14 @@ static int close_file(pm_data_writer *w, paimon_error *err)
         return pm_nomem(err);
     PM_TRY(stats_of(w, &m, err));
     m.schema_id = w->c.schema_id;
-    m.level = 0;
+    m.level = w->c.level;
     m.extra_files.present = true;
     m.has_creation_time = true;
     m.creation_time = pm_now_local_as_utc_millis();
     m.has_delete_row_count = true;
     m.delete_row_count = w->c.primary_key ? w->deletes : 0;
     m.has_file_source = true;
-    m.file_source = 0; /* APPEND */
+    m.file_source = w->c.compact ? 1 : 0; /* COMPACT : APPEND */
     if (w->index != NULL) {
         pm_file_index_writer *iw = w->index;
         w->index = NULL;

@@ -8,8 +8,9 @@
  *
  * For every file it produces the DataFileMeta Java would (metadata.md §7.3): exact size,
  * row count, key and value statistics (col_stats.h), minimum and maximum key and sequence
- * numbers, delete count, creation time (local wall clock as if UTC), schema id, level 0,
- * file source APPEND, the file index (embedded or an extra `.index` file), and
+ * numbers, delete count, creation time (local wall clock as if UTC), schema id, the level
+ * and file source of the conf (0 and APPEND for flushes, the output level and COMPACT for
+ * compactions), the file index (embedded or an extra `.index` file), and
  * _VALUE_STATS_COLS for dense statistics.
  *
  * Layouts (the `row` type the caller passes):
@@ -59,6 +60,8 @@ typedef struct pm_data_writer_conf {
     bool dense;                      /* metadata.stats-dense-store */
     const pm_file_index_conf *index; /* file indexes over the value columns, or NULL */
     int64_t *seq_counter;            /* append: the bucket's next sequence number (advanced) */
+    int32_t level;                   /* the files' LSM level (0 for flushes) */
+    bool compact;                    /* file source COMPACT (compaction output), else APPEND */
 } pm_data_writer_conf;
 
 typedef struct pm_data_writer pm_data_writer;

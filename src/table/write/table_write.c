@@ -81,6 +81,13 @@ struct pm_table_write {
     /* restore: the latest snapshot's files */
     bool restored;
     pm_bytes_map restore_seq; /* partition bytes + bucket -> max sequence number */
+    pm_arena live_arena;      /* the live files (primary-key tables: restored into levels) */
+    const pm_manifest_entry **live;
+    size_t live_count;
+
+    /* compaction of primary-key writers (none with write-only) */
+    pm_compactor compactor;
+    bool has_compactor;
 
     /* cross-partition upsert */
     pm_cross_index *cross;
@@ -247,6 +254,7 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
     pm_bytes_map_init(&w->slot_ids);
     pm_bytes_map_init(&w->restore_seq);
     pm_arena_init(&w->index_arena, 16 * 1024);
+    pm_arena_init(&w->live_arena, 64 * 1024);
     w->empty_pid = -1;
     pm_buf_init(&w->key, 0);
     if (o != NULL)
@@ -265,6 +273,14 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
         goto fail;
     PM_TRY(setup_buckets(w, err));
     PM_TRY(setup_checks(w, err));
+    if (w->ctx.primary_key || w->mode == MODE_FIXED || (w->mode == MODE_UNAWARE && w->o.compact)) {
+        bool write_only = false;
+        PM_TRY(pm_options_get_bool(&w->schema->options, "write-only", false, &write_only, err));
+        if (!write_only || w->o.compact) {
+            PM_TRY(pm_compactor_init(&w->compactor, &w->ctx, err));
+            w->has_compactor = true;
+        }
+    }
     *out = w;
     return 0;
 done:
@@ -304,7 +320,7 @@ static void restore_key(pm_buf *k, const uint8_t *part, size_t len, int32_t buck
 static int load_restore(pm_table_write *w, paimon_error *err)
 {
     pm_snapshot *snap = NULL;
-    pm_arena arena;
+    pm_arena *arena = &w->live_arena;
     const pm_manifest_entry **live = NULL;
     size_t count = 0;
     int64_t id;
@@ -314,12 +330,13 @@ static int load_restore(pm_table_write *w, paimon_error *err)
     if (w->restored)
         return 0;
     w->restored = true;
-    pm_arena_init(&arena, 64 * 1024);
     PM_TRY(pm_snapshot_latest_id(w->fs, w->table, &id, &found, err));
     if (!found)
         goto done;
     PM_TRY(pm_snapshot_read(w->fs, w->table, id, &snap, err));
-    PM_TRY(pm_snapshot_live_entries(w->fs, w->table, snap, &arena, &live, &count, err));
+    PM_TRY(pm_snapshot_live_entries(w->fs, w->table, snap, arena, &live, &count, err));
+    w->live = live;
+    w->live_count = count;
     for (size_t i = 0; i < count; i++) {
         const pm_manifest_entry *e = live[i];
         bool inserted;
@@ -351,7 +368,6 @@ static int load_restore(pm_table_write *w, paimon_error *err)
     }
 done:
     pm_snapshot_free(snap);
-    pm_arena_free(&arena);
     return rc;
 }
 
@@ -442,9 +458,24 @@ static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_er
     }
     w->slots[id].partition = pid;
     w->slots[id].bucket = bucket;
-    if ((rc = pm_bucket_writer_new(&w->slots[id].w, &w->ctx, part, plen, bucket, total, next_seq,
-                                   err)) != 0)
-        return rc;
+    {
+        /* the bucket's live files, restored into the writer's levels */
+        const pm_manifest_entry **files = NULL;
+        size_t n = 0;
+        if (w->has_compactor && !w->o.overwrite && w->live_count > 0) {
+            if ((files = pm_malloc(w->live_count * sizeof(*files))) == NULL)
+                return pm_nomem(err);
+            for (size_t i = 0; i < w->live_count; i++)
+                if (w->live[i]->bucket == bucket && w->live[i]->partition.len == plen &&
+                    memcmp(w->live[i]->partition.ptr, part, plen) == 0)
+                    files[n++] = w->live[i];
+        }
+        rc = pm_bucket_writer_new(&w->slots[id].w, &w->ctx, part, plen, bucket, total, next_seq,
+                                  w->has_compactor ? &w->compactor : NULL, files, n, err);
+        pm_free(files);
+        if (rc != 0)
+            return rc;
+    }
     if (w->mode == MODE_DYNAMIC) {
         const pm_index_manifest_entry *restored =
             w->o.overwrite ? NULL
@@ -931,6 +962,119 @@ int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_er
     return 0;
 }
 
+/* ---- the compaction job of unaware-bucket append tables ------------------------------------ */
+
+static int64_t size_then_seq(const pm_manifest_entry *a, const pm_manifest_entry *b)
+{
+    if (a->file.file_size != b->file.file_size)
+        return a->file.file_size < b->file.file_size ? -1 : 1;
+    if (a->file.min_sequence_number != b->file.min_sequence_number)
+        return a->file.min_sequence_number < b->file.min_sequence_number ? -1 : 1;
+    if (a->file.creation_time != b->file.creation_time)
+        return a->file.creation_time < b->file.creation_time ? -1 : 1;
+    return strcmp(a->file.file_name, b->file.file_name);
+}
+
+static int by_size(const void *pa, const void *pb)
+{
+    return (int)size_then_seq(*(const pm_manifest_entry *const *)pa,
+                              *(const pm_manifest_entry *const *)pb);
+}
+
+/* AppendCompactCoordinator's plan on its first run, per partition: the files smaller than
+ * compactionFileSize, sorted by size, packed into bins of more than one file whose sizes
+ * plus source.split.open-file-cost each reach 2 x target-file-size; what is left forms one
+ * more bin when it holds compaction.min.file-num files.  Each bin is rewritten in bin order
+ * (AppendCompactTask) into bucket 0.  Java sorts by size alone (ties in HashSet order);
+ * ties go by sequence number, creation time and file name here. */
+static int compact_unaware(pm_table_write *w, pm_partition_match match, void *arg,
+                           pm_commit_messages *out, paimon_error *err)
+{
+    const pm_manifest_entry **files = NULL;
+    int64_t open_cost;
+    int rc;
+    bool restored = w->restored;
+    w->restored = false; /* unaware writers skip the restore; the plan needs the files */
+    PM_TRY(load_restore(w, err));
+    w->restored = restored || w->restored;
+    PM_TRY(pm_options_get_memory(&w->schema->options, "source.split.open-file-cost", 4 << 20,
+                                 &open_cost, err));
+    if ((files = pm_malloc((w->live_count + 1) * sizeof(*files))) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < w->live_count; i++) {
+        const pm_manifest_entry *p = w->live[i];
+        size_t n = 0, start = 0;
+        int64_t total = 0, pid, slot;
+        bool first = true;
+        if (match != NULL && !match(arg, p->partition.ptr, p->partition.len))
+            continue;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(w->live[j]->partition.len == p->partition.len &&
+                      memcmp(w->live[j]->partition.ptr, p->partition.ptr, p->partition.len) == 0);
+        if (!first)
+            continue;
+        for (size_t j = i; j < w->live_count; j++)
+            if (w->live[j]->partition.len == p->partition.len &&
+                memcmp(w->live[j]->partition.ptr, p->partition.ptr, p->partition.len) == 0 &&
+                w->live[j]->file.file_size < w->compactor.min_file_size)
+                files[n++] = w->live[j];
+        qsort(files, n, sizeof(*files), by_size);
+        if ((pid = partition_id(w, p->partition.ptr, p->partition.len, err)) < 0) {
+            rc = (int)pid;
+            goto done;
+        }
+        if ((slot = slot_of(w, pid, 0, err)) < 0) {
+            rc = (int)slot;
+            goto done;
+        }
+        for (size_t j = 0; j < n; j++) {
+            total += files[j]->file.file_size + open_cost;
+            if (j + 1 - start > 1 && total >= 2 * w->ctx.target_size) {
+                PM_TRY(pm_bucket_writer_compact_files(w->slots[slot].w, &w->compactor,
+                                                      files + start, j + 1 - start, err));
+                start = j + 1;
+                total = 0;
+            }
+        }
+        if ((int64_t)(n - start) >= w->compactor.min_file_num && n - start > 1)
+            PM_TRY(pm_bucket_writer_compact_files(w->slots[slot].w, &w->compactor, files + start,
+                                                  n - start, err));
+    }
+    rc = pm_table_write_prepare(w, out, err);
+done:
+    pm_free(files);
+    return rc;
+}
+
+int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match match, void *arg,
+                           pm_commit_messages *out, paimon_error *err)
+{
+    int rc;
+    if (!w->has_compactor)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: this table is not compacted by paimon-c",
+                          w->table);
+    if (w->mode == MODE_UNAWARE)
+        return compact_unaware(w, match, arg, out, err);
+    if ((rc = load_restore(w, err)) != 0)
+        return rc;
+    for (size_t i = 0; i < w->live_count; i++) {
+        const pm_manifest_entry *e = w->live[i];
+        int64_t pid, slot;
+        if (match != NULL && !match(arg, e->partition.ptr, e->partition.len))
+            continue;
+        if ((pid = partition_id(w, e->partition.ptr, e->partition.len, err)) < 0)
+            return (int)pid;
+        if ((slot = slot_of(w, pid, e->bucket, err)) < 0)
+            return (int)slot;
+    }
+    for (size_t s = 0; s < w->slot_ids.count; s++)
+        if ((rc = pm_bucket_writer_compact(w->slots[s].w, full, err)) != 0)
+            return rc;
+    return pm_table_write_prepare(w, out, err);
+}
+
 void pm_table_write_free(pm_table_write *w)
 {
     if (w == NULL)
@@ -956,6 +1100,9 @@ void pm_table_write_free(pm_table_write *w)
     pm_bytes_map_free(&w->parts);
     pm_bytes_map_free(&w->slot_ids);
     pm_bytes_map_free(&w->restore_seq);
+    pm_arena_free(&w->live_arena);
+    if (w->has_compactor)
+        pm_compactor_release(&w->compactor);
     if (w->ctx_ok)
         pm_write_ctx_release(&w->ctx);
     pm_schema_free(w->schema);

@@ -42,6 +42,7 @@ typedef struct pm_table_write pm_table_write;
 typedef struct pm_table_write_opts {
     bool overwrite;          /* INSERT OVERWRITE: previous files are ignored (Java) */
     const char *commit_user; /* the committer's user (dynamic-bucket index bookkeeping) */
+    bool compact;            /* a dedicated compaction: compacts even when write-only */
 } pm_table_write_opts;
 
 /* A write into the table at `table` on `fs` (borrowed until freed), with its latest
@@ -64,6 +65,15 @@ int64_t pm_table_write_bad_row(const pm_table_write *w);
 
 /* Flushes every writer and appends what they wrote to `out`. */
 int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_error *err);
+
+/* The dedicated compaction (Java's compact job over AbstractFileStoreWrite.compact): for
+ * every bucket of the latest snapshot in a partition `match` accepts (NULL: all), restores
+ * its writer and compacts it (`full`: everything into the max level), then prepares its
+ * messages into `out` (compact entries only).  Primary-key tables; PAIMON_EUNSUPPORTED for
+ * others. */
+typedef bool (*pm_partition_match)(void *arg, const uint8_t *partition, size_t len);
+int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match match, void *arg,
+                           pm_commit_messages *out, paimon_error *err);
 
 /* Rows accepted so far (after the row-kind filters). */
 int64_t pm_table_write_rows(const pm_table_write *w);

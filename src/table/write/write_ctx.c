@@ -93,17 +93,18 @@ static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_e
     if (pk && dv)
         return unsupported(err, "primary-key tables with deletion vectors are compacted by Java "
                                 "at every commit (their level-0 files are invisible to batch "
-                                "reads until then); paimon-c does not compact yet");
+                                "reads until then); paimon-c does not compact with lookups yet");
     if (pk && opt_is(o, "merge-engine", "first-row"))
         return unsupported(err, "merge-engine = first-row tables are compacted by Java at every "
                                 "commit (level-0 files are invisible to batch reads until then); "
-                                "paimon-c does not compact yet");
+                                "paimon-c does not compact with lookups yet");
     if (pk && opt_is(o, "changelog-producer", "lookup"))
-        return unsupported(err, "changelog-producer = lookup produces its changelog by a "
-                                "compaction at every commit; paimon-c does not compact yet");
+        return unsupported(
+            err, "changelog-producer = lookup produces its changelog by a "
+                 "compaction at every commit; paimon-c does not compact with lookups yet");
     if (pk && force_lookup)
         return unsupported(err, "force-lookup tables are compacted by Java at every commit; "
-                                "paimon-c does not compact yet");
+                                "paimon-c does not compact with lookups yet");
     if (opt_is(o, "bucket-function.type", "hive"))
         return unsupported(err, "bucket-function.type = hive is not supported yet");
     if (pm_options_get(o, "data-file.external-paths") != NULL)
@@ -111,9 +112,10 @@ static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_e
     if (opt_is(o, "row-tracking.enabled", "true") || opt_is(o, "data-evolution.enabled", "true"))
         return unsupported(err, "row tracking and data evolution are not supported yet");
     /* the commit could not publish the files: refuse before writing any (commit.c) */
-    if (pm_options_get(o, "manifest.format") != NULL && !opt_is(o, "manifest.format", "avro"))
+    if (pm_options_get(o, "manifest.format") != NULL && !opt_is(o, "manifest.format", "avro") &&
+        !opt_is(o, "manifest.format", "orc"))
         return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                          "manifest.format=%s: only Avro manifests can be written yet",
+                          "manifest.format=%s: only Avro and ORC manifests can be written",
                           pm_options_get(o, "manifest.format"));
     return 0;
 }
@@ -349,4 +351,33 @@ void pm_write_ctx_release(pm_write_ctx *c)
     pm_free((char *)c->codec);
     pm_file_index_conf_free(&c->index);
     memset(c, 0, sizeof(*c));
+}
+
+void pm_write_ctx_writer_conf(const pm_write_ctx *c, const char *dir, pm_path_factory *names,
+                              bool changelog, int64_t *seq_counter, pm_data_writer_conf *dc)
+{
+    memset(dc, 0, sizeof(*dc));
+    dc->fs = c->fs;
+    dc->dir = dir;
+    dc->names = names;
+    dc->prefix = changelog ? c->changelog_prefix : c->data_prefix;
+    dc->changelog = changelog;
+    dc->format = changelog ? c->changelog_format : c->format;
+    dc->codec = changelog ? c->changelog_codec : c->codec;
+    dc->opts = c->opts;
+    dc->row = c->file_type;
+    dc->target_size = c->target_size;
+    dc->schema_id = c->schema_id;
+    dc->primary_key = c->primary_key;
+    dc->key_cols = c->file_key_cols;
+    dc->key_stat_cols = c->file_key_stats;
+    dc->key_count = c->key_count;
+    dc->seq_col = c->seq_col;
+    dc->kind_col = c->kind_col;
+    dc->value_start = c->value_start;
+    dc->modes = changelog ? c->changelog_modes : c->modes;
+    dc->stats_source = changelog ? c->changelog_stats_source : c->stats_source;
+    dc->dense = c->dense;
+    dc->index = changelog ? NULL : c->index_or_null;
+    dc->seq_counter = seq_counter;
 }

@@ -22,6 +22,7 @@
 #include "meta/partition.h"
 #include "meta/schema.h"
 #include "table/write/col_stats.h"
+#include "table/write/data_writer.h"
 #include "table/write/file_index_writer.h"
 
 #define PM_WRITE_MAX_KEYS 32
@@ -91,5 +92,10 @@ void pm_write_ctx_release(pm_write_ctx *c);
  * Java names it, bucket-<b>) appended to `out`. */
 int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
                         int32_t bucket, pm_buf *out, paimon_error *err);
+
+/* The conf of a rolling writer of this table's data files (or changelog files) in `dir`,
+ * at level 0 with file source APPEND; borrows `names` and `seq_counter`. */
+void pm_write_ctx_writer_conf(const pm_write_ctx *c, const char *dir, pm_path_factory *names,
+                              bool changelog, int64_t *seq_counter, pm_data_writer_conf *dc);
 
 #endif /* PM_TABLE_WRITE_WRITE_CTX_H */

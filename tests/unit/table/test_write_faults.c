@@ -71,7 +71,7 @@ static char *create(const table_case *tc, const char *tag)
 static int write_commit(pm_fs *fs, const char *t, int from, int to, int64_t ident)
 {
     pm_table_write *w = NULL;
-    pm_table_write_opts wo = {false, "u"};
+    pm_table_write_opts wo = {false, "u", false};
     pm_commit_messages m;
     pm_commit_opts o;
     pm_schema *s = NULL;

@@ -1,0 +1,57 @@
+/*
+ * The LSM levels of one primary-key bucket (Java Levels; behaviour.md §3.1): which live data
+ * file sits in which level, and the sorted runs compaction picks from.
+ *
+ *  - Level 0: every file is its own sorted run, ordered newest first: max sequence number
+ *    descending, then min sequence number, creation time and file name ascending.
+ *  - Level >= 1: one sorted run per level whose files never overlap (the commit checks it).
+ *  - Runs = [level-0 files, newest first] + [non-empty levels 1, 2, ...].
+ *  - Number of levels: num-levels (default num-sorted-run.compaction-trigger + 1), raised
+ *    to the highest restored level + 1.
+ *
+ * Files are manifest entries (ADD) copied into the levels' arena; pointers handed out stay
+ * valid until pm_levels_release (removal only marks them gone).
+ *
+ * Thread safety: belongs to one bucket writer.
+ */
+#ifndef PM_LSM_LEVELS_H
+#define PM_LSM_LEVELS_H
+
+#include "lsm/universal_compaction.h"
+#include "meta/manifest.h"
+#include "util/arena.h"
+
+typedef struct pm_levels {
+    pm_arena arena;            /* the entries */
+    pm_manifest_entry **files; /* live and removed (NULL) entries, in arrival order */
+    size_t file_count, file_cap;
+    int32_t num_levels;
+} pm_levels;
+
+/* A sorted run: its level and files (level-0 runs hold one file). */
+typedef struct pm_levels_run {
+    int32_t level;
+    const pm_manifest_entry **files;
+    size_t file_count;
+    int64_t size;
+} pm_levels_run;
+
+void pm_levels_init(pm_levels *l, int32_t num_levels);
+void pm_levels_release(pm_levels *l);
+
+/* Adds a copy of `e` at e->file.level (raising num_levels when needed). */
+int pm_levels_add(pm_levels *l, const pm_manifest_entry *e, paimon_error *err);
+/* Removes the file named `name` at `level`; false when absent. */
+bool pm_levels_remove(pm_levels *l, const char *name, int32_t level);
+
+/* The sorted runs, newest first.  Caller owns *runs and each run's files array: release
+ * with pm_levels_runs_free(). */
+int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paimon_error *err);
+void pm_levels_runs_free(pm_levels_run *runs, size_t count);
+
+/* The highest level holding a file, or -1 when there are none. */
+int32_t pm_levels_highest(const pm_levels *l);
+/* Live files. */
+size_t pm_levels_file_count(const pm_levels *l);
+
+#endif /* PM_LSM_LEVELS_H */

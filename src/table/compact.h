@@ -1,0 +1,32 @@
+/*
+ * The dedicated compaction of a table (`paimon compact`; Java's CompactAction in batch mode
+ * over AbstractFileStoreWrite.compact): every bucket of the latest snapshot, or of the
+ * partitions named, is restored and compacted -- everything into the max level with
+ * `full` (CompactStrategy.pickFullCompaction), else what universal compaction picks
+ * (table/write/compact_task.h) -- and the results are committed as one COMPACT snapshot,
+ * conflict-checked against concurrent commits (table/commit.h).  Nothing to compact: no
+ * snapshot.  A failure before the commit removes every file written; the table is as
+ * before.  write-only does not stop it (it is the job write-only tables rely on).
+ */
+#ifndef PM_TABLE_COMPACT_H
+#define PM_TABLE_COMPACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/fs.h"
+#include "util/error.h"
+
+typedef struct pm_compact_opts {
+    bool full;
+    const char *const *partition; /* "k=v" items every compacted partition matches */
+    size_t partition_count;
+    const char *commit_user; /* required */
+} pm_compact_opts;
+
+/* `*snapshot_id`: the COMPACT snapshot, or 0 when there was nothing to compact.
+ * `*files_before` / `*files_after` (may be NULL): the files the commit removed and added. */
+int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int64_t *snapshot_id,
+                     int64_t *files_before, int64_t *files_after, paimon_error *err);
+
+#endif /* PM_TABLE_COMPACT_H */

@@ -1,0 +1,506 @@
+/* One compaction of a primary-key bucket: see compact_task.h. */
+#include "table/write/compact_task.h"
+
+#include <string.h>
+
+#include "lsm/merge_reader.h"
+#include "meta/manifest_write.h"
+#include "table/file_reader.h"
+#include "table/interval_partition.h"
+#include "util/alloc.h"
+#include "util/error.h"
+
+int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
+{
+    int rc;
+    memset(k, 0, sizeof(*k));
+    k->c = c;
+    /* CoreOptions.compactionFileSize: target-file-size / 10 * 7, in long arithmetic */
+    k->min_file_size = c->target_size / 10 * 7;
+    int64_t levels;
+    if ((rc = pm_options_get_bool(c->opts, "compaction.force-rewrite-all-files", false,
+                                  &k->force_rewrite_all, err)) != 0 ||
+        (rc = pm_universal_init(&k->strategy, c->opts, err)) != 0 ||
+        (rc = pm_options_get_i64(c->opts, "num-levels", k->strategy.trigger + 1, &levels, err)) !=
+            0 ||
+        (rc = pm_options_get_i64(c->opts, "full-compaction.delta-commits", 0, &k->delta_commits,
+                                 err)) != 0 ||
+        (rc = pm_options_get_i64(c->opts, "compaction.min.file-num", 5, &k->min_file_num, err)) !=
+            0)
+        return rc;
+    if (levels < 2 || levels > 1000)
+        return pm_err_set(err, PAIMON_EINVALID, "num-levels must be at least 2, not %lld",
+                          (long long)levels);
+    if (k->delta_commits < 0)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "full-compaction.delta-commits must be positive, not %lld",
+                          (long long)k->delta_commits);
+    k->num_levels = (int32_t)levels;
+    return 0;
+}
+
+void pm_compactor_release(pm_compactor *k)
+{
+    for (size_t i = 0; i < k->schema_cap; i++)
+        pm_schema_free(k->schemas[i]);
+    pm_free(k->schemas);
+    memset(k, 0, sizeof(*k));
+}
+
+static int schema_of(pm_compactor *k, int64_t id, const pm_schema **out, paimon_error *err)
+{
+    if (id < 0 || id > 1000000)
+        return pm_corrupt(err, "%s: data file with schema id %lld", k->c->table, (long long)id);
+    if ((size_t)id >= k->schema_cap) {
+        size_t cap = (size_t)id + 4;
+        pm_schema **grown = pm_realloc(k->schemas, cap * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err);
+        memset(grown + k->schema_cap, 0, (cap - k->schema_cap) * sizeof(*grown));
+        k->schemas = grown;
+        k->schema_cap = cap;
+    }
+    if (k->schemas[id] == NULL) {
+        int rc = pm_schema_read(k->c->fs, k->c->table, id, &k->schemas[id], err);
+        if (rc != 0)
+            return rc;
+    }
+    *out = k->schemas[id];
+    return 0;
+}
+
+/* ---- one rewrite: sections merged into rolling files ---------------------------------- */
+
+typedef struct task {
+    pm_compactor *k;
+    const pm_compact_bucket *b;
+    int32_t output, max_level;
+    bool drop_delete;
+    pm_commit_messages *out;
+    pm_arena arena;    /* sections, candidate lists */
+    pm_type *merged;   /* value columns, _SEQUENCE_NUMBER, _VALUE_KIND */
+    pm_section **cand; /* candidate sections */
+    size_t cand_count, cand_cap;
+} task;
+
+typedef struct run_ctx {
+    task *t;
+    const pm_sorted_run *run;
+    size_t next_file;
+    pm_file_reader *current;
+    pm_buf path;
+} run_ctx;
+
+static int open_file(task *t, const pm_manifest_entry *e, pm_buf *path, pm_file_reader **out,
+                     paimon_error *err)
+{
+    const pm_schema *fs = NULL;
+    pm_file_reader_options o;
+    int rc;
+    if ((rc = schema_of(t->k, e->file.schema_id, &fs, err)) != 0)
+        return rc;
+    path->len = 0;
+    rc = e->file.external_path != NULL ? pm_buf_puts(path, e->file.external_path)
+                                       : pm_buf_printf(path, "%s/%s", t->b->dir, e->file.file_name);
+    if (rc != 0)
+        return pm_buf_error(err, rc);
+    memset(&o, 0, sizeof(o));
+    o.out_type = t->k->c->value_type;
+    o.system_fields = true;
+    return pm_file_reader_open(out, t->k->c->fs, pm_buf_cstr(path), e, fs, &o, err);
+}
+
+static int run_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    run_ctx *r = ctx;
+    for (;;) {
+        int rc;
+        if (r->current == NULL) {
+            if (r->next_file >= r->run->file_count)
+                return PAIMON_ITEROVER;
+            if ((rc = open_file(r->t, r->run->files[r->next_file++], &r->path, &r->current, err)) !=
+                0)
+                return rc;
+        }
+        rc = pm_file_reader_next(r->current, out, err);
+        if (rc != PAIMON_ITEROVER)
+            return rc;
+        pm_file_reader_free(r->current);
+        r->current = NULL;
+    }
+}
+
+/* Writes the merged rows of one section into `dw`. */
+static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, paimon_error *err)
+{
+    const pm_write_ctx *c = t->k->c;
+    run_ctx *ctxs = pm_calloc(sec->run_count + 1, sizeof(*ctxs));
+    pm_run_source *srcs = pm_calloc(sec->run_count + 1, sizeof(*srcs));
+    pm_column **view_cols = pm_calloc(c->file_type->field_count + 1, sizeof(*view_cols));
+    pm_merge_reader *m = NULL;
+    pm_merge_reader_options mo;
+    pm_batch *b = NULL;
+    int rc = 0;
+    size_t vc = c->value_type->field_count;
+
+    if (ctxs == NULL || srcs == NULL || view_cols == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < sec->run_count; i++) {
+        ctxs[i].t = t;
+        ctxs[i].run = &sec->runs[i];
+        pm_buf_init(&ctxs[i].path, 0);
+        srcs[i].next = run_next;
+        srcs[i].ctx = &ctxs[i];
+        srcs[i].level = sec->runs[i].file_count > 0 ? sec->runs[i].files[0]->file.level : 0;
+    }
+    memset(&mo, 0, sizeof(mo));
+    mo.value_type = c->value_type;
+    mo.key_cols = c->key_idx;
+    mo.key_count = c->key_count;
+    mo.seq_cols = c->seq_idx;
+    mo.seq_count = c->seq_count;
+    mo.seq_descending = c->seq_descending;
+    mo.batch_rows = 4096;
+    mo.reduce = true;
+    mo.drop_delete = t->drop_delete;
+    mo.out_type = t->merged;
+    PM_TRY(pm_merge_reader_new(&m, srcs, sec->run_count, c->merge, &mo, err));
+    for (;;) {
+        pm_batch view;
+        rc = pm_merge_reader_next(m, &b, err);
+        if (rc == PAIMON_ITEROVER) {
+            rc = 0;
+            break;
+        }
+        if (rc != 0)
+            goto done;
+        /* the data-file layout over the merged columns (as the write buffer's flush) */
+        for (size_t k = 0; k + 2 < c->value_start; k++)
+            view_cols[k] = b->columns[c->key_idx[k]];
+        view_cols[c->seq_col] = b->columns[vc];
+        view_cols[c->kind_col] = b->columns[vc + 1];
+        for (size_t i = 0; i < vc; i++)
+            view_cols[c->value_start + i] = b->columns[i];
+        memset(&view, 0, sizeof(view));
+        view.type = c->file_type;
+        view.columns = view_cols;
+        view.column_count = c->file_type->field_count;
+        view.row_count = b->row_count;
+        if (b->row_count > 0 && (rc = pm_data_writer_write(dw, &view, 0, b->row_count, err)) != 0)
+            goto done;
+        pm_batch_free(b);
+        b = NULL;
+    }
+done:
+    pm_batch_free(b);
+    pm_merge_reader_free(m);
+    for (size_t i = 0; ctxs != NULL && i < sec->run_count; i++) {
+        pm_file_reader_free(ctxs[i].current);
+        pm_buf_free(&ctxs[i].path);
+    }
+    pm_free(ctxs);
+    pm_free(srcs);
+    pm_free(view_cols);
+    return rc;
+}
+
+static int add_entry(task *t, const pm_data_file_meta *f, int kind, paimon_error *err)
+{
+    pm_manifest_entry e;
+    memset(&e, 0, sizeof(e));
+    e.kind = kind;
+    e.partition.ptr = t->b->partition;
+    e.partition.len = t->b->partition_len;
+    e.bucket = t->b->bucket;
+    e.total_buckets = t->b->total_buckets;
+    e.file = *f;
+    if (pm_commit_messages_add_compact(t->out, &e) != 0)
+        return pm_nomem(err);
+    return 0;
+}
+
+/* MergeTreeCompactTask.rewriteImpl: the candidates merged into new files. */
+static int rewrite_impl(task *t, paimon_error *err)
+{
+    pm_data_writer_conf dc;
+    pm_data_writer *dw = NULL;
+    pm_data_file_meta *files;
+    size_t count;
+    int64_t unused_seq = 0;
+    int rc;
+    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, &unused_seq, &dc);
+    dc.level = t->output;
+    dc.compact = true;
+    PM_TRY(pm_data_writer_new(&dw, &dc, err));
+    for (size_t i = 0; i < t->cand_count; i++)
+        PM_TRY(merge_section(t, t->cand[i], dw, err));
+    PM_TRY(pm_data_writer_finish(dw, &files, &count, err));
+    for (size_t i = 0; i < t->cand_count; i++)
+        for (size_t r = 0; r < t->cand[i]->run_count; r++)
+            for (size_t f = 0; f < t->cand[i]->runs[r].file_count; f++)
+                PM_TRY(add_entry(t, &t->cand[i]->runs[r].files[f]->file, PM_FILE_KIND_DELETE, err));
+    for (size_t i = 0; i < count; i++)
+        PM_TRY(add_entry(t, &files[i], PM_FILE_KIND_ADD, err));
+    pm_data_writer_free(dw);
+    dw = NULL;
+    t->cand_count = 0;
+done:
+    pm_data_writer_abort(dw);
+    return rc;
+}
+
+static int add_candidate(task *t, pm_section *s, paimon_error *err)
+{
+    if (t->cand_count == t->cand_cap) {
+        size_t cap = t->cand_cap == 0 ? 8 : t->cand_cap * 2;
+        pm_section **grown = pm_realloc(t->cand, cap * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err);
+        t->cand = grown;
+        t->cand_cap = cap;
+    }
+    t->cand[t->cand_count++] = s;
+    return 0;
+}
+
+/* A section of one run holding one file. */
+static pm_section *single(task *t, const pm_manifest_entry *const *file)
+{
+    pm_section *s = pm_arena_calloc(&t->arena, 1, sizeof(*s));
+    pm_sorted_run *r = pm_arena_calloc(&t->arena, 1, sizeof(*r));
+    if (s == NULL || r == NULL)
+        return NULL;
+    r->files = (const pm_manifest_entry **)file;
+    r->file_count = 1;
+    s->runs = r;
+    s->run_count = 1;
+    s->total_size = (*file)->file.file_size;
+    return s;
+}
+
+/* MergeTreeCompactTask.upgrade. */
+static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *err)
+{
+    const pm_data_file_meta *f = &(*file)->file;
+    bool may_delete = !f->has_delete_row_count || f->delete_row_count > 0;
+    if ((t->output == t->max_level && may_delete) || t->k->force_rewrite_all) {
+        pm_section *s = single(t, file);
+        pm_section **saved = t->cand;
+        size_t saved_count = t->cand_count, saved_cap = t->cand_cap;
+        int rc;
+        if (s == NULL)
+            return pm_nomem(err);
+        /* rewrite this file alone, keeping the caller's candidate list aside */
+        t->cand = &s;
+        t->cand_count = 1;
+        t->cand_cap = 1;
+        rc = rewrite_impl(t, err);
+        t->cand = saved;
+        t->cand_count = saved_count;
+        t->cand_cap = saved_cap;
+        return rc;
+    }
+    if (f->level != t->output) {
+        pm_data_file_meta up = *f;
+        int rc;
+        up.level = t->output;
+        if ((rc = add_entry(t, f, PM_FILE_KIND_DELETE, err)) != 0 ||
+            (rc = add_entry(t, &up, PM_FILE_KIND_ADD, err)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* MergeTreeCompactTask.rewrite: a lone one-run candidate is upgraded file by file. */
+static int rewrite(task *t, paimon_error *err)
+{
+    if (t->cand_count == 0)
+        return 0;
+    if (t->cand_count == 1 && t->cand[0]->run_count <= 1) {
+        pm_section *s = t->cand[0];
+        t->cand_count = 0;
+        for (size_t i = 0; s->run_count == 1 && i < s->runs[0].file_count; i++) {
+            int rc = upgrade(t, &s->runs[0].files[i], err);
+            if (rc != 0)
+                return rc;
+        }
+        return 0;
+    }
+    return rewrite_impl(t, err);
+}
+
+static int merged_type(const pm_type *value, pm_type **out, paimon_error *err)
+{
+    pm_type *t = pm_type_new(PM_TYPE_ROW);
+    pm_type *seq = pm_type_new(PM_TYPE_BIGINT), *kind = pm_type_new(PM_TYPE_TINYINT);
+    if (t == NULL || seq == NULL || kind == NULL)
+        goto nomem;
+    t->nullable = false;
+    seq->nullable = kind->nullable = false;
+    for (size_t i = 0; i < value->field_count; i++)
+        if (pm_type_row_add(t, value->fields[i].id, value->fields[i].name,
+                            pm_type_clone(value->fields[i].type)) != 0)
+            goto nomem;
+    if (pm_type_row_add(t, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", seq) != 0) {
+        seq = NULL;
+        goto nomem;
+    }
+    seq = NULL;
+    if (pm_type_row_add(t, PM_VALUE_KIND_ID, "_VALUE_KIND", kind) != 0) {
+        kind = NULL;
+        goto nomem;
+    }
+    *out = t;
+    return 0;
+nomem:
+    pm_type_free(t);
+    pm_type_free(seq);
+    pm_type_free(kind);
+    return pm_nomem(err);
+}
+
+int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
+                    const pm_manifest_entry *const *files, size_t n, int32_t output,
+                    bool drop_delete, int32_t max_level, pm_commit_messages *out, paimon_error *err)
+{
+    task t;
+    pm_section *sections = NULL;
+    size_t section_count = 0;
+    const pm_type *key_types[PM_WRITE_MAX_KEYS];
+    size_t mark = out->compact_count;
+    int rc;
+
+    memset(&t, 0, sizeof(t));
+    t.k = k;
+    t.b = b;
+    t.output = output;
+    t.max_level = max_level;
+    t.drop_delete = drop_delete;
+    t.out = out;
+    pm_arena_init(&t.arena, 4096);
+    for (size_t i = 0; i < k->c->key_count; i++)
+        key_types[i] = k->c->value_type->fields[k->c->key_idx[i]].type;
+    PM_TRY(merged_type(k->c->value_type, &t.merged, err));
+    PM_TRY(pm_interval_partition(files, n, key_types, k->c->key_count, &t.arena, &sections,
+                                 &section_count, err));
+    for (size_t s = 0; s < section_count; s++) {
+        pm_section *sec = &sections[s];
+        if (sec->run_count > 1) {
+            PM_TRY(add_candidate(&t, sec, err));
+            continue;
+        }
+        for (size_t i = 0; sec->run_count == 1 && i < sec->runs[0].file_count; i++) {
+            const pm_manifest_entry *const *f = &sec->runs[0].files[i];
+            if ((*f)->file.file_size < k->min_file_size) {
+                pm_section *one = single(&t, f);
+                if (one == NULL) {
+                    rc = pm_nomem(err);
+                    goto done;
+                }
+                PM_TRY(add_candidate(&t, one, err));
+            } else {
+                PM_TRY(rewrite(&t, err));
+                PM_TRY(upgrade(&t, f, err));
+            }
+        }
+    }
+    PM_TRY(rewrite(&t, err));
+done:
+    if (rc != 0) {
+        /* remove the files this task wrote: ADD entries that are not upgrades */
+        pm_buf p;
+        pm_buf_init(&p, 0);
+        for (size_t i = mark; i < out->compact_count; i++) {
+            const pm_manifest_entry *e = &out->compact[i];
+            bool upgraded = false;
+            if (e->kind != PM_FILE_KIND_ADD)
+                continue;
+            for (size_t j = mark; j < out->compact_count; j++)
+                upgraded |= out->compact[j].kind == PM_FILE_KIND_DELETE &&
+                            strcmp(out->compact[j].file.file_name, e->file.file_name) == 0;
+            p.len = 0;
+            if (!upgraded && pm_buf_printf(&p, "%s/%s", b->dir, e->file.file_name) == 0)
+                (void)k->c->fs->remove(k->c->fs, pm_buf_cstr(&p), NULL);
+        }
+        pm_buf_free(&p);
+        out->compact_count = mark;
+    }
+    pm_free(t.cand);
+    pm_type_free(t.merged);
+    pm_arena_free(&t.arena);
+    return rc;
+}
+
+int pm_compact_append(pm_compactor *k, const pm_compact_bucket *b,
+                      const pm_manifest_entry *const *files, size_t n, pm_commit_messages *out,
+                      paimon_error *err)
+{
+    task t;
+    pm_data_writer_conf dc;
+    pm_data_writer *dw = NULL;
+    pm_file_reader *r = NULL;
+    pm_batch *batch = NULL;
+    pm_data_file_meta *written;
+    size_t count;
+    int64_t seq;
+    pm_buf path;
+    size_t mark = out->compact_count;
+    int rc;
+
+    if (n == 0)
+        return 0;
+    memset(&t, 0, sizeof(t));
+    t.k = k;
+    t.b = b;
+    t.out = out;
+    pm_buf_init(&path, 0);
+    seq = files[0]->file.min_sequence_number;
+    pm_write_ctx_writer_conf(k->c, b->dir, b->names, false, &seq, &dc);
+    dc.compact = true;
+    PM_TRY(pm_data_writer_new(&dw, &dc, err));
+    for (size_t i = 0; i < n; i++) {
+        const pm_schema *fs = NULL;
+        pm_file_reader_options o;
+        PM_TRY(schema_of(k, files[i]->file.schema_id, &fs, err));
+        path.len = 0;
+        if ((rc = files[i]->file.external_path != NULL
+                      ? pm_buf_puts(&path, files[i]->file.external_path)
+                      : pm_buf_printf(&path, "%s/%s", b->dir, files[i]->file.file_name)) != 0) {
+            rc = pm_buf_error(err, rc);
+            goto done;
+        }
+        memset(&o, 0, sizeof(o));
+        o.out_type = k->c->value_type;
+        PM_TRY(pm_file_reader_open(&r, k->c->fs, pm_buf_cstr(&path), files[i], fs, &o, err));
+        for (;;) {
+            rc = pm_file_reader_next(r, &batch, err);
+            if (rc == PAIMON_ITEROVER)
+                break;
+            if (rc != 0)
+                goto done;
+            if (batch->row_count > 0)
+                PM_TRY(pm_data_writer_write(dw, batch, 0, batch->row_count, err));
+            pm_batch_free(batch);
+            batch = NULL;
+        }
+        pm_file_reader_free(r);
+        r = NULL;
+    }
+    PM_TRY(pm_data_writer_finish(dw, &written, &count, err));
+    for (size_t i = 0; i < n; i++)
+        PM_TRY(add_entry(&t, &files[i]->file, PM_FILE_KIND_DELETE, err));
+    for (size_t i = 0; i < count; i++)
+        PM_TRY(add_entry(&t, &written[i], PM_FILE_KIND_ADD, err));
+    pm_data_writer_free(dw);
+    dw = NULL;
+done:
+    if (rc != 0)
+        out->compact_count = mark; /* the writer's abort removes the files */
+    pm_batch_free(batch);
+    pm_file_reader_free(r);
+    pm_data_writer_abort(dw);
+    pm_buf_free(&path);
+    return rc;
+}

@@ -1,0 +1,321 @@
+/* Compaction on a file system that fails, or halts the process, at its N-th operation, for
+ * every N: afterwards the table reads its rows as before (compaction never changes them),
+ * at the snapshot before or at the new COMPACT one, keeps its LSM shape (lsm_check.h), and
+ * a clean compaction afterwards still works.  Two jobs: the dedicated `compact --full` of a
+ * write-only table, and a write whose writer compacts before its commit (an APPEND snapshot
+ * then a COMPACT one: a crash between them leaves the APPEND one, which reads as after). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+#include "lsm_check.h"
+#include "meta/snapshot.h"
+#include "paimon.h"
+#include "paimon/scan.h"
+#include "table/commit.h"
+#include "table/compact.h"
+#include "table/write/table_write.h"
+#include "util/alloc.h"
+
+static char *create(const char *tag, bool write_only)
+{
+    char *dir = pm_test_tmpdir(tag), *path = pm_malloc(strlen(dir) + 8);
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *pk[1] = {"id"};
+    const char *keys[3] = {"bucket", "num-sorted-run.compaction-trigger", "write-only"};
+    const char *vals[3] = {"1", "2", write_only ? "true" : "false"};
+    paimon_error err;
+    sprintf(path, "%s/t", dir);
+    pm_free(dir);
+    co.columns = "id BIGINT NOT NULL, v STRING";
+    co.primary_keys = pk;
+    co.primary_key_count = 1;
+    co.option_keys = keys;
+    co.option_values = vals;
+    co.option_count = 3;
+    if (paimon_table_create(path, &co, &err) != 0)
+        fail_msg("%s", err.message);
+    return path;
+}
+
+/* Upserts keys [from, to) % 50 (every 7th row a delete) and commits. */
+static int write_commit(pm_fs *fs, const char *t, int from, int to, int64_t ident)
+{
+    pm_table_write *w = NULL;
+    pm_table_write_opts wo = {false, "u", false};
+    pm_commit_messages m;
+    pm_commit_opts o;
+    pm_batch *b = NULL;
+    int8_t *kinds = pm_calloc((size_t)(to - from) + 1, 1);
+    paimon_error err;
+    int64_t id;
+    int rc;
+    pm_commit_messages_init(&m);
+    if ((rc = pm_table_write_new(&w, fs, t, &wo, &err)) != 0)
+        goto done;
+    if ((rc = pm_batch_new(&b, pm_table_write_type(w), &err)) != 0)
+        goto done;
+    for (int i = from; i < to; i++) {
+        char v[32];
+        int n = snprintf(v, sizeof(v), "value-%d", i);
+        pm_column_append_i64(b->columns[0], i % 50);
+        pm_column_append_bytes(b->columns[1], v, (size_t)n);
+        kinds[i - from] = i % 7 == 3 ? 3 : 0;
+    }
+    pm_batch_set_rows(b, to - from, &err);
+    if ((rc = pm_table_write_batch(w, b, kinds, 0, &err)) != 0 ||
+        (rc = pm_table_write_prepare(w, &m, &err)) != 0)
+        goto done;
+    memset(&o, 0, sizeof(o));
+    o.commit_user = "u";
+    o.identifier = ident;
+    rc = pm_commit(fs, t, &m, &o, &id, &err);
+done:
+    pm_free(kinds);
+    pm_batch_free(b);
+    pm_table_write_free(w);
+    pm_commit_messages_release(&m);
+    return rc;
+}
+
+static int compact_full(pm_fs *fs, const char *t)
+{
+    pm_compact_opts o;
+    paimon_error err;
+    int64_t id;
+    memset(&o, 0, sizeof(o));
+    o.full = true;
+    o.commit_user = "c";
+    return pm_table_compact(fs, t, &o, &id, NULL, NULL, &err);
+}
+
+static char *rows_of(const char *path)
+{
+    paimon_table *t;
+    paimon_scan *scan;
+    paimon_scan_options so = PAIMON_SCAN_OPTIONS_INIT;
+    paimon_rows *rows;
+    paimon_error err;
+    pm_strlist lines;
+    pm_buf all;
+    pm_strlist_init(&lines);
+    pm_buf_init(&all, 0);
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    if (paimon_table_scan(&scan, t, &so, &err) != 0)
+        fail_msg("%s: %s", path, err.message);
+    assert_int_equal(paimon_scan_rows(&rows, scan, &err), 0);
+    for (;;) {
+        const char *json;
+        size_t len;
+        int rc = paimon_rows_next(rows, &err);
+        if (rc == PAIMON_ITEROVER)
+            break;
+        if (rc != 0)
+            fail_msg("%s: %s", path, err.message);
+        assert_int_equal(paimon_rows_json(rows, &json, &len, &err), 0);
+        pm_strlist_pushn(&lines, json, len);
+    }
+    pm_strlist_sort(&lines);
+    for (size_t i = 0; i < lines.count; i++) {
+        pm_buf_puts(&all, lines.items[i]);
+        pm_buf_putc(&all, '\n');
+    }
+    pm_strlist_free(&lines);
+    paimon_rows_free(rows);
+    paimon_scan_free(scan);
+    paimon_table_free(t);
+    return (char *)pm_buf_detach(&all, NULL);
+}
+
+static int64_t latest(const char *t)
+{
+    pm_fs *fs = pm_fs_local_new(false);
+    int64_t id = 0;
+    bool found;
+    assert_int_equal(pm_snapshot_latest_id(fs, t, &id, &found, NULL), 0);
+    pm_fs_free(fs);
+    return found ? id : 0;
+}
+
+static void remove_table(char *t)
+{
+    char *dir = pm_strndup(t, strlen(t) - 2);
+    pm_test_rmtree(dir);
+    pm_free(dir);
+    pm_free(t);
+}
+
+/* The table as the loop starts it: four commits, level-0 files only when write-only. */
+static char *prepare(bool write_only)
+{
+    char *t = create("cfault", write_only);
+    pm_fs *fs = pm_fs_local_new(false);
+    for (int c = 0; c < 4; c++)
+        assert_int_equal(write_commit(fs, t, c * 40, c * 40 + 60, c + 1), 0);
+    pm_fs_free(fs);
+    return t;
+}
+
+/* The job under test: the dedicated compaction, or a write whose writer compacts. */
+static int job(pm_fs *fs, const char *t, bool dedicated)
+{
+    return dedicated ? compact_full(fs, t) : write_commit(fs, t, 500, 560, 9);
+}
+
+static void fault_loop(bool dedicated, pm_fault_mode mode)
+{
+    char *before, *after, msg[512];
+    long total;
+    int64_t id_before, id_after;
+    {
+        char *t = prepare(dedicated);
+        pm_fs *fs = pm_fs_fault_new(pm_fs_local_new(false), 0, mode);
+        int top = -1;
+        before = rows_of(t);
+        id_before = latest(t);
+        assert_int_equal(job(fs, t, dedicated), 0);
+        total = pm_fs_fault_count(fs);
+        pm_fs_free(fs);
+        after = rows_of(t);
+        id_after = latest(t);
+        assert_int_equal(pm_test_check_lsm(t, msg, sizeof(msg), &top, NULL), 0);
+        assert_true(top >= 1); /* it did compact */
+        remove_table(t);
+    }
+    assert_true(total > 20);
+    assert_true(id_after > id_before);
+    if (dedicated)
+        assert_string_equal(before, after);
+    printf("every one of %ld file-system operations of a %s %s\n", total,
+           dedicated ? "compaction" : "write with compaction",
+           mode == PM_FAULT_FAIL ? "fails in turn" : "halts the process in turn");
+    for (long n = 1; n <= total + 1; n++) {
+        char *t = prepare(dedicated), *got;
+        int64_t id;
+        if (mode == PM_FAULT_FAIL) {
+            pm_fs *fs = pm_fs_fault_new(pm_fs_local_new(false), n, mode);
+            (void)job(fs, t, dedicated);
+            pm_fs_free(fs);
+        } else {
+            pid_t pid = fork();
+            assert_true(pid >= 0);
+            if (pid == 0) {
+                pm_fs *fs = pm_fs_fault_new(pm_fs_local_new(false), n, mode);
+                _exit(job(fs, t, dedicated) == 0 ? 0 : 1);
+            } else {
+                int status;
+                waitpid(pid, &status, 0);
+                assert_true(WIFEXITED(status));
+                assert_true(WEXITSTATUS(status) == PM_FS_HALT_EXIT || WEXITSTATUS(status) == 0);
+            }
+        }
+        got = rows_of(t);
+        id = latest(t);
+        if (strcmp(got, before) != 0 && strcmp(got, after) != 0)
+            fail_msg("operation %ld of %ld: the table reads neither as before nor as after", n,
+                     total);
+        if (id < id_before || id > id_after)
+            fail_msg("operation %ld: latest snapshot %lld, not in [%lld, %lld]", n, (long long)id,
+                     (long long)id_before, (long long)id_after);
+        if (pm_test_check_lsm(t, msg, sizeof(msg), NULL, NULL) != 0)
+            fail_msg("operation %ld: %s", n, msg);
+        /* still usable: a clean compaction afterwards reads the same */
+        {
+            pm_fs *fs = pm_fs_local_new(false);
+            char *again;
+            assert_int_equal(compact_full(fs, t), 0);
+            pm_fs_free(fs);
+            again = rows_of(t);
+            assert_string_equal(again, got);
+            pm_free(again);
+        }
+        pm_free(got);
+        remove_table(t);
+    }
+    pm_free(before);
+    pm_free(after);
+}
+
+static void test_compact_fail(void **state)
+{
+    (void)state;
+    fault_loop(true, PM_FAULT_FAIL);
+}
+
+static void test_compact_halt(void **state)
+{
+    (void)state;
+    fault_loop(true, PM_FAULT_HALT);
+}
+
+static void test_writer_compaction_fail(void **state)
+{
+    (void)state;
+    fault_loop(false, PM_FAULT_FAIL);
+}
+
+static void test_writer_compaction_halt(void **state)
+{
+    (void)state;
+    fault_loop(false, PM_FAULT_HALT);
+}
+
+/* Two compactions planned on the same snapshot: the first commits, the second names files
+ * that are no longer live and is refused by the conflict check (PAIMON_ECONFLICT), leaving
+ * the table as the first left it. */
+static void test_concurrent_compactions_conflict(void **state)
+{
+    char *t = prepare(true), *before, *after, msg[512];
+    pm_fs *fs = pm_fs_local_new(false);
+    pm_table_write *a = NULL, *b = NULL;
+    pm_table_write_opts wo = {false, "c", true};
+    pm_commit_messages ma, mb;
+    pm_commit_opts o;
+    paimon_error err;
+    int64_t id_a = 0, id_b = 0, latest_id;
+    (void)state;
+    pm_commit_messages_init(&ma);
+    pm_commit_messages_init(&mb);
+    before = rows_of(t);
+    assert_int_equal(pm_table_write_new(&a, fs, t, &wo, &err), 0);
+    assert_int_equal(pm_table_write_new(&b, fs, t, &wo, &err), 0);
+    assert_int_equal(pm_table_write_compact(a, true, NULL, NULL, &ma, &err), 0);
+    assert_int_equal(pm_table_write_compact(b, true, NULL, NULL, &mb, &err), 0);
+    assert_true(ma.compact_count > 0 && mb.compact_count > 0);
+    memset(&o, 0, sizeof(o));
+    o.commit_user = "c";
+    o.identifier = 1;
+    o.kind = PM_COMMIT_COMPACT;
+    assert_int_equal(pm_commit(fs, t, &ma, &o, &id_a, &err), 0);
+    latest_id = latest(t);
+    assert_int_equal(id_a, latest_id);
+    o.commit_user = "d";
+    assert_int_equal(pm_commit(fs, t, &mb, &o, &id_b, &err), PAIMON_ECONFLICT);
+    assert_int_equal(latest(t), latest_id);
+    after = rows_of(t);
+    assert_string_equal(before, after);
+    assert_int_equal(pm_test_check_lsm(t, msg, sizeof(msg), NULL, NULL), 0);
+    pm_table_write_free(a);
+    pm_table_write_free(b);
+    pm_commit_messages_release(&ma);
+    pm_commit_messages_release(&mb);
+    pm_fs_free(fs);
+    pm_free(before);
+    pm_free(after);
+    remove_table(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_concurrent_compactions_conflict),
+        cmocka_unit_test(test_compact_fail),
+        cmocka_unit_test(test_compact_halt),
+        cmocka_unit_test(test_writer_compaction_fail),
+        cmocka_unit_test(test_writer_compaction_halt),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
