@@ -101,7 +101,9 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     rc = pm_commit(table->fs, table->path, messages, &o, &id, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
-    if (rc != 0 && rc != PAIMON_ENOMEM)
+    /* name the table once: errors of the table writer already start with its path */
+    if (rc != 0 && rc != PAIMON_ENOMEM && err != NULL &&
+        strncmp(err->message, table->path, strlen(table->path)) != 0)
         pm_err_prefix(err, rc, "%s: ", table->path);
     return rc;
 }
@@ -132,7 +134,9 @@ PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_op
     rc = pm_table_compact(table->fs, table->path, &o, &id, NULL, NULL, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
-    if (rc != 0 && rc != PAIMON_ENOMEM)
+    /* name the table once: errors of the table writer already start with its path */
+    if (rc != 0 && rc != PAIMON_ENOMEM && err != NULL &&
+        strncmp(err->message, table->path, strlen(table->path)) != 0)
         pm_err_prefix(err, rc, "%s: ", table->path);
     return rc;
 }
