@@ -18,15 +18,15 @@ typedef struct page {
 } page;
 
 struct pm_lookup_cache {
-    int64_t page_size;    /* bytes per page */
-    int64_t max_bytes;    /* lookup.cache-max-memory-size */
-    int64_t used;         /* sum of held pages' len */
-    page **buckets;       /* hash chains */
-    size_t bucket_count;  /* power of two */
-    size_t page_count;    /* pages held */
-    page *head, *tail;    /* LRU: head most recent */
-    int64_t loads;        /* pages read from disk */
-    int64_t evictions;    /* pages dropped for the bound */
+    int64_t page_size;   /* bytes per page */
+    int64_t max_bytes;   /* lookup.cache-max-memory-size */
+    int64_t used;        /* sum of held pages' len */
+    page **buckets;      /* hash chains */
+    size_t bucket_count; /* power of two */
+    size_t page_count;   /* pages held */
+    page *head, *tail;   /* LRU: head most recent */
+    int64_t loads;       /* pages read from disk */
+    int64_t evictions;   /* pages dropped for the bound */
 };
 
 static size_t slot_of(const pm_lookup_cache *c, uint64_t file_id, int64_t page_no)
@@ -178,8 +178,7 @@ static int load_page(pm_lookup_cache *c, int fd, uint64_t file_id, int64_t file_
 }
 
 int pm_lookup_cache_read(pm_lookup_cache *c, int fd, uint64_t file_id, int64_t file_len,
-                         const char *what, int64_t off, size_t len, uint8_t *dst,
-                         paimon_error *err)
+                         const char *what, int64_t off, size_t len, uint8_t *dst, paimon_error *err)
 {
     int64_t end;
     if (off < 0 || __builtin_add_overflow(off, (int64_t)len, &end) || end > file_len)

@@ -306,8 +306,8 @@ int pm_lookup_file_get(pm_lookup_file *f, const uint8_t *key, size_t key_len, bo
         uint8_t slot[SLOT_LEN], head[8];
         int64_t off = f->slot_off + (int64_t)(s * SLOT_LEN), rec;
         uint32_t klen, vlen;
-        if ((rc = pm_lookup_cache_read(f->cache, f->fd, f->file_id, f->size, f->path, off,
-                                       SLOT_LEN, slot, err)) != 0)
+        if ((rc = pm_lookup_cache_read(f->cache, f->fd, f->file_id, f->size, f->path, off, SLOT_LEN,
+                                       slot, err)) != 0)
             return rc;
         rec = (int64_t)get64(slot + 8);
         if (rec == 0)

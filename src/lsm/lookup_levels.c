@@ -29,16 +29,36 @@ static int parse_duration_ms(const char *key, const char *s, int64_t *out, paimo
     static const struct {
         const char *unit;
         double ms;
-    } units[] = {{"ns", 1e-6},          {"nano", 1e-6},       {"nanos", 1e-6},
-                 {"nanosecond", 1e-6},  {"nanoseconds", 1e-6}, {"us", 1e-3},
-                 {"micro", 1e-3},       {"micros", 1e-3},      {"microsecond", 1e-3},
-                 {"microseconds", 1e-3}, {"ms", 1},            {"milli", 1},
-                 {"millis", 1},         {"millisecond", 1},    {"milliseconds", 1},
-                 {"s", 1e3},            {"sec", 1e3},          {"secs", 1e3},
-                 {"second", 1e3},       {"seconds", 1e3},      {"min", 6e4},
-                 {"m", 6e4},            {"minute", 6e4},       {"minutes", 6e4},
-                 {"h", 3.6e6},          {"hour", 3.6e6},       {"hours", 3.6e6},
-                 {"d", 8.64e7},         {"day", 8.64e7},       {"days", 8.64e7}};
+    } units[] = {{"ns", 1e-6},
+                 {"nano", 1e-6},
+                 {"nanos", 1e-6},
+                 {"nanosecond", 1e-6},
+                 {"nanoseconds", 1e-6},
+                 {"us", 1e-3},
+                 {"micro", 1e-3},
+                 {"micros", 1e-3},
+                 {"microsecond", 1e-3},
+                 {"microseconds", 1e-3},
+                 {"ms", 1},
+                 {"milli", 1},
+                 {"millis", 1},
+                 {"millisecond", 1},
+                 {"milliseconds", 1},
+                 {"s", 1e3},
+                 {"sec", 1e3},
+                 {"secs", 1e3},
+                 {"second", 1e3},
+                 {"seconds", 1e3},
+                 {"min", 6e4},
+                 {"m", 6e4},
+                 {"minute", 6e4},
+                 {"minutes", 6e4},
+                 {"h", 3.6e6},
+                 {"hour", 3.6e6},
+                 {"hours", 3.6e6},
+                 {"d", 8.64e7},
+                 {"day", 8.64e7},
+                 {"days", 8.64e7}};
     char *end;
     long long n;
     errno = 0;
@@ -92,13 +112,11 @@ int pm_lookup_options_read(pm_lookup_options *o, const pm_options *opts, paimon_
                                     &o->max_disk_size, err)) != 0 ||
         (rc = pm_options_get_memory(opts, "lookup.cache-max-memory-size", 256ll << 20,
                                     &o->max_memory_size, err)) != 0 ||
-        (rc = pm_options_get_memory(opts, "cache-page-size", 64 << 10, &o->page_size, err)) !=
-            0 ||
-        (rc = pm_options_get_bool(opts, "lookup.cache.bloom.filter.enabled", true,
-                                  &o->bloom_filter, err)) != 0 ||
+        (rc = pm_options_get_memory(opts, "cache-page-size", 64 << 10, &o->page_size, err)) != 0 ||
+        (rc = pm_options_get_bool(opts, "lookup.cache.bloom.filter.enabled", true, &o->bloom_filter,
+                                  err)) != 0 ||
         (rc = get_double(opts, "lookup.cache.bloom.filter.fpp", 0.05, &o->bloom_fpp, err)) != 0 ||
-        (rc = get_double(opts, "lookup.hash-load-factor", 0.75, &o->hash_load_factor, err)) !=
-            0 ||
+        (rc = get_double(opts, "lookup.hash-load-factor", 0.75, &o->hash_load_factor, err)) != 0 ||
         (retention != NULL && (rc = parse_duration_ms("lookup.cache-file-retention", retention,
                                                       &o->file_retention_ms, err)) != 0))
         return rc;
@@ -107,7 +125,8 @@ int pm_lookup_options_read(pm_lookup_options *o, const pm_options *opts, paimon_
                           "option lookup.cache.bloom.filter.fpp: %g is not in (0, 1)",
                           o->bloom_fpp);
     if (!(o->hash_load_factor > 0.0 && o->hash_load_factor < 1.0))
-        return pm_err_set(err, PAIMON_EINVALID, "option lookup.hash-load-factor: %g is not in (0, 1)",
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "option lookup.hash-load-factor: %g is not in (0, 1)",
                           o->hash_load_factor);
     if (o->page_size < 64 || o->page_size > (1 << 30))
         return pm_err_set(err, PAIMON_EINVALID, "option cache-page-size: %lld bytes",
@@ -146,7 +165,9 @@ struct pm_lookup_levels {
     lfile *lru_head, *lru_tail;
     int64_t disk_kib, max_disk_kib;
     uint64_t next_file_id;
-    pm_buf key_buf, val_buf, path_buf;
+    pm_buf key_buf;   /* the key being looked up */
+    pm_buf build_key; /* keys of a file being built (a build runs inside a lookup) */
+    pm_buf val_buf, path_buf;
     pm_datum *vals; /* value_count datums of a row being stored */
     pm_batch *row;  /* the result row */
     pm_lookup_stats stats;
@@ -217,7 +238,8 @@ static void drop_local(pm_lookup_levels *l, lfile *f, bool evicted)
 static void enforce_bounds(pm_lookup_levels *l)
 {
     int64_t now = now_ms();
-    while (l->lru_tail != NULL && now - l->lru_tail->last_access_ms > l->c.options.file_retention_ms)
+    while (l->lru_tail != NULL &&
+           now - l->lru_tail->last_access_ms > l->c.options.file_retention_ms)
         drop_local(l, l->lru_tail, true);
     while (l->lru_tail != NULL && l->disk_kib > l->max_disk_kib)
         drop_local(l, l->lru_tail, true);
@@ -248,8 +270,8 @@ static void sort_level(pm_lookup_levels *l, int32_t i)
         qsort_r(lv->files, lv->count, sizeof(*lv->files), compare_run, l);
 }
 
-static int decode_key(pm_lookup_levels *l, const pm_avro_bytes *b, pm_datum *out,
-                      const char *file, const char *what, paimon_error *err)
+static int decode_key(pm_lookup_levels *l, const pm_avro_bytes *b, pm_datum *out, const char *file,
+                      const char *what, paimon_error *err)
 {
     pm_binrow row;
     int rc = pm_binrow_deserialize(&row, b->ptr, b->len, err);
@@ -340,6 +362,7 @@ int pm_lookup_levels_new(pm_lookup_levels **out, const pm_lookup_config *config,
         return pm_nomem(err);
     l->c = *config;
     pm_buf_init(&l->key_buf, 0);
+    pm_buf_init(&l->build_key, 0);
     pm_buf_init(&l->val_buf, 0);
     pm_buf_init(&l->path_buf, 0);
     l->has_value = config->mode == PM_LOOKUP_VALUE || config->mode == PM_LOOKUP_VALUE_POSITION;
@@ -423,12 +446,12 @@ int pm_lookup_levels_update(pm_lookup_levels *l, const pm_data_file_meta *const 
 
 /* ---- building a local file ----------------------------------------------------------------- */
 
-/* The key of row `r` as BinaryRow bytes in l->key_buf. */
-static int encode_key(pm_lookup_levels *l, const pm_datum *key, paimon_error *err)
+/* A key as BinaryRow bytes (row kind 0) in `out`. */
+static int encode_key(pm_lookup_levels *l, const pm_datum *key, pm_buf *out, paimon_error *err)
 {
     int rc;
-    pm_buf_reset(&l->key_buf);
-    if ((rc = pm_binrow_write(&l->key_buf, l->key_types, key, (int32_t)l->key_count, 0)) != 0)
+    pm_buf_reset(out);
+    if ((rc = pm_binrow_write(out, l->key_types, key, (int32_t)l->key_count, 0)) != 0)
         return pm_buf_error(err, rc);
     return 0;
 }
@@ -555,8 +578,9 @@ static int build_local(pm_lookup_levels *l, lfile *f, paimon_error *err)
                 continue;
             for (size_t k = 0; k < l->key_count; k++)
                 pm_column_get_datum(b->columns[l->key_cols[k]], i, &key[k]);
-            if ((rc = encode_key(l, key, err)) != 0 || (rc = encode_value(l, b, i, pos, err)) != 0 ||
-                (rc = pm_lookup_file_writer_add(w, l->key_buf.data, l->key_buf.len,
+            if ((rc = encode_key(l, key, &l->build_key, err)) != 0 ||
+                (rc = encode_value(l, b, i, pos, err)) != 0 ||
+                (rc = pm_lookup_file_writer_add(w, l->build_key.data, l->build_key.len,
                                                 l->val_buf.data, l->val_buf.len, err)) != 0)
                 goto done;
         }
@@ -679,7 +703,7 @@ int pm_lookup_levels_get(pm_lookup_levels *l, const pm_datum *key, int32_t start
     for (size_t k = 0; k < l->key_count; k++)
         if (key[k].is_null)
             return pm_err_set(err, PAIMON_EINVALID, "lookup: key column %zu is null", k);
-    if ((rc = encode_key(l, key, err)) != 0)
+    if ((rc = encode_key(l, key, &l->key_buf, err)) != 0)
         return rc;
     for (int32_t i = start_level; i < l->num_levels && !hit; i++) {
         const level *lv = &l->levels[i];
@@ -722,8 +746,10 @@ int pm_lookup_levels_get_binrow(pm_lookup_levels *l, const uint8_t *bytes, size_
     int rc = pm_binrow_view(&row, bytes, len, (int32_t)l->key_count, err);
     for (size_t k = 0; rc == 0 && k < l->key_count; k++)
         rc = pm_binrow_get(&row, (int32_t)k, l->key_types[k], &key[k], err);
-    if (rc != 0)
-        return pm_err_prefix(err, PAIMON_EINVALID, "lookup key: ");
+    if (rc != 0) {
+        pm_err_prefix(err, rc, "lookup key: ");
+        return PAIMON_EINVALID; /* the caller's bytes, not a file */
+    }
     return pm_lookup_levels_get(l, key, start_level, out, err);
 }
 
@@ -751,6 +777,7 @@ void pm_lookup_levels_free(pm_lookup_levels *l)
     pm_free(l->value_types);
     pm_free(l->vals);
     pm_buf_free(&l->key_buf);
+    pm_buf_free(&l->build_key);
     pm_buf_free(&l->val_buf);
     pm_buf_free(&l->path_buf);
     pm_free(l);

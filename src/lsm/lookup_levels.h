@@ -69,8 +69,8 @@ typedef enum pm_lookup_mode {
 } pm_lookup_mode;
 
 typedef struct pm_lookup_config {
-    pm_fs *fs;              /* the table's file system */
-    const char *bucket_dir; /* the data files' directory (a file's external_path wins) */
+    pm_fs *fs;               /* the table's file system */
+    const char *bucket_dir;  /* the data files' directory (a file's external_path wins) */
     const pm_schema *schema; /* current schema: values come out in its columns, keys are its
                                 trimmed primary key */
     /* The schema a file was written with (`_SCHEMA_ID`); borrowed until the levels are
@@ -90,22 +90,22 @@ typedef struct pm_lookup_config {
 /* The answer to one lookup. */
 typedef struct pm_lookup_result {
     bool found;
-    int32_t level;             /* level of the file that answered */
-    const char *file_name;     /* borrowed from its meta */
-    int64_t position;          /* row position in that file; -1 when the mode has none */
-    int64_t sequence_number;   /* -1 when the mode has no value */
-    int8_t value_kind;         /* PM_KIND_* (lsm/merge_function.h); -1 without value */
-    const pm_batch *row;       /* one row in the schema's columns, or NULL without value;
+    int32_t level;           /* level of the file that answered */
+    const char *file_name;   /* borrowed from its meta */
+    int64_t position;        /* row position in that file; -1 when the mode has none */
+    int64_t sequence_number; /* -1 when the mode has no value */
+    int8_t value_kind;       /* PM_KIND_* (lsm/merge_function.h); -1 without value */
+    const pm_batch *row;     /* one row in the schema's columns, or NULL without value;
                                   borrowed until the next lookup */
 } pm_lookup_result;
 
 typedef struct pm_lookup_stats {
-    int64_t local_files;  /* local files present now */
-    int64_t local_bytes;  /* their total size */
-    int64_t builds;       /* local files built */
-    int64_t evictions;    /* local files dropped (disk bound, retention) */
-    int64_t bloom_skips;  /* file probes the bloom filters answered, of files present now */
-    int64_t page_loads;   /* pages read into the memory cache */
+    int64_t local_files; /* local files present now */
+    int64_t local_bytes; /* their total size */
+    int64_t builds;      /* local files built */
+    int64_t evictions;   /* local files dropped (disk bound, retention) */
+    int64_t bloom_skips; /* file probes the bloom filters answered, of files present now */
+    int64_t page_loads;  /* pages read into the memory cache */
     int64_t page_evictions;
 } pm_lookup_stats;
 
