@@ -47,6 +47,7 @@ typedef struct entry {
 struct pm_lookup_file_writer {
     const char *path;   /* borrowed */
     int fd;             /* -1 once closed */
+    bool created;       /* this writer created the file (removed unless finished) */
     bool finished;      /* the file is complete: keep it */
     double load_factor; /* slot table fill */
     pm_bloom bloom;     /* num_bits 0: no filter */
@@ -104,6 +105,7 @@ int pm_lookup_file_writer_open(pm_lookup_file_writer **out, const char *path, in
         pm_lookup_file_writer_free(w);
         return rc;
     }
+    w->created = true;
     if ((rc = pm_buf_append(&w->pending, zero, sizeof(zero))) != 0) {
         pm_lookup_file_writer_free(w);
         return pm_buf_error(err, rc);
@@ -206,7 +208,7 @@ void pm_lookup_file_writer_free(pm_lookup_file_writer *w)
         return;
     if (w->fd >= 0)
         close(w->fd);
-    if (!w->finished)
+    if (w->created && !w->finished)
         unlink(w->path);
     pm_bloom_free(&w->bloom);
     pm_buf_free(&w->pending);

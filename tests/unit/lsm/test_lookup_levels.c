@@ -442,25 +442,66 @@ static void test_tiny_bounds(void **state)
     pm_options o;
     (void)state;
     pm_options_init(&o);
-    pm_options_set(&o, "lookup.cache-max-disk-size", "24 kb");
+    pm_options_set(&o, "lookup.cache-max-disk-size", "300 kb");
     pm_options_set(&o, "lookup.cache-max-memory-size", "3 kb");
     pm_options_set(&o, "cache-page-size", "1 kb");
     pm_options_set(&o, "lookup.cache.bloom.filter.enabled", "false");
     assert_int_equal(pm_lookup_options_read(&c.options, &o, &err), 0);
     pm_options_free(&o);
-    assert_int_equal(c.options.max_disk_size, 24 << 10);
+    assert_int_equal(c.options.max_disk_size, 300 << 10);
     assert_false(c.options.bloom_filter);
     assert_int_equal(pm_lookup_levels_new(&l, &c, fx.ptrs, FILES, &err), 0);
-    check_all(l, PM_LOOKUP_VALUE_POSITION, NULL, NULL, 2);
+    check_all(l, PM_LOOKUP_VALUE_POSITION, NULL, NULL, 1);
     pm_lookup_levels_stats(l, &st);
-    assert_true(st.evictions > FILES); /* files were dropped and rebuilt, answers unchanged */
+    /* local files (about 42 KB each) were dropped and rebuilt, the answers unchanged */
+    assert_true(st.evictions > FILES);
+    assert_true(st.local_files < FILES);
     assert_int_equal(st.builds - st.evictions, st.local_files);
-    assert_true((st.local_bytes >> 10) <= 24);
+    assert_true(st.local_files >= 1 && (st.local_bytes >> 10) <= 300 + st.local_files);
     assert_int_equal((int64_t)local_files(), st.local_files);
     assert_true(st.page_evictions > 0);
     assert_int_equal(st.bloom_skips, 0);
     pm_lookup_levels_free(l);
     assert_int_equal(local_files(), 0);
+}
+
+/* lookup.cache-file-retention: a local file unused for longer is dropped at the next lookup. */
+static void test_retention(void **state)
+{
+    pm_lookup_config c = config(PM_LOOKUP_EXISTS);
+    pm_lookup_levels *l;
+    pm_lookup_stats st;
+    pm_lookup_result res;
+    paimon_error err;
+    int k0 = 0, k3 = 1200;
+    pm_datum key;
+    pm_options o;
+    (void)state;
+    while (!fx.ref[0][k0].present) /* commit 0: level 3, keys [0, 400) */
+        k0++;
+    while (!fx.ref[3][k3].present) /* commit 3: level 3, keys [1200, 1600) */
+        k3++;
+    key = pm_datum_int(k0);
+    pm_options_init(&o);
+    pm_options_set(&o, "lookup.cache-file-retention", "50 ms");
+    assert_int_equal(pm_lookup_options_read(&c.options, &o, &err), 0);
+    pm_options_free(&o);
+    assert_int_equal(pm_lookup_levels_new(&l, &c, fx.ptrs, FILES, &err), 0);
+    assert_int_equal(pm_lookup_levels_get(l, &key, 3, &res, &err), 0); /* level 3 only */
+    assert_true(res.found);
+    assert_int_equal(pm_lookup_levels_get(l, &key, 3, &res, &err), 0);
+    pm_lookup_levels_stats(l, &st);
+    assert_int_equal(st.builds, 1);
+    assert_int_equal(st.evictions, 0);
+    usleep(120 * 1000);
+    key = pm_datum_int(k3); /* another level-3 file; the first one expired meanwhile */
+    assert_int_equal(pm_lookup_levels_get(l, &key, 3, &res, &err), 0);
+    pm_lookup_levels_stats(l, &st);
+    assert_int_equal(st.builds, 2);
+    assert_int_equal(st.evictions, 1);
+    assert_int_equal(st.local_files, 1);
+    assert_int_equal(local_files(), 1);
+    pm_lookup_levels_free(l);
 }
 
 static void test_deletion_vectors(void **state)
@@ -610,10 +651,15 @@ static void test_options(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),       cmocka_unit_test(test_reference_is_interesting),
-        cmocka_unit_test(test_every_mode),    cmocka_unit_test(test_key_forms),
-        cmocka_unit_test(test_tiny_bounds),   cmocka_unit_test(test_deletion_vectors),
-        cmocka_unit_test(test_update_levels), cmocka_unit_test(test_missing_and_damaged_files),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_reference_is_interesting),
+        cmocka_unit_test(test_every_mode),
+        cmocka_unit_test(test_key_forms),
+        cmocka_unit_test(test_tiny_bounds),
+        cmocka_unit_test(test_retention),
+        cmocka_unit_test(test_deletion_vectors),
+        cmocka_unit_test(test_update_levels),
+        cmocka_unit_test(test_missing_and_damaged_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
