@@ -136,15 +136,28 @@ int pm_lookup_options_read(pm_lookup_options *o, const pm_options *opts, paimon_
 
 /* ---- state --------------------------------------------------------------------------------- */
 
-typedef struct lfile {
-    const pm_data_file_meta *meta; /* borrowed */
-    pm_datum min[MAX_KEYS];        /* decoded min key (bytes borrowed from meta) */
-    pm_datum max[MAX_KEYS];        /* decoded max key */
-    pm_lookup_file *local;         /* NULL until built, and after eviction */
-    int64_t weight_kib;            /* local file size >> 10, as Java's weigher */
-    int64_t last_access_ms;        /* monotonic */
-    struct lfile *prev, *next;     /* LRU of files with a local file: prev more recent */
-} lfile;
+typedef struct lfile lfile;
+
+struct lfile {
+    const pm_data_file_meta *meta;  /* borrowed */
+    pm_datum min[MAX_KEYS];         /* decoded min key (bytes borrowed from meta) */
+    pm_datum max[MAX_KEYS];         /* decoded max key */
+    pm_lookup_file *local;          /* NULL until built, and after eviction */
+    int64_t weight_kib;             /* local file size >> 10, as Java's weigher */
+    int64_t last_access_ms;         /* monotonic */
+    struct lfile *prev, *next;      /* shared LRU of files with a local file: prev more recent */
+    struct pm_lookup_levels *owner; /* the levels the file belongs to */
+};
+
+/* What the levels of several buckets share (Java: one CacheManager and one lookup file
+ * cache per table write): the page cache and the LRU of local files with its bounds. */
+struct pm_lookup_shared {
+    pm_lookup_options o;        /* the bounds: memory, disk, retention, page size */
+    pm_lookup_cache *cache;     /* pages of every local file */
+    lfile *lru_head, *lru_tail; /* local files of every levels, most recent first */
+    int64_t disk_kib, max_disk_kib;
+    uint64_t next_file_id; /* ids of local files in the page cache */
+};
 
 typedef struct level {
     lfile **files; /* level 0: newest first; others: by min key, not overlapping */
@@ -161,17 +174,40 @@ struct pm_lookup_levels {
     bool has_value, has_position;
     level *levels;
     int32_t num_levels;
-    pm_lookup_cache *cache;
-    lfile *lru_head, *lru_tail;
-    int64_t disk_kib, max_disk_kib;
-    uint64_t next_file_id;
-    pm_buf key_buf;   /* the key being looked up */
-    pm_buf build_key; /* keys of a file being built (a build runs inside a lookup) */
+    pm_lookup_shared *sh;     /* config.shared, or own_sh */
+    pm_lookup_shared *own_sh; /* created when the config shares nothing */
+    pm_buf key_buf;           /* the key being looked up */
+    pm_buf build_key;         /* keys of a file being built (a build runs inside a lookup) */
     pm_buf val_buf, path_buf;
     pm_datum *vals; /* value_count datums of a row being stored */
     pm_batch *row;  /* the result row */
     pm_lookup_stats stats;
 };
+
+int pm_lookup_shared_new(pm_lookup_shared **out, const pm_lookup_options *o, paimon_error *err)
+{
+    pm_lookup_shared *s = pm_calloc(1, sizeof(*s));
+    int rc;
+    *out = NULL;
+    if (s == NULL)
+        return pm_nomem(err);
+    s->o = *o;
+    s->max_disk_kib = o->max_disk_size >> 10;
+    if ((rc = pm_lookup_cache_new(&s->cache, o->page_size, o->max_memory_size, err)) != 0) {
+        pm_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+void pm_lookup_shared_free(pm_lookup_shared *s)
+{
+    if (s == NULL)
+        return;
+    pm_lookup_cache_free(s->cache);
+    pm_free(s);
+}
 
 static int64_t now_ms(void)
 {
@@ -192,40 +228,41 @@ static int compare_key(const pm_lookup_levels *l, const pm_datum *a, const pm_da
 
 /* ---- the LRU of local files ---------------------------------------------------------------- */
 
-static void lru_unlink(pm_lookup_levels *l, lfile *f)
+static void lru_unlink(pm_lookup_shared *s, lfile *f)
 {
     if (f->prev != NULL)
         f->prev->next = f->next;
     else
-        l->lru_head = f->next;
+        s->lru_head = f->next;
     if (f->next != NULL)
         f->next->prev = f->prev;
     else
-        l->lru_tail = f->prev;
+        s->lru_tail = f->prev;
     f->prev = f->next = NULL;
 }
 
-static void lru_push(pm_lookup_levels *l, lfile *f)
+static void lru_push(pm_lookup_shared *s, lfile *f)
 {
-    f->next = l->lru_head;
+    f->next = s->lru_head;
     f->prev = NULL;
-    if (l->lru_head != NULL)
-        l->lru_head->prev = f;
-    l->lru_head = f;
-    if (l->lru_tail == NULL)
-        l->lru_tail = f;
+    if (s->lru_head != NULL)
+        s->lru_head->prev = f;
+    s->lru_head = f;
+    if (s->lru_tail == NULL)
+        s->lru_tail = f;
 }
 
 /* Deletes the local file of `f` (it is rebuilt on demand). */
-static void drop_local(pm_lookup_levels *l, lfile *f, bool evicted)
+static void drop_local(lfile *f, bool evicted)
 {
+    pm_lookup_levels *l = f->owner;
     if (f->local == NULL)
         return;
-    lru_unlink(l, f);
+    lru_unlink(l->sh, f);
     l->stats.bloom_skips += pm_lookup_file_bloom_skips(f->local);
     l->stats.local_bytes -= pm_lookup_file_size(f->local);
     l->stats.local_files--;
-    l->disk_kib -= f->weight_kib;
+    l->sh->disk_kib -= f->weight_kib;
     pm_lookup_file_close(f->local, true);
     f->local = NULL;
     if (evicted)
@@ -235,14 +272,13 @@ static void drop_local(pm_lookup_levels *l, lfile *f, bool evicted)
 /* Drops local files past the retention, then the least recently used ones while the disk
  * weight exceeds the bound (the file just used included, as Caffeine evicts an entry heavier
  * than the whole bound). */
-static void enforce_bounds(pm_lookup_levels *l)
+static void enforce_bounds(pm_lookup_shared *s)
 {
     int64_t now = now_ms();
-    while (l->lru_tail != NULL &&
-           now - l->lru_tail->last_access_ms > l->c.options.file_retention_ms)
-        drop_local(l, l->lru_tail, true);
-    while (l->lru_tail != NULL && l->disk_kib > l->max_disk_kib)
-        drop_local(l, l->lru_tail, true);
+    while (s->lru_tail != NULL && now - s->lru_tail->last_access_ms > s->o.file_retention_ms)
+        drop_local(s->lru_tail, true);
+    while (s->lru_tail != NULL && s->disk_kib > s->max_disk_kib)
+        drop_local(s->lru_tail, true);
 }
 
 /* ---- levels -------------------------------------------------------------------------------- */
@@ -250,8 +286,14 @@ static void enforce_bounds(pm_lookup_levels *l)
 static int compare_level0(const void *x, const void *y)
 {
     const pm_data_file_meta *a = (*(lfile *const *)x)->meta, *b = (*(lfile *const *)y)->meta;
+    /* Levels' level-0 TreeSet: max sequence number descending, then min sequence number,
+     * creation time and file name ascending. */
     if (a->max_sequence_number != b->max_sequence_number)
         return a->max_sequence_number > b->max_sequence_number ? -1 : 1;
+    if (a->min_sequence_number != b->min_sequence_number)
+        return a->min_sequence_number < b->min_sequence_number ? -1 : 1;
+    if (a->creation_time != b->creation_time)
+        return a->creation_time < b->creation_time ? -1 : 1;
     return strcmp(a->file_name, b->file_name);
 }
 
@@ -308,6 +350,7 @@ static int add_file(pm_lookup_levels *l, const pm_data_file_meta *m, paimon_erro
     if ((f = pm_calloc(1, sizeof(*f))) == NULL)
         return pm_nomem(err);
     f->meta = m;
+    f->owner = l;
     if ((rc = decode_key(l, &m->min_key, f->min, m->file_name, "min key", err)) != 0 ||
         (rc = decode_key(l, &m->max_key, f->max, m->file_name, "max key", err)) != 0) {
         pm_free(f);
@@ -344,7 +387,7 @@ static void remove_file(pm_lookup_levels *l, int32_t lvl, size_t idx)
 {
     level *lv = &l->levels[lvl];
     lfile *f = lv->files[idx];
-    drop_local(l, f, false);
+    drop_local(f, false);
     memmove(lv->files + idx, lv->files + idx + 1, (lv->count - idx - 1) * sizeof(*lv->files));
     lv->count--;
     pm_free(f);
@@ -368,7 +411,6 @@ int pm_lookup_levels_new(pm_lookup_levels **out, const pm_lookup_config *config,
     l->has_value = config->mode == PM_LOOKUP_VALUE || config->mode == PM_LOOKUP_VALUE_POSITION;
     l->has_position =
         config->mode == PM_LOOKUP_POSITION || config->mode == PM_LOOKUP_VALUE_POSITION;
-    l->max_disk_kib = config->options.max_disk_size >> 10;
     if ((rc = pm_schema_trimmed_pk_fields(config->schema, pk, MAX_KEYS, &l->key_count, err)) != 0)
         goto done;
     if (l->key_count == 0) {
@@ -402,9 +444,11 @@ int pm_lookup_levels_new(pm_lookup_levels **out, const pm_lookup_config *config,
     }
     if (l->has_value && (rc = pm_batch_new(&l->row, row_type, err)) != 0)
         goto done;
-    if ((rc = pm_lookup_cache_new(&l->cache, config->options.page_size,
-                                  config->options.max_memory_size, err)) != 0 ||
-        (rc = ensure_levels(l, config->num_levels < 2 ? 2 : config->num_levels, err)) != 0)
+    if (config->shared == NULL &&
+        (rc = pm_lookup_shared_new(&l->own_sh, &config->options, err)) != 0)
+        goto done;
+    l->sh = config->shared != NULL ? config->shared : l->own_sh;
+    if ((rc = ensure_levels(l, config->num_levels < 2 ? 2 : config->num_levels, err)) != 0)
         goto done;
     for (size_t i = 0; i < count; i++)
         if ((rc = add_file(l, files[i], err)) != 0)
@@ -588,16 +632,17 @@ static int build_local(pm_lookup_levels *l, lfile *f, paimon_error *err)
         b = NULL;
     }
     if ((rc = pm_lookup_file_writer_finish(w, err)) != 0 ||
-        (rc = pm_lookup_file_open(&f->local, local, l->cache, ++l->next_file_id, err)) != 0) {
+        (rc = pm_lookup_file_open(&f->local, local, l->sh->cache, ++l->sh->next_file_id, err)) !=
+            0) {
         unlink(local);
         goto done;
     }
     f->weight_kib = pm_lookup_file_size(f->local) >> 10;
-    l->disk_kib += f->weight_kib;
+    l->sh->disk_kib += f->weight_kib;
     l->stats.builds++;
     l->stats.local_files++;
     l->stats.local_bytes += pm_lookup_file_size(f->local);
-    lru_push(l, f);
+    lru_push(l->sh, f);
 done:
     pm_batch_free(b);
     pm_lookup_file_writer_free(w);
@@ -653,9 +698,9 @@ static int lookup_file(pm_lookup_levels *l, lfile *f, pm_lookup_result *out, boo
     if (f->local == NULL) {
         if ((rc = build_local(l, f, err)) != 0)
             return rc;
-    } else if (f != l->lru_head) {
-        lru_unlink(l, f);
-        lru_push(l, f);
+    } else if (f != l->sh->lru_head) {
+        lru_unlink(l->sh, f);
+        lru_push(l->sh, f);
     }
     f->last_access_ms = now_ms();
     if ((rc = pm_lookup_file_get(f->local, l->key_buf.data, l->key_buf.len, &found, &v, &vlen,
@@ -667,7 +712,7 @@ static int lookup_file(pm_lookup_levels *l, lfile *f, pm_lookup_result *out, boo
         out->file_name = f->meta->file_name;
         rc = decode_result(l, v, vlen, out, err);
     }
-    enforce_bounds(l); /* after the value was copied out: it may evict this very file */
+    enforce_bounds(l->sh); /* after the value was copied out: it may evict this very file */
     return rc;
 }
 
@@ -721,7 +766,7 @@ int pm_lookup_levels_get(pm_lookup_levels *l, const pm_datum *key, int32_t start
         }
     }
     if (!hit)
-        enforce_bounds(l);
+        enforce_bounds(l->sh);
     return 0;
 }
 
@@ -756,10 +801,11 @@ int pm_lookup_levels_get_binrow(pm_lookup_levels *l, const uint8_t *bytes, size_
 void pm_lookup_levels_stats(const pm_lookup_levels *l, pm_lookup_stats *out)
 {
     *out = l->stats;
-    for (const lfile *f = l->lru_head; f != NULL; f = f->next)
-        out->bloom_skips += pm_lookup_file_bloom_skips(f->local);
-    out->page_loads = pm_lookup_cache_loads(l->cache);
-    out->page_evictions = pm_lookup_cache_evictions(l->cache);
+    for (const lfile *f = l->sh->lru_head; f != NULL; f = f->next)
+        if (f->owner == l)
+            out->bloom_skips += pm_lookup_file_bloom_skips(f->local);
+    out->page_loads = pm_lookup_cache_loads(l->sh->cache);
+    out->page_evictions = pm_lookup_cache_evictions(l->sh->cache);
 }
 
 void pm_lookup_levels_free(pm_lookup_levels *l)
@@ -772,7 +818,7 @@ void pm_lookup_levels_free(pm_lookup_levels *l)
         pm_free(l->levels[i].files);
     }
     pm_free(l->levels);
-    pm_lookup_cache_free(l->cache);
+    pm_lookup_shared_free(l->own_sh);
     pm_batch_free(l->row);
     pm_free(l->value_types);
     pm_free(l->vals);

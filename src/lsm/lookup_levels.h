@@ -5,7 +5,8 @@
  * lookup changelog producer and first-row writes.
  *
  * Search order (LookupUtils.lookup): levels start_level .. num_levels - 1 in order; level 0
- * file by file in its order (max sequence number descending, then file name), each file
+ * file by file in Levels' order (max sequence number descending, then min sequence number,
+ * creation time and file name ascending), each file
  * whose [min key, max key] holds the key; every other level is one sorted run, where a
  * binary search over the max keys picks the only file that can hold it.  The first file
  * that has the key answers; later levels are not consulted.
@@ -61,6 +62,14 @@ typedef struct pm_lookup_options {
  * PAIMON_EINVALID naming the key. */
 int pm_lookup_options_read(pm_lookup_options *o, const pm_options *opts, paimon_error *err);
 
+/* The page cache and the LRU of local files, with the memory, disk and retention bounds of
+ * `o`, shared by the levels of several buckets (Java keeps one CacheManager and one lookup
+ * file cache per table write, so the bounds hold for all its buckets together).  Free it
+ * after every pm_lookup_levels using it.  Caller owns `*out`. */
+typedef struct pm_lookup_shared pm_lookup_shared;
+int pm_lookup_shared_new(pm_lookup_shared **out, const pm_lookup_options *o, paimon_error *err);
+void pm_lookup_shared_free(pm_lookup_shared *s);
+
 typedef enum pm_lookup_mode {
     PM_LOOKUP_VALUE,
     PM_LOOKUP_VALUE_POSITION,
@@ -83,8 +92,9 @@ typedef struct pm_lookup_config {
     const char *local_dir;    /* existing directory for local files */
     const char *local_prefix; /* e.g. "<partition>-<bucket>-" (Java's localFilePrefix) */
     pm_lookup_mode mode;
-    int32_t num_levels; /* at least 2; raised to the highest file level + 1 */
-    pm_lookup_options options;
+    int32_t num_levels;        /* at least 2; raised to the highest file level + 1 */
+    pm_lookup_options options; /* bloom filter and load factor; the bounds too unless shared */
+    pm_lookup_shared *shared;  /* NULL: the levels keep their own cache and bounds */
 } pm_lookup_config;
 
 /* The answer to one lookup. */

@@ -465,6 +465,44 @@ static void test_tiny_bounds(void **state)
     assert_int_equal(local_files(), 0);
 }
 
+/* Two buckets' levels under one pm_lookup_shared: the disk bound holds for both together, as
+ * Java's lookup file cache per table write does; lookups in one evict the other's files. */
+static void test_shared_bounds(void **state)
+{
+    pm_lookup_config ca = config(PM_LOOKUP_VALUE), cb = config(PM_LOOKUP_VALUE);
+    pm_lookup_levels *a, *b;
+    pm_lookup_shared *sh;
+    pm_lookup_stats sa, sb;
+    paimon_error err;
+    pm_options o;
+    (void)state;
+    pm_options_init(&o);
+    pm_options_set(&o, "lookup.cache-max-disk-size", "300 kb");
+    assert_int_equal(pm_lookup_options_read(&ca.options, &o, &err), 0);
+    pm_options_free(&o);
+    assert_int_equal(pm_lookup_shared_new(&sh, &ca.options, &err), 0);
+    ca.shared = cb.shared = sh;
+    cb.local_prefix = "1-"; /* another bucket's names */
+    assert_int_equal(pm_lookup_levels_new(&a, &ca, fx.ptrs, FILES, &err), 0);
+    assert_int_equal(pm_lookup_levels_new(&b, &cb, fx.ptrs, FILES, &err), 0);
+    check_all(a, PM_LOOKUP_VALUE, NULL, NULL, 1);
+    pm_lookup_levels_stats(a, &sa);
+    assert_true(sa.local_files > 1);
+    check_all(b, PM_LOOKUP_VALUE, NULL, NULL, 1);
+    pm_lookup_levels_stats(a, &sa);
+    pm_lookup_levels_stats(b, &sb);
+    assert_int_equal(sa.local_files, 0); /* b's lookups pushed a's files out */
+    assert_true(sb.local_files > 1);
+    assert_int_equal((int64_t)local_files(), sa.local_files + sb.local_files);
+    assert_true(((sa.local_bytes + sb.local_bytes) >> 10) <= 300 + sb.local_files);
+    pm_lookup_levels_free(b);
+    assert_int_equal(local_files(), 0);
+    check_all(a, PM_LOOKUP_VALUE, NULL, NULL, 1); /* rebuilt on demand */
+    pm_lookup_levels_free(a);
+    pm_lookup_shared_free(sh);
+    assert_int_equal(local_files(), 0);
+}
+
 /* lookup.cache-file-retention: a local file unused for longer is dropped at the next lookup. */
 static void test_retention(void **state)
 {
@@ -651,15 +689,11 @@ static void test_options(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),
-        cmocka_unit_test(test_reference_is_interesting),
-        cmocka_unit_test(test_every_mode),
-        cmocka_unit_test(test_key_forms),
-        cmocka_unit_test(test_tiny_bounds),
-        cmocka_unit_test(test_retention),
-        cmocka_unit_test(test_deletion_vectors),
-        cmocka_unit_test(test_update_levels),
-        cmocka_unit_test(test_missing_and_damaged_files),
+        cmocka_unit_test(test_options),       cmocka_unit_test(test_reference_is_interesting),
+        cmocka_unit_test(test_every_mode),    cmocka_unit_test(test_key_forms),
+        cmocka_unit_test(test_tiny_bounds),   cmocka_unit_test(test_shared_bounds),
+        cmocka_unit_test(test_retention),     cmocka_unit_test(test_deletion_vectors),
+        cmocka_unit_test(test_update_levels), cmocka_unit_test(test_missing_and_damaged_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
