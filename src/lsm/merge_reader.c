@@ -43,9 +43,9 @@ struct pm_merge_reader {
     const pm_batch **pick_batches;
     int64_t *pick_rows;
     size_t pick_count, pick_cap;
-    size_t copy_count; /* columns copied per pick: values (+ seq and kind when reducing) */
-    pm_batch *scratch; /* reduce: one computed row */
-    pm_batch *changes; /* full-compaction changelog rows of this next() (out_type), or NULL */
+    size_t copy_count;   /* columns copied per pick: values (+ seq and kind when reducing) */
+    pm_batch *scratch;   /* reduce: one computed row */
+    pm_batch *changes;   /* full-compaction changelog rows of this next() (out_type), or NULL */
     pm_buf cmp_a, cmp_b; /* row-deduplicate: one value of each side, as JSON */
 };
 
@@ -464,8 +464,7 @@ static int key_changes(pm_merge_reader *r, size_t n, const pm_batch *res, int64_
     if (n == 1) {
         /* a lone record: a new key when it is not the old state itself */
         if (top == NULL && pm_kind_is_add(r->recs[0].kind))
-            return change(r, r->recs[0].batch, r->recs[0].row, r->recs[0].seq, PM_KIND_INSERT,
-                          err);
+            return change(r, r->recs[0].batch, r->recs[0].row, r->recs[0].seq, PM_KIND_INSERT, err);
         return 0;
     }
     if (top == NULL) {
@@ -496,8 +495,7 @@ static int reduce_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *e
     int rc;
     if (pick >= 0) {
         const pm_record *p = &r->recs[pick];
-        if (r->o.changelog &&
-            (rc = key_changes(r, n, p->batch, p->row, p->seq, p->kind, err)) != 0)
+        if (r->o.changelog && (rc = key_changes(r, n, p->batch, p->row, p->seq, p->kind, err)) != 0)
             return rc;
         if (r->o.drop_delete && !pm_kind_is_add(p->kind))
             return 0;
@@ -588,8 +586,7 @@ int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
         (rc = pm_batch_set_rows(b, r->value_count > 0 ? b->columns[0]->length : 0, err)) != 0)
         goto done;
     if (r->changes != NULL &&
-        (rc = pm_batch_set_rows(r->changes, r->value_count > 0 ? r->changes->columns[0]->length
-                                                               : 0,
+        (rc = pm_batch_set_rows(r->changes, r->value_count > 0 ? r->changes->columns[0]->length : 0,
                                 err)) != 0)
         goto done;
     *out = b;

@@ -67,8 +67,8 @@ int pm_commit_messages_add_compact(pm_commit_messages *m, const pm_manifest_entr
 
 int pm_commit_messages_add_compact_changelog(pm_commit_messages *m, const pm_manifest_entry *e)
 {
-    if (grow((void **)&m->compact_changelog, &m->compact_changelog_cap,
-             m->compact_changelog_count, sizeof(*m->compact_changelog)) != 0 ||
+    if (grow((void **)&m->compact_changelog, &m->compact_changelog_cap, m->compact_changelog_count,
+             sizeof(*m->compact_changelog)) != 0 ||
         pm_manifest_entry_copy(&m->arena, &m->compact_changelog[m->compact_changelog_count], e) !=
             0)
         return PAIMON_ENOMEM;

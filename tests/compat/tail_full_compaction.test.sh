@@ -9,7 +9,8 @@
 #     max level (a compaction into a lower level) carries none either;
 #   - with row-deduplicate, rewriting a key with its current value yields no change, and
 #     without it a -U/+U pair of equal rows (as Java);
-#   - every snapshot reads the same in the oracle (--strict clean) when ORACLE_DIR is set.
+#   - the latest snapshot, and the first with a changelog, read the same in the oracle
+#     (--strict clean) when ORACLE_DIR is set (every snapshot would take minutes).
 set -u
 : "${PAIMON_CLI:?}"
 P=$PAIMON_CLI
@@ -42,7 +43,7 @@ mk agg_writer --option merge-engine=aggregation --option fields.n.aggregate-func
   --option full-compaction.delta-commits=1 --option aggregation.remove-record-on-delete=true
 mk lower --option num-sorted-run.compaction-trigger=2
 
-for seed in 1 2 3 4 5 6 7 8; do
+for seed in 1 2 3 4 5 6; do
   for t in dedup dedup_rowdedup partial agg dedup_writer agg_writer lower; do
     gen $((seed * 10 + ${#t})) 50 '+I,+U,+U,-D' | $P write "$tmp/$t" --commit-every 20 > /dev/null ||
       { echo "FAIL: write $t seed $seed"; fail=1; }
@@ -75,14 +76,15 @@ for t in dedup dedup_rowdedup partial agg dedup_writer agg_writer lower; do
   done < "$tmp/snaps"
   if [ -n "${ORACLE_DIR:-}" ]; then
     last=$(tail -1 "$tmp/snaps" | sed 's/.*"id":\([0-9]*\).*/\1/')
-    for s in $(seq 1 "$last"); do
+    first=$(grep '"changelogManifestList":"' "$tmp/snaps" | head -1 | sed 's/.*"id":\([0-9]*\).*/\1/')
+    for s in $first $last; do
       node "$ORACLE_DIR/oracle.mjs" "$T" --snapshot "$s" --strict > "$tmp/orows" 2> "$tmp/report" ||
         { echo "FAIL: $t snapshot $s (oracle):"; grep PROBLEM "$tmp/report" | head; fail=1; }
       $P cat "$T" --snapshot "$s" --format jsonl > "$tmp/ours" || fail=1
       node "$ORACLE_DIR/compare.mjs" "$tmp/orows" "$tmp/ours" > /dev/null ||
         { echo "FAIL: $t snapshot $s: the oracle's rows differ"; fail=1; }
     done
-    echo "$t: $last snapshots read the same in the oracle, --strict clean"
+    echo "$t: snapshots $first and $last read the same in the oracle, --strict clean"
   fi
 done
 

@@ -331,8 +331,7 @@ static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
     /* changelog files stay with the writer's messages until a commit takes them (or a
      * failure removes them with the other pending files) */
     for (size_t i = 0; i < res.compact_changelog_count; i++)
-        if (pm_commit_messages_add_compact_changelog(&w->pending, &res.compact_changelog[i]) !=
-            0) {
+        if (pm_commit_messages_add_compact_changelog(&w->pending, &res.compact_changelog[i]) != 0) {
             rc = pm_nomem(err);
             goto done;
         }
