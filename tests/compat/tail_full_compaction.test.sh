@@ -1,7 +1,7 @@
 #!/bin/sh
 # changelog-producer=full-compaction, checked as a model: random upserts and deletes over
 # several commits, with full compactions by `paimon compact --full` (some writes left to pile
-# up in between) and by writers with full-compaction.delta-commits=1, for the deduplicate
+# up in between) and by writers (full-compaction.delta-commits=1, set or by default), for the deduplicate
 # engine (with and without changelog-producer.row-deduplicate), partial-update and
 # aggregation.  tail_apply.mjs applies the changes of every COMPACT snapshot to the rows of
 # the previous full compaction and requires the rows of the new one exactly; here also:
@@ -33,15 +33,19 @@ mk() { # mk NAME OPTIONS...
   $P create "$tmp/$name" --schema 'id BIGINT, p INT, v STRING, n BIGINT' --primary-key id,p \
     --partition-by p "$@" > /dev/null || { echo "FAIL: create $name"; fail=1; }
 }
-mk dedup
-mk dedup_rowdedup --option changelog-producer.row-deduplicate=true
-mk partial --option merge-engine=partial-update --option partial-update.remove-record-on-delete=true
-mk agg --option merge-engine=aggregation --option fields.n.aggregate-function=sum \
-  --option aggregation.remove-record-on-delete=true
+# write-only: only the job compacts (writers compact fully at every commit by default)
+mk dedup --option write-only=true
+mk dedup_rowdedup --option write-only=true --option changelog-producer.row-deduplicate=true
+mk partial --option write-only=true --option merge-engine=partial-update \
+  --option partial-update.remove-record-on-delete=true
+mk agg --option write-only=true --option merge-engine=aggregation \
+  --option fields.n.aggregate-function=sum --option aggregation.remove-record-on-delete=true
 mk dedup_writer --option full-compaction.delta-commits=1
+# no delta-commits: the producer makes it 1 (Flink's StoreSinkWrite)
 mk agg_writer --option merge-engine=aggregation --option fields.n.aggregate-function=sum \
-  --option full-compaction.delta-commits=1 --option aggregation.remove-record-on-delete=true
-mk lower --option num-sorted-run.compaction-trigger=2
+  --option aggregation.remove-record-on-delete=true
+# writers compact by the strategy, fully only every 1000th commit: lower levels too
+mk lower --option num-sorted-run.compaction-trigger=2 --option full-compaction.delta-commits=1000
 
 for seed in 1 2 3 4 5 6; do
   for t in dedup dedup_rowdedup partial agg dedup_writer agg_writer lower; do

@@ -35,6 +35,11 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
         return pm_err_set(err, PAIMON_EINVALID,
                           "full-compaction.delta-commits must be positive, not %lld",
                           (long long)k->delta_commits);
+    /* Flink's StoreSinkWrite: under changelog-producer = full-compaction a writer compacts
+     * fully at every commit unless full-compaction.delta-commits says otherwise (Math.max(N,
+     * 1)); changelog-producer.compaction-interval counts checkpoints, which paimon-c has not */
+    if (k->delta_commits == 0 && c->changelog_full)
+        k->delta_commits = 1;
     k->num_levels = (int32_t)levels;
     return 0;
 }
