@@ -43,8 +43,10 @@ struct pm_merge_reader {
     const pm_batch **pick_batches;
     int64_t *pick_rows;
     size_t pick_count, pick_cap;
-    size_t copy_count; /* columns copied per pick: values (+ seq and kind when reducing) */
-    pm_batch *scratch; /* reduce: one computed row */
+    size_t copy_count;   /* columns copied per pick: values (+ seq and kind when reducing) */
+    pm_batch *scratch;   /* reduce: one computed row */
+    pm_batch *changes;   /* full-compaction changelog rows of this next() (out_type), or NULL */
+    pm_buf cmp_a, cmp_b; /* row-deduplicate: one value of each side, as JSON */
 };
 
 /* ---- ordering ------------------------------------------------------------------------------ */
@@ -232,6 +234,8 @@ int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_c
         r->o.batch_rows = 4096;
     r->value_count = o->value_type->field_count;
     r->copy_count = o->reduce ? r->value_count + 2 : r->value_count;
+    pm_buf_init(&r->cmp_a, 0);
+    pm_buf_init(&r->cmp_b, 0);
     if (o->reduce && (o->out_type == NULL || o->out_type->field_count != r->value_count + 2)) {
         pm_free(r);
         return pm_err_set(err, PAIMON_EINVALID, "merge output type without system columns");
@@ -275,7 +279,17 @@ void pm_merge_reader_free(pm_merge_reader *r)
     pm_free(r->pick_batches);
     pm_free(r->pick_rows);
     pm_batch_free(r->scratch);
+    pm_batch_free(r->changes);
+    pm_buf_free(&r->cmp_a);
+    pm_buf_free(&r->cmp_b);
     pm_free(r);
+}
+
+pm_batch *pm_merge_reader_take_changelog(pm_merge_reader *r)
+{
+    pm_batch *b = r->changes;
+    r->changes = NULL;
+    return b;
 }
 
 static int start(pm_merge_reader *r, paimon_error *err)
@@ -387,6 +401,89 @@ static inline int advance(pm_merge_reader *r, cursor *c, paimon_error *err)
     return load(r, c, err);
 }
 
+/* ---- full-compaction changelog ------------------------------------------------------------ */
+
+/* A row of values (the first value_count columns of `vb` at `vrow`), `seq` and `kind`
+ * appended to the changelog batch. */
+static int change(pm_merge_reader *r, const pm_batch *vb, int64_t vrow, int64_t seq, int8_t kind,
+                  paimon_error *err)
+{
+    int rc;
+    if (r->changes == NULL && (rc = pm_batch_new(&r->changes, r->o.out_type, err)) != 0)
+        return rc;
+    for (size_t c = 0; c < r->value_count; c++)
+        if ((rc = pm_column_append_from(r->changes->columns[c], vb->columns[c], vrow)) != 0)
+            return pm_buf_error(err, rc);
+    if ((rc = pm_column_append_i64(r->changes->columns[r->value_count], seq)) != 0 ||
+        (rc = pm_column_append_i64(r->changes->columns[r->value_count + 1], kind)) != 0)
+        return pm_buf_error(err, rc);
+    return 0;
+}
+
+/* Whether two rows hold equal values in the compared columns (Java's RecordEqualiser
+ * compares field by field; the canonical JSON of a value is equal exactly when the values
+ * are, floats and NaN included). */
+static int same_values(pm_merge_reader *r, const pm_batch *a, int64_t ra, const pm_batch *b,
+                       int64_t rb, bool *eq, paimon_error *err)
+{
+    int rc;
+    *eq = true;
+    for (size_t c = 0; c < r->value_count; c++) {
+        if (!r->o.compare[c])
+            continue;
+        r->cmp_a.len = r->cmp_b.len = 0;
+        if ((rc = pm_column_json(&r->cmp_a, a->columns[c], ra, err)) != 0 ||
+            (rc = pm_column_json(&r->cmp_b, b->columns[c], rb, err)) != 0)
+            return rc;
+        if (r->cmp_a.len != r->cmp_b.len ||
+            memcmp(pm_buf_cstr(&r->cmp_a), pm_buf_cstr(&r->cmp_b), r->cmp_a.len) != 0) {
+            *eq = false;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* FullChangelogMergeFunctionWrapper.getResult: the change of one key's n records, whose
+ * reduced result is row `res_row` of `res` (seq, kind), or none when `res` is NULL. */
+static int key_changes(pm_merge_reader *r, size_t n, const pm_batch *res, int64_t res_row,
+                       int64_t res_seq, int8_t res_kind, paimon_error *err)
+{
+    const pm_record *top = NULL;
+    bool eq = false;
+    int rc;
+    for (size_t i = 0; i < n; i++) {
+        if (r->recs[i].level != r->o.max_level)
+            continue;
+        /* a full compaction leaves one record per key at the max level */
+        if (top != NULL)
+            return pm_corrupt(err, "two records of one key at the max level %d",
+                              (int)r->o.max_level);
+        top = &r->recs[i];
+    }
+    if (n == 1) {
+        /* a lone record: a new key when it is not the old state itself */
+        if (top == NULL && pm_kind_is_add(r->recs[0].kind))
+            return change(r, r->recs[0].batch, r->recs[0].row, r->recs[0].seq, PM_KIND_INSERT, err);
+        return 0;
+    }
+    if (top == NULL) {
+        if (res != NULL && pm_kind_is_add(res_kind))
+            return change(r, res, res_row, res_seq, PM_KIND_INSERT, err);
+        return 0;
+    }
+    if (res == NULL || !pm_kind_is_add(res_kind))
+        return change(r, top->batch, top->row, top->seq, PM_KIND_DELETE, err);
+    if (r->o.compare != NULL &&
+        (rc = same_values(r, top->batch, top->row, res, res_row, &eq, err)) != 0)
+        return rc;
+    if (eq)
+        return 0;
+    if ((rc = change(r, top->batch, top->row, top->seq, PM_KIND_UPDATE_BEFORE, err)) != 0)
+        return rc;
+    return change(r, res, res_row, res_seq, PM_KIND_UPDATE_AFTER, err);
+}
+
 /* Compaction: the reduced record of one key's n records, appended to b (values, seq, kind)
  * unless it is a retraction that is dropped. */
 static int reduce_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
@@ -397,14 +494,20 @@ static int reduce_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *e
     bool emitted = false;
     int rc;
     if (pick >= 0) {
-        if (r->o.drop_delete && !pm_kind_is_add(r->recs[pick].kind))
+        const pm_record *p = &r->recs[pick];
+        if (r->o.changelog && (rc = key_changes(r, n, p->batch, p->row, p->seq, p->kind, err)) != 0)
+            return rc;
+        if (r->o.drop_delete && !pm_kind_is_add(p->kind))
             return 0;
-        return add_pick(r, &r->recs[pick], err);
+        return add_pick(r, p, err);
     }
     if (pick != -1)
-        return 0;
+        return r->o.changelog ? key_changes(r, n, NULL, 0, 0, 0, err) : 0;
     pm_batch_reset(r->scratch);
     if ((rc = pm_merge_fn_reduce(r->fn, r->recs, n, r->scratch, &kind, &seq, &emitted, err)) != 0)
+        return rc;
+    if (r->o.changelog &&
+        (rc = key_changes(r, n, emitted ? r->scratch : NULL, 0, seq, kind, err)) != 0)
         return rc;
     if (!emitted || (r->o.drop_delete && !pm_kind_is_add(kind)))
         return 0;
@@ -481,6 +584,10 @@ int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
     }
     if ((rc = flush_picks(r, b, err)) != 0 ||
         (rc = pm_batch_set_rows(b, r->value_count > 0 ? b->columns[0]->length : 0, err)) != 0)
+        goto done;
+    if (r->changes != NULL &&
+        (rc = pm_batch_set_rows(r->changes, r->value_count > 0 ? r->changes->columns[0]->length : 0,
+                                err)) != 0)
         goto done;
     *out = b;
     b = NULL;

@@ -41,6 +41,18 @@ typedef struct pm_merge_reader_options {
     bool reduce;
     bool drop_delete;
     const pm_type *out_type;
+    /* Full-compaction changelog (Java FullChangelogMergeFunctionWrapper; reduce only): when
+     * `changelog` is set, each key's change between its record at level `max_level` (the
+     * state the last full compaction left) and its reduced result goes into a second batch
+     * of out_type: +I for a new key, -D for a key whose result is a retraction, -U (the old
+     * record) and +U (the result) for a changed one, nothing for a key whose only record is
+     * the max-level one.  `compare` (per value column, NULL: no comparison) makes a result
+     * equal to the old record in the compared columns yield nothing
+     * (changelog-producer.row-deduplicate).  A record's level is its run's `level` at the
+     * time the run yielded the record's batch. */
+    bool changelog;
+    int32_t max_level;
+    const bool *compare;
 } pm_merge_reader_options;
 
 typedef struct pm_merge_reader pm_merge_reader;
@@ -52,6 +64,10 @@ int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_c
 /* The next batch of merged rows (value_type); PAIMON_ITEROVER when every run is done.
  * Caller owns `*out`. */
 int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err);
+
+/* The changelog rows of the keys the last pm_merge_reader_next merged (out_type), or NULL
+ * when there are none.  Caller owns the returned batch. */
+pm_batch *pm_merge_reader_take_changelog(pm_merge_reader *r);
 
 void pm_merge_reader_free(pm_merge_reader *r);
 

@@ -812,6 +812,8 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
         part = *m;
         part.compact = NULL;
         part.compact_count = 0;
+        part.compact_changelog = NULL;
+        part.compact_changelog_count = 0;
         if ((rc = commit_one(fs, table, &part, o, &id, err)) != 0)
             return rc;
         *snapshot_id = id;
@@ -821,6 +823,9 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
     memset(&part, 0, sizeof(part));
     part.data = m->compact;
     part.data_count = m->compact_count;
+    /* CompactIncrement.changelogFiles: the COMPACT snapshot's changelog */
+    part.changelog = m->compact_changelog;
+    part.changelog_count = m->compact_changelog_count;
     co = *o;
     co.kind = PM_COMMIT_COMPACT;
     co.overwrite = false;

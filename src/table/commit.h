@@ -55,6 +55,10 @@ struct paimon_commit_messages {
      * a COMPACT snapshot after the APPEND snapshot of the entries above. */
     pm_manifest_entry *compact;
     size_t compact_count, compact_cap;
+    /* The compact increment's changelog files (changelog-producer = full-compaction): ADD
+     * entries committed with the COMPACT snapshot, in its changelog manifest list. */
+    pm_manifest_entry *compact_changelog;
+    size_t compact_changelog_count, compact_changelog_cap;
     bool has_watermark;
     int64_t watermark;
 };
@@ -68,6 +72,7 @@ int pm_commit_messages_add_data(pm_commit_messages *m, const pm_manifest_entry *
 int pm_commit_messages_add_changelog(pm_commit_messages *m, const pm_manifest_entry *e);
 int pm_commit_messages_add_index(pm_commit_messages *m, const pm_index_manifest_entry *e);
 int pm_commit_messages_add_compact(pm_commit_messages *m, const pm_manifest_entry *e);
+int pm_commit_messages_add_compact_changelog(pm_commit_messages *m, const pm_manifest_entry *e);
 /* Copies every message of `src` into `dst`. */
 int pm_commit_messages_append(pm_commit_messages *dst, const pm_commit_messages *src);
 

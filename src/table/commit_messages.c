@@ -18,6 +18,7 @@ void pm_commit_messages_release(pm_commit_messages *m)
     pm_free(m->changelog);
     pm_free(m->index);
     pm_free(m->compact);
+    pm_free(m->compact_changelog);
     pm_arena_free(&m->arena);
     memset(m, 0, sizeof(*m));
 }
@@ -61,6 +62,17 @@ int pm_commit_messages_add_compact(pm_commit_messages *m, const pm_manifest_entr
         pm_manifest_entry_copy(&m->arena, &m->compact[m->compact_count], e) != 0)
         return PAIMON_ENOMEM;
     m->compact[m->compact_count++].version = PM_MANIFEST_VERSION;
+    return 0;
+}
+
+int pm_commit_messages_add_compact_changelog(pm_commit_messages *m, const pm_manifest_entry *e)
+{
+    if (grow((void **)&m->compact_changelog, &m->compact_changelog_cap, m->compact_changelog_count,
+             sizeof(*m->compact_changelog)) != 0 ||
+        pm_manifest_entry_copy(&m->arena, &m->compact_changelog[m->compact_changelog_count], e) !=
+            0)
+        return PAIMON_ENOMEM;
+    m->compact_changelog[m->compact_changelog_count++].version = PM_MANIFEST_VERSION;
     return 0;
 }
 
@@ -115,6 +127,9 @@ int pm_commit_messages_append(pm_commit_messages *dst, const pm_commit_messages 
             return PAIMON_ENOMEM;
     for (size_t i = 0; i < src->compact_count; i++)
         if (pm_commit_messages_add_compact(dst, &src->compact[i]) != 0)
+            return PAIMON_ENOMEM;
+    for (size_t i = 0; i < src->compact_changelog_count; i++)
+        if (pm_commit_messages_add_compact_changelog(dst, &src->compact_changelog[i]) != 0)
             return PAIMON_ENOMEM;
     if (src->has_watermark && (!dst->has_watermark || src->watermark > dst->watermark)) {
         dst->has_watermark = true;

@@ -14,6 +14,11 @@
 //           between N-1 and N must appear in the changes of some snapshot up to N (a change
 //           can surface in the batch read one COMPACT later); the rows themselves need not
 //           match, since a none-producer stream reports each flush's records, not the merge.
+//   full-compaction (primary keys): only compactions into the max level write changes, the
+//           change between each key's max-level record before and its merged result after.
+//           So the changes are applied to the state of the last snapshot whose files all sit
+//           at the max level ("settled"; empty before snapshot 1), and at the next settled
+//           snapshot the result must equal its rows exactly.  Other snapshots are skipped.
 //   Every snapshot Java's streaming read skips (producer none: COMPACT and OVERWRITE; the
 //   producers: snapshots without a changelog list) must give no rows, and for producer none
 //   a COMPACT snapshot must not change the rows of an exact table.  OVERWRITE pairs and pairs
@@ -63,6 +68,19 @@ const asBag = (rows) => rows.map(strip).sort();
 const sameMap = (a, b) => a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 const sameBag = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
+const fullCl = pk.length > 0 && producer === 'full-compaction';
+const maxLevel = Number(opts['num-levels'] ??
+  (Number(opts['num-sorted-run.compaction-trigger'] ?? 5) + 1)) - 1;
+const settled = (id) => run(['inspect', table, 'files', '--snapshot', String(id), '--format', 'jsonl'])
+  .every((f) => f.level === maxLevel);
+const applyTo = (state, changes) => {
+  for (const c of changes) {
+    if (c._ROW_KIND === '+I' || c._ROW_KIND === '+U') state.set(keyOf(c), strip(c));
+    else state.delete(keyOf(c));
+  }
+};
+let fullState = ids[0] === 1 ? new Map() : null;
+
 let exact = 0, weak = 0, skipped = 0;
 let prevRows = null, prevSchema = null;
 const seenKeys = new Set();
@@ -89,7 +107,25 @@ for (const id of ids) {
   const before = prevRows ?? (id === 1 ? [] : null);
   const sameSchema = prevRows == null ? s.schemaId === latestSchemaId
     : s.schemaId === latestSchemaId && prevSchema === latestSchemaId;
-  if (before == null || !sameSchema || s.commitKind === 'OVERWRITE') {
+  if (fullCl) {
+    if (fullState != null) applyTo(fullState, changes);
+    if (!settled(id) || s.schemaId !== latestSchemaId || s.commitKind === 'OVERWRITE') {
+      skipped++;
+    } else if (fullState == null) {
+      fullState = asMap(rows);
+      skipped++;
+    } else {
+      const want = asMap(rows);
+      if (!sameMap(fullState, want)) {
+        const diff = [...new Set([...fullState.keys(), ...want.keys()])]
+          .filter((k) => fullState.get(k) !== want.get(k)).slice(0, 3)
+          .map((k) => `${k}: applied ${fullState.get(k)} vs read ${want.get(k)}`);
+        fail(`S${id}: the changes since the last settled snapshot do not give S${id}: ${diff.join('; ')}`);
+      }
+      fullState = want;
+      exact++;
+    }
+  } else if (before == null || !sameSchema || s.commitKind === 'OVERWRITE') {
     skipped++;
   } else if (pk.length === 0) {
     const want = asBag(rows), got = asBag([...before, ...changes]);
@@ -130,6 +166,7 @@ const dvSettled = pk.length > 0 && !exactPk && producer === 'none' && engine ===
   run(['cat', `${table}$files`, '--where', 'level = 0']).length === 0;
 let whole = 'not checked';
 if (ids.length > 0 && ids[0] === 1 && (pk.length === 0 || exactPk || dvSettled) &&
+    (!fullCl || settled(ids[ids.length - 1])) &&
     ids.every((id) => snap(id).commitKind !== 'OVERWRITE')) {
   const all = run(['tail', table, '--from', 'earliest']);
   const latest = run(['cat', table]);

@@ -328,6 +328,13 @@ static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
                                err));
     }
     PM_TRY(apply_result(w, &res, err));
+    /* changelog files stay with the writer's messages until a commit takes them (or a
+     * failure removes them with the other pending files) */
+    for (size_t i = 0; i < res.compact_changelog_count; i++)
+        if (pm_commit_messages_add_compact_changelog(&w->pending, &res.compact_changelog[i]) != 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
 done:
     pm_levels_runs_free(runs, run_count);
     pm_free(sizes);
@@ -547,11 +554,13 @@ int64_t pm_bucket_writer_next_seq(const pm_bucket_writer *w)
 /* Removes the files of entries that were never committed. */
 static void remove_pending(pm_bucket_writer *w)
 {
-    const pm_manifest_entry *lists[2] = {w->pending.data, w->pending.changelog};
-    size_t counts[2] = {w->pending.data_count, w->pending.changelog_count};
+    const pm_manifest_entry *lists[3] = {w->pending.data, w->pending.changelog,
+                                         w->pending.compact_changelog};
+    size_t counts[3] = {w->pending.data_count, w->pending.changelog_count,
+                        w->pending.compact_changelog_count};
     pm_buf p;
     pm_buf_init(&p, 0);
-    for (int l = 0; l < 2; l++)
+    for (int l = 0; l < 3; l++)
         for (size_t i = 0; i < counts[l]; i++) {
             const pm_data_file_meta *f = &lists[l][i].file;
             p.len = 0;

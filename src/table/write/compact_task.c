@@ -35,6 +35,11 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
         return pm_err_set(err, PAIMON_EINVALID,
                           "full-compaction.delta-commits must be positive, not %lld",
                           (long long)k->delta_commits);
+    /* Flink's StoreSinkWrite: under changelog-producer = full-compaction a writer compacts
+     * fully at every commit unless full-compaction.delta-commits says otherwise (Math.max(N,
+     * 1)); changelog-producer.compaction-interval counts checkpoints, which paimon-c has not */
+    if (k->delta_commits == 0 && c->changelog_full)
+        k->delta_commits = 1;
     k->num_levels = (int32_t)levels;
     return 0;
 }
@@ -76,6 +81,8 @@ typedef struct task {
     const pm_compact_bucket *b;
     int32_t output, max_level;
     bool drop_delete;
+    bool changelog;     /* full-compaction changelog: output at the max level */
+    int64_t unused_seq; /* the writers' sequence counter (unused by key-value files) */
     pm_commit_messages *out;
     pm_arena arena;    /* sections, candidate lists */
     pm_type *merged;   /* value columns, _SEQUENCE_NUMBER, _VALUE_KIND */
@@ -85,6 +92,7 @@ typedef struct task {
 
 typedef struct run_ctx {
     task *t;
+    pm_run_source *src; /* its level follows the file being read */
     const pm_sorted_run *run;
     size_t next_file;
     pm_file_reader *current;
@@ -118,9 +126,12 @@ static int run_next(void *ctx, pm_batch **out, paimon_error *err)
         if (r->current == NULL) {
             if (r->next_file >= r->run->file_count)
                 return PAIMON_ITEROVER;
-            if ((rc = open_file(r->t, r->run->files[r->next_file++], &r->path, &r->current, err)) !=
-                0)
+            const pm_manifest_entry *e = r->run->files[r->next_file++];
+            if ((rc = open_file(r->t, e, &r->path, &r->current, err)) != 0)
                 return rc;
+            /* a run may join files of several levels (interval partition): a record's level
+             * is its file's, as Java's reader tags each KeyValue */
+            r->src->level = e->file.level;
         }
         rc = pm_file_reader_next(r->current, out, err);
         if (rc != PAIMON_ITEROVER)
@@ -130,8 +141,33 @@ static int run_next(void *ctx, pm_batch **out, paimon_error *err)
     }
 }
 
-/* Writes the merged rows of one section into `dw`. */
-static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, paimon_error *err)
+/* The data-file layout over merged columns `b` (values, _SEQUENCE_NUMBER, _VALUE_KIND), as
+ * the write buffer's flush lays it out, written into `dw`. */
+static int write_merged(const pm_write_ctx *c, pm_column **view_cols, const pm_batch *b,
+                        pm_data_writer *dw, paimon_error *err)
+{
+    size_t vc = c->value_type->field_count;
+    pm_batch view;
+    if (b->row_count == 0)
+        return 0;
+    for (size_t k = 0; k + 2 < c->value_start; k++)
+        view_cols[k] = b->columns[c->key_idx[k]];
+    view_cols[c->seq_col] = b->columns[vc];
+    view_cols[c->kind_col] = b->columns[vc + 1];
+    for (size_t i = 0; i < vc; i++)
+        view_cols[c->value_start + i] = b->columns[i];
+    memset(&view, 0, sizeof(view));
+    view.type = c->file_type;
+    view.columns = view_cols;
+    view.column_count = c->file_type->field_count;
+    view.row_count = b->row_count;
+    return pm_data_writer_write(dw, &view, 0, b->row_count, err);
+}
+
+/* Writes the merged rows of one section into `dw` (none when NULL: an upgrade that only
+ * produces its changelog) and, when the task produces a changelog, its changes into `cl`. */
+static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pm_data_writer *cl,
+                         paimon_error *err)
 {
     const pm_write_ctx *c = t->k->c;
     run_ctx *ctxs = pm_calloc(sec->run_count + 1, sizeof(*ctxs));
@@ -139,9 +175,8 @@ static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pai
     pm_column **view_cols = pm_calloc(c->file_type->field_count + 1, sizeof(*view_cols));
     pm_merge_reader *m = NULL;
     pm_merge_reader_options mo;
-    pm_batch *b = NULL;
+    pm_batch *b = NULL, *changes = NULL;
     int rc = 0;
-    size_t vc = c->value_type->field_count;
 
     if (ctxs == NULL || srcs == NULL || view_cols == NULL) {
         rc = pm_nomem(err);
@@ -149,6 +184,7 @@ static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pai
     }
     for (size_t i = 0; i < sec->run_count; i++) {
         ctxs[i].t = t;
+        ctxs[i].src = &srcs[i];
         ctxs[i].run = &sec->runs[i];
         pm_buf_init(&ctxs[i].path, 0);
         srcs[i].next = run_next;
@@ -166,9 +202,11 @@ static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pai
     mo.reduce = true;
     mo.drop_delete = t->drop_delete;
     mo.out_type = t->merged;
+    mo.changelog = cl != NULL;
+    mo.max_level = t->max_level;
+    mo.compare = c->changelog_compare;
     PM_TRY(pm_merge_reader_new(&m, srcs, sec->run_count, c->merge, &mo, err));
     for (;;) {
-        pm_batch view;
         rc = pm_merge_reader_next(m, &b, err);
         if (rc == PAIMON_ITEROVER) {
             rc = 0;
@@ -176,25 +214,19 @@ static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pai
         }
         if (rc != 0)
             goto done;
-        /* the data-file layout over the merged columns (as the write buffer's flush) */
-        for (size_t k = 0; k + 2 < c->value_start; k++)
-            view_cols[k] = b->columns[c->key_idx[k]];
-        view_cols[c->seq_col] = b->columns[vc];
-        view_cols[c->kind_col] = b->columns[vc + 1];
-        for (size_t i = 0; i < vc; i++)
-            view_cols[c->value_start + i] = b->columns[i];
-        memset(&view, 0, sizeof(view));
-        view.type = c->file_type;
-        view.columns = view_cols;
-        view.column_count = c->file_type->field_count;
-        view.row_count = b->row_count;
-        if (b->row_count > 0 && (rc = pm_data_writer_write(dw, &view, 0, b->row_count, err)) != 0)
-            goto done;
+        if (dw != NULL)
+            PM_TRY(write_merged(c, view_cols, b, dw, err));
+        if (cl != NULL && (changes = pm_merge_reader_take_changelog(m)) != NULL) {
+            PM_TRY(write_merged(c, view_cols, changes, cl, err));
+            pm_batch_free(changes);
+            changes = NULL;
+        }
         pm_batch_free(b);
         b = NULL;
     }
 done:
     pm_batch_free(b);
+    pm_batch_free(changes);
     pm_merge_reader_free(m);
     for (size_t i = 0; ctxs != NULL && i < sec->run_count; i++) {
         pm_file_reader_free(ctxs[i].current);
@@ -206,37 +238,78 @@ done:
     return rc;
 }
 
+static int entry_of(task *t, const pm_data_file_meta *f, int kind, pm_manifest_entry *e)
+{
+    memset(e, 0, sizeof(*e));
+    e->kind = kind;
+    e->partition.ptr = t->b->partition;
+    e->partition.len = t->b->partition_len;
+    e->bucket = t->b->bucket;
+    e->total_buckets = t->b->total_buckets;
+    e->file = *f;
+    return 0;
+}
+
 static int add_entry(task *t, const pm_data_file_meta *f, int kind, paimon_error *err)
 {
     pm_manifest_entry e;
-    memset(&e, 0, sizeof(e));
-    e.kind = kind;
-    e.partition.ptr = t->b->partition;
-    e.partition.len = t->b->partition_len;
-    e.bucket = t->b->bucket;
-    e.total_buckets = t->b->total_buckets;
-    e.file = *f;
+    entry_of(t, f, kind, &e);
     if (pm_commit_messages_add_compact(t->out, &e) != 0)
         return pm_nomem(err);
     return 0;
 }
 
-/* MergeTreeCompactTask.rewriteImpl: the candidates merged into new files. */
+/* A rolling writer of changelog files at the output level (Java's
+ * createRollingChangelogFileWriter(outputLevel): file source APPEND), or NULL when the task
+ * produces no changelog. */
+static int changelog_writer(task *t, pm_data_writer **out, paimon_error *err)
+{
+    pm_data_writer_conf dc;
+    *out = NULL;
+    if (!t->changelog)
+        return 0;
+    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, true, &t->unused_seq, &dc);
+    dc.level = t->output;
+    return pm_data_writer_new(out, &dc, err);
+}
+
+/* The changelog files of `cl` into the compact increment's changelog. */
+static int finish_changelog(task *t, pm_data_writer *cl, paimon_error *err)
+{
+    pm_data_file_meta *files;
+    size_t count;
+    int rc;
+    if (cl == NULL)
+        return 0;
+    if ((rc = pm_data_writer_finish(cl, &files, &count, err)) != 0)
+        return rc;
+    for (size_t i = 0; i < count; i++) {
+        pm_manifest_entry e;
+        entry_of(t, &files[i], PM_FILE_KIND_ADD, &e);
+        if (pm_commit_messages_add_compact_changelog(t->out, &e) != 0)
+            return pm_nomem(err);
+    }
+    return 0;
+}
+
+/* MergeTreeCompactTask.rewriteImpl: the candidates merged into new files (and, into the
+ * max level under the full-compaction producer, their changelog: rewriteOrProduceChangelog). */
 static int rewrite_impl(task *t, paimon_error *err)
 {
     pm_data_writer_conf dc;
-    pm_data_writer *dw = NULL;
+    pm_data_writer *dw = NULL, *cl = NULL;
     pm_data_file_meta *files;
     size_t count;
-    int64_t unused_seq = 0;
     int rc;
-    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, &unused_seq, &dc);
+    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, &t->unused_seq, &dc);
     dc.level = t->output;
     dc.compact = true;
     PM_TRY(pm_data_writer_new(&dw, &dc, err));
+    PM_TRY(changelog_writer(t, &cl, err));
     for (size_t i = 0; i < t->cand_count; i++)
-        PM_TRY(merge_section(t, t->cand[i], dw, err));
+        PM_TRY(merge_section(t, t->cand[i], dw, cl, err));
     PM_TRY(pm_data_writer_finish(dw, &files, &count, err));
+    PM_TRY(finish_changelog(t, cl, err));
     for (size_t i = 0; i < t->cand_count; i++)
         for (size_t r = 0; r < t->cand[i]->run_count; r++)
             for (size_t f = 0; f < t->cand[i]->runs[r].file_count; f++)
@@ -245,9 +318,12 @@ static int rewrite_impl(task *t, paimon_error *err)
         PM_TRY(add_entry(t, &files[i], PM_FILE_KIND_ADD, err));
     pm_data_writer_free(dw);
     dw = NULL;
+    pm_data_writer_free(cl);
+    cl = NULL;
     t->cand_count = 0;
 done:
     pm_data_writer_abort(dw);
+    pm_data_writer_abort(cl);
     return rc;
 }
 
@@ -305,6 +381,22 @@ static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *
     if (f->level != t->output) {
         pm_data_file_meta up = *f;
         int rc;
+        if (t->changelog) {
+            /* ChangelogMergeTreeRewriter.upgrade, CHANGELOG_NO_REWRITE: the file read alone
+             * gives its changelog (every record new to the max level: +I) */
+            pm_section *s = single(t, file);
+            pm_data_writer *cl = NULL;
+            if (s == NULL)
+                return pm_nomem(err);
+            if ((rc = changelog_writer(t, &cl, err)) != 0)
+                return rc;
+            if ((rc = merge_section(t, s, NULL, cl, err)) != 0 ||
+                (rc = finish_changelog(t, cl, err)) != 0) {
+                pm_data_writer_abort(cl);
+                return rc;
+            }
+            pm_data_writer_free(cl);
+        }
         up.level = t->output;
         if ((rc = add_entry(t, f, PM_FILE_KIND_DELETE, err)) != 0 ||
             (rc = add_entry(t, &up, PM_FILE_KIND_ADD, err)) != 0)
@@ -369,7 +461,7 @@ int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
     pm_section *sections = NULL;
     size_t section_count = 0;
     const pm_type *key_types[PM_WRITE_MAX_KEYS];
-    size_t mark = out->compact_count;
+    size_t mark = out->compact_count, changelog_mark = out->compact_changelog_count;
     int rc;
 
     memset(&t, 0, sizeof(t));
@@ -378,6 +470,12 @@ int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
     t.output = output;
     t.max_level = max_level;
     t.drop_delete = drop_delete;
+    /* FullChangelogMergeTreeCompactRewriter.rewriteChangelog: output at the max level, where
+     * deletes are always dropped */
+    t.changelog = k->c->changelog_full && output == max_level;
+    if (t.changelog && !drop_delete)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "%s: a compaction into the max level must drop deletes", k->c->table);
     t.out = out;
     pm_arena_init(&t.arena, 4096);
     for (size_t i = 0; i < k->c->key_count; i++)
@@ -424,8 +522,14 @@ done:
             if (!upgraded && pm_buf_printf(&p, "%s/%s", b->dir, e->file.file_name) == 0)
                 (void)k->c->fs->remove(k->c->fs, pm_buf_cstr(&p), NULL);
         }
+        for (size_t i = changelog_mark; i < out->compact_changelog_count; i++) {
+            p.len = 0;
+            if (pm_buf_printf(&p, "%s/%s", b->dir, out->compact_changelog[i].file.file_name) == 0)
+                (void)k->c->fs->remove(k->c->fs, pm_buf_cstr(&p), NULL);
+        }
         pm_buf_free(&p);
         out->compact_count = mark;
+        out->compact_changelog_count = changelog_mark;
     }
     pm_free(t.cand);
     pm_type_free(t.merged);

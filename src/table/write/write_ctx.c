@@ -128,6 +128,45 @@ static int field_index(const pm_type *row, const char *name, paimon_error *err)
     return (int)idx;
 }
 
+/* changelog-producer.row-deduplicate (Java KeyValueFileStore's logDedupEqualSupplier): the
+ * value columns an unchanged row is recognised by, every column but the ignored ones. */
+static int changelog_compare(pm_write_ctx *c, const pm_schema *s, paimon_error *err)
+{
+    const pm_options *o = &s->options;
+    const char *p = pm_options_get(o, "changelog-producer.row-deduplicate-ignore-fields");
+    bool dedup = false;
+    int rc;
+    if ((rc = pm_options_get_bool(o, "changelog-producer.row-deduplicate", false, &dedup, err)) !=
+        0)
+        return rc;
+    if (!dedup)
+        return 0;
+    if ((c->changelog_compare = pm_calloc(s->row->field_count + 1, sizeof(bool))) == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < s->row->field_count; i++)
+        c->changelog_compare[i] = true;
+    while (p != NULL && *p != '\0') {
+        const char *comma = strchr(p, ',');
+        size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        char name[256];
+        size_t idx;
+        while (len > 0 && (*p == ' ' || *p == '\t'))
+            p++, len--;
+        while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+            len--;
+        if (len >= sizeof(name))
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "changelog-producer.row-deduplicate-ignore-fields: name too long");
+        memcpy(name, p, len);
+        name[len] = '\0';
+        /* Java's equaliser compares by name: a name of no column ignores nothing */
+        if (len > 0 && pm_type_field_by_name(s->row, name, &idx) != NULL)
+            c->changelog_compare[idx] = false;
+        p = comma != NULL ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
 static int add_field(pm_type *row, int32_t id, const char *name, const pm_type *t)
 {
     pm_type *copy = pm_type_clone(t);
@@ -264,6 +303,9 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
         if ((rc = pm_merge_fn_new(&c->merge, s, s->row, err)) != 0)
             return rc;
         c->changelog_input = opt_is(o, "changelog-producer", "input");
+        c->changelog_full = opt_is(o, "changelog-producer", "full-compaction");
+        if (c->changelog_full && (rc = changelog_compare(c, s, err)) != 0)
+            return rc;
         if ((rc = pm_options_get_bool(o, "data-file.thin-mode", false, &thin, err)) != 0)
             return rc;
     }
@@ -348,6 +390,7 @@ void pm_write_ctx_release(pm_write_ctx *c)
     pm_type_free(c->file_type);
     pm_free(c->modes);
     pm_free(c->changelog_modes);
+    pm_free(c->changelog_compare);
     pm_free((char *)c->codec);
     pm_file_index_conf_free(&c->index);
     memset(c, 0, sizeof(*c));

@@ -48,6 +48,12 @@ typedef struct pm_write_ctx {
     bool seq_descending;
     pm_merge_fn *merge;   /* owned */
     bool changelog_input; /* changelog-producer = input */
+    /* changelog-producer = full-compaction: compactions into the max level write changelog
+     * files (FullChangelogMergeTreeCompactRewriter) */
+    bool changelog_full;
+    /* changelog-producer.row-deduplicate: an unchanged value yields no -U/+U; the columns of
+     * value_type compared (the ...-ignore-fields left out), NULL when off.  Owned. */
+    bool *changelog_compare;
 
     /* data files */
     pm_type *file_type;                    /* owned: the layout above */
