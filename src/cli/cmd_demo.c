@@ -189,6 +189,16 @@ int cli_cmd_demo(int argc, char **argv)
     run(self, (const char *const[]){"inspect", table, "snapshots", NULL});
     run(self, (const char *const[]){"inspect", table, "files", NULL});
 
+    printf("\nThe changes of each commit, as a streaming reader sees them (the changelog\n"
+           "files changelog-producer=input wrote):");
+    run(self,
+        (const char *const[]){"tail", table, "--from", "earliest", "--format", "table", NULL});
+    printf("\nCompact every bucket fully: the level-0 files merge into one file per bucket at\n"
+           "the highest level (a COMPACT snapshot); the rows stay the same:");
+    run(self, (const char *const[]){"compact", table, "--full", NULL});
+    run(self, (const char *const[]){"inspect", table, "files", NULL});
+    run(self, (const char *const[]){"cat", table, "--format", "table", NULL});
+
     if (fixtures == NULL || stat(fixtures, &st) != 0)
         fixtures = "../shared/fixtures";
     if (stat(fixtures, &st) == 0) {
