@@ -20,13 +20,19 @@
 #include "table/write/table_write.h"
 #include "util/alloc.h"
 
+/* Set by the full-compaction changelog case: tables get changelog-producer=full-compaction,
+ * so the compaction under test also writes changelog files that a failure must not leave
+ * committed half-way. */
+static bool g_full_changelog;
+
 static char *create(const char *tag, bool write_only)
 {
     char *dir = pm_test_tmpdir(tag), *path = pm_malloc(strlen(dir) + 8);
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *pk[1] = {"id"};
-    const char *keys[3] = {"bucket", "num-sorted-run.compaction-trigger", "write-only"};
-    const char *vals[3] = {"1", "2", write_only ? "true" : "false"};
+    const char *keys[4] = {"bucket", "num-sorted-run.compaction-trigger", "write-only",
+                           "changelog-producer"};
+    const char *vals[4] = {"1", "2", write_only ? "true" : "false", "full-compaction"};
     paimon_error err;
     sprintf(path, "%s/t", dir);
     pm_free(dir);
@@ -35,7 +41,7 @@ static char *create(const char *tag, bool write_only)
     co.primary_key_count = 1;
     co.option_keys = keys;
     co.option_values = vals;
-    co.option_count = 3;
+    co.option_count = g_full_changelog ? 4 : 3;
     if (paimon_table_create(path, &co, &err) != 0)
         fail_msg("%s", err.message);
     return path;
@@ -140,6 +146,21 @@ static int64_t latest(const char *t)
     return found ? id : 0;
 }
 
+/* The changelog records the latest snapshot lists (0 without a changelog manifest list). */
+static int64_t latest_changelog_records(const char *t)
+{
+    pm_fs *fs = pm_fs_local_new(false);
+    pm_snapshot *snap = NULL;
+    int64_t n;
+    assert_int_equal(pm_snapshot_read(fs, t, latest(t), &snap, NULL), 0);
+    n = snap->changelog_manifest_list != NULL && snap->changelog_record_count > 0
+            ? snap->changelog_record_count
+            : 0;
+    pm_snapshot_free(snap);
+    pm_fs_free(fs);
+    return n;
+}
+
 static void remove_table(char *t)
 {
     char *dir = pm_strndup(t, strlen(t) - 2);
@@ -183,6 +204,8 @@ static void fault_loop(bool dedicated, pm_fault_mode mode)
         id_after = latest(t);
         assert_int_equal(pm_test_check_lsm(t, msg, sizeof(msg), &top, NULL), 0);
         assert_true(top >= 1); /* it did compact */
+        if (g_full_changelog)  /* and wrote its changelog with the COMPACT snapshot */
+            assert_true(latest_changelog_records(t) > 0);
         remove_table(t);
     }
     assert_true(total > 20);
@@ -251,6 +274,14 @@ static void test_compact_halt(void **state)
     fault_loop(true, PM_FAULT_HALT);
 }
 
+static void test_full_changelog_compact_fail(void **state)
+{
+    (void)state;
+    g_full_changelog = true;
+    fault_loop(true, PM_FAULT_FAIL);
+    g_full_changelog = false;
+}
+
 static void test_writer_compaction_fail(void **state)
 {
     (void)state;
@@ -314,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_concurrent_compactions_conflict),
         cmocka_unit_test(test_compact_fail),
         cmocka_unit_test(test_compact_halt),
+        cmocka_unit_test(test_full_changelog_compact_fail),
         cmocka_unit_test(test_writer_compaction_fail),
         cmocka_unit_test(test_writer_compaction_halt),
     };
