@@ -49,8 +49,10 @@ const char *pm_input_show(char *out, const uint8_t *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
     size_t o = 0, i = 0, chars = 0;
-    if (len == 0)
-        return strcpy(out, "\"\"");
+    if (len == 0) {
+        memcpy(out, "\"\"", 3); /* out holds PM_INPUT_SHOW_CAP bytes */
+        return out;
+    }
     while (i < len && chars < 48 && o + 8 < PM_INPUT_SHOW_CAP - 4) {
         uint8_t c = s[i];
         size_t seq = c < 0x80             ? 1

@@ -63,7 +63,8 @@ static void shortest_digits(double v, bool is_float, char *digits, int *exp10)
         while (n > 1 && digits[n - 1] == '0')
             n--;
         digits[n] = '\0';
-        *exp10 = atoi(e + 1) + 1;
+        /* snprintf's exponent: a sign and two or three digits */
+        *exp10 = (int)strtol(e + 1, NULL, 10) + 1;
     }
 }
 

@@ -336,8 +336,13 @@ static int check_fields_option(const pm_schema *s, const char *key, const char *
                           key);
     memcpy(buf, names, len);
     buf[len] = '\0';
-    for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
-        if (strcmp(tok, "default-aggregate-function") == 0)
+    /* comma-separated names (fields.a,b.sequence-group); empty names are skipped */
+    for (char *tok = buf, *next; tok != NULL; tok = next) {
+        char *comma = strchr(tok, ',');
+        next = comma != NULL ? comma + 1 : NULL;
+        if (comma != NULL)
+            *comma = '\0';
+        if (*tok == '\0' || strcmp(tok, "default-aggregate-function") == 0)
             continue;
         if (field(s, tok) == NULL)
             return pm_err_set(err, PAIMON_EINVALID,

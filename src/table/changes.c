@@ -209,20 +209,13 @@ int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t fir
 
 /* ---- one snapshot's plan --------------------------------------------------------------------- */
 
-static int cmp_bytes(const pm_avro_bytes *a, const pm_avro_bytes *b)
-{
-    size_t n = a->len < b->len ? a->len : b->len;
-    int r = n > 0 ? memcmp(a->ptr, b->ptr, n) : 0;
-    return r != 0 ? r : (a->len < b->len ? -1 : a->len > b->len);
-}
-
 /* Partition, bucket, then the order the changes were made in (sequence numbers grow with
  * every flush of a bucket); the file name only breaks ties. */
 static int cmp_change_file(const void *pa, const void *pb)
 {
     const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
     const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
-    int r = cmp_bytes(&a->partition, &b->partition);
+    int r = pm_avro_bytes_cmp(&a->partition, &b->partition);
     if (r != 0)
         return r;
     if (a->bucket != b->bucket)
@@ -385,7 +378,7 @@ int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_sca
     qsort(files, nfiles, sizeof(*files), cmp_change_file);
     for (size_t start = 0, i = 1; start < nfiles; i++) {
         if (i == nfiles || files[i]->bucket != files[start]->bucket ||
-            cmp_bytes(&files[i]->partition, &files[start]->partition) != 0) {
+            pm_avro_bytes_cmp(&files[i]->partition, &files[start]->partition) != 0) {
             PM_TRY(add_split(p, t, files + start, i - start, &cap, err));
             start = i;
         }

@@ -641,18 +641,11 @@ static const pm_dv_ref *dv_for(const dv_item *items, size_t n, const char *file)
 
 /* ---- grouping into splits ------------------------------------------------------------------ */
 
-static int cmp_bytes(const pm_avro_bytes *a, const pm_avro_bytes *b)
-{
-    size_t n = a->len < b->len ? a->len : b->len;
-    int r = n > 0 ? memcmp(a->ptr, b->ptr, n) : 0;
-    return r != 0 ? r : (a->len < b->len ? -1 : a->len > b->len);
-}
-
 static int cmp_entry(const void *pa, const void *pb)
 {
     const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
     const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
-    int r = cmp_bytes(&a->partition, &b->partition);
+    int r = pm_avro_bytes_cmp(&a->partition, &b->partition);
     if (r != 0)
         return r;
     if (a->bucket != b->bucket)
@@ -991,7 +984,7 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
     qsort(candidates, ncand, sizeof(*candidates), cmp_entry);
     for (size_t start = 0, i = 1; start < ncand; i++) {
         if (i == ncand || candidates[i]->bucket != candidates[start]->bucket ||
-            cmp_bytes(&candidates[i]->partition, &candidates[start]->partition) != 0) {
+            pm_avro_bytes_cmp(&candidates[i]->partition, &candidates[start]->partition) != 0) {
             PM_TRY(plan_bucket(&c, candidates + start, i - start, dvs, ndv, target, open_cost, &cap,
                                err));
             start = i;

@@ -444,13 +444,6 @@ static const pm_sys_ops FILES_OPS = {files_append, files_free};
 
 /* ---- open -------------------------------------------------------------------------------- */
 
-static int cmp_bytes(const pm_avro_bytes *a, const pm_avro_bytes *b)
-{
-    size_t n = a->len < b->len ? a->len : b->len;
-    int r = n > 0 ? memcmp(a->ptr, b->ptr, n) : 0;
-    return r != 0 ? r : (a->len < b->len ? -1 : a->len > b->len);
-}
-
 static int cmp_item(const void *pa, const void *pb)
 {
     const file_item *a = pa, *b = pb;
@@ -477,7 +470,7 @@ static bool in_partitions(const pm_sys_group *groups, size_t n, const pm_avro_by
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int r = cmp_bytes(&groups[mid].partition, p);
+        int r = pm_avro_bytes_cmp(&groups[mid].partition, p);
         if (r == 0)
             return true;
         if (r < 0)

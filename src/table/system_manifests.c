@@ -34,25 +34,18 @@
 
 /* ---- grouping ------------------------------------------------------------------------------ */
 
-static int cmp_bytes(const pm_avro_bytes *a, const pm_avro_bytes *b)
-{
-    size_t n = a->len < b->len ? a->len : b->len;
-    int r = n > 0 ? memcmp(a->ptr, b->ptr, n) : 0;
-    return r != 0 ? r : (a->len < b->len ? -1 : a->len > b->len);
-}
-
 static int cmp_by_partition(const void *pa, const void *pb)
 {
     const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
     const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
-    return cmp_bytes(&a->partition, &b->partition);
+    return pm_avro_bytes_cmp(&a->partition, &b->partition);
 }
 
 static int cmp_by_bucket(const void *pa, const void *pb)
 {
     const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
     const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
-    int r = cmp_bytes(&a->partition, &b->partition);
+    int r = pm_avro_bytes_cmp(&a->partition, &b->partition);
     return r != 0 ? r : (a->bucket > b->bucket) - (a->bucket < b->bucket);
 }
 

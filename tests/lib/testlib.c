@@ -94,6 +94,17 @@ char *pm_test_tmpdir(const char *tag)
     return pm_strdup(path);
 }
 
+char *pm_test_table_path(const char *tag)
+{
+    char *dir = pm_test_tmpdir(tag), *path;
+    size_t cap = strlen(dir) + sizeof("/t");
+    path = pm_malloc(cap);
+    assert_non_null(path);
+    snprintf(path, cap, "%s/t", dir);
+    pm_free(dir);
+    return path;
+}
+
 void pm_test_rmtree(const char *path)
 {
     DIR *d = opendir(path);

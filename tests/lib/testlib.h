@@ -28,6 +28,8 @@ void pm_test_find_files(const char *dir, const char *prefix, pm_strlist *out);
 /* A fresh empty directory under $TMPDIR; caller frees with pm_free and may remove it with
  * pm_test_rmtree. */
 char *pm_test_tmpdir(const char *tag);
+/* "<a new pm_test_tmpdir(tag)>/t": a path for a table the test creates; free with pm_free. */
+char *pm_test_table_path(const char *tag);
 void pm_test_rmtree(const char *path);
 
 /* Reads a whole file (asserts on failure); free with pm_free. */

@@ -11,6 +11,13 @@
 
 #define MAX_SKIP_DEPTH 64
 
+int pm_avro_bytes_cmp(const pm_avro_bytes *a, const pm_avro_bytes *b)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    int r = n > 0 ? memcmp(a->ptr, b->ptr, n) : 0;
+    return r != 0 ? r : (a->len < b->len ? -1 : a->len > b->len);
+}
+
 /* ---- schema JSON ----------------------------------------------------------------------- */
 
 static int record_json(const pm_avro_rdesc *rd, bool top, pm_buf *out);

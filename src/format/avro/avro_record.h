@@ -59,6 +59,10 @@ typedef struct pm_avro_bytes {
     size_t len;
 } pm_avro_bytes;
 
+/* Unsigned lexicographic order of two byte strings, a proper prefix first (the order of
+ * serialized BinaryRows that groups entries by partition); <0, 0 or >0. */
+int pm_avro_bytes_cmp(const pm_avro_bytes *a, const pm_avro_bytes *b);
+
 typedef struct pm_avro_array {
     void *items; /* item_type values: int32_t, int64_t, const char *, or record structs */
     size_t count;

@@ -86,7 +86,8 @@ static int new_data_writer(pm_bucket_writer *w, bool changelog, pm_data_writer *
                            paimon_error *err)
 {
     pm_data_writer_conf dc;
-    pm_write_ctx_writer_conf(w->c, pm_buf_cstr(&w->dir), &w->names, changelog, &w->next_seq, &dc);
+    pm_write_ctx_writer_conf(w->c, pm_buf_cstr(&w->dir), &w->names, changelog, 0, &w->next_seq,
+                             &dc);
     return pm_data_writer_new(out, &dc, err);
 }
 

@@ -268,8 +268,7 @@ static int changelog_writer(task *t, pm_data_writer **out, paimon_error *err)
     *out = NULL;
     if (!t->changelog)
         return 0;
-    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, true, &t->unused_seq, &dc);
-    dc.level = t->output;
+    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, true, t->output, &t->unused_seq, &dc);
     return pm_data_writer_new(out, &dc, err);
 }
 
@@ -301,8 +300,8 @@ static int rewrite_impl(task *t, paimon_error *err)
     pm_data_file_meta *files;
     size_t count;
     int rc;
-    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, &t->unused_seq, &dc);
-    dc.level = t->output;
+    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, t->output, &t->unused_seq,
+                             &dc);
     dc.compact = true;
     PM_TRY(pm_data_writer_new(&dw, &dc, err));
     PM_TRY(changelog_writer(t, &cl, err));
@@ -561,7 +560,7 @@ int pm_compact_append(pm_compactor *k, const pm_compact_bucket *b,
     t.out = out;
     pm_buf_init(&path, 0);
     seq = files[0]->file.min_sequence_number;
-    pm_write_ctx_writer_conf(k->c, b->dir, b->names, false, &seq, &dc);
+    pm_write_ctx_writer_conf(k->c, b->dir, b->names, false, 0, &seq, &dc);
     dc.compact = true;
     PM_TRY(pm_data_writer_new(&dw, &dc, err));
     for (size_t i = 0; i < n; i++) {

@@ -31,36 +31,117 @@ int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t 
     return 0;
 }
 
-/* The value of level 0 in a per-level map option ("0:avro,3:parquet"), into buf; NULL when
- * absent. */
-static const char *level0(const pm_options *o, const char *key, char *buf, size_t cap)
+/* One "LEVEL:VALUE" item of a per-level map option ("0:avro, 3:parquet"), spaces around
+ * either part trimmed; `item` is the text up to the next comma. */
+typedef struct level_item {
+    int32_t level;
+    const char *value;
+    size_t value_len;
+} level_item;
+
+static int parse_level_item(const char *key, const char *item, size_t len, level_item *out,
+                            paimon_error *err)
+{
+    const char *colon = memchr(item, ':', len), *end = item + len;
+    char digits[16];
+    size_t dl;
+    char *stop;
+    long level;
+    while (item < end && *item == ' ')
+        item++;
+    if (colon == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%.*s' is not LEVEL:VALUE", key,
+                          (int)len, item);
+    dl = (size_t)(colon - item);
+    while (dl > 0 && item[dl - 1] == ' ')
+        dl--;
+    if (dl == 0 || dl >= sizeof(digits) || strspn(item, "0123456789") < dl)
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: level '%.*s' is not a number", key,
+                          (int)dl, item);
+    memcpy(digits, item, dl);
+    digits[dl] = '\0';
+    level = strtol(digits, &stop, 10);
+    if (*stop != '\0' || level > INT32_MAX)
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: level '%s' is out of range", key,
+                          digits);
+    out->level = (int32_t)level;
+    out->value = colon + 1;
+    while (out->value < end && *out->value == ' ')
+        out->value++;
+    out->value_len = (size_t)(end - out->value);
+    while (out->value_len > 0 && out->value[out->value_len - 1] == ' ')
+        out->value_len--;
+    return 0;
+}
+
+/* Calls fn(arg, item) for each item of the per-level option `key` (none when unset). */
+static int each_level_item(const pm_options *o, const char *key,
+                           int (*fn)(void *arg, const level_item *item, paimon_error *err),
+                           void *arg, paimon_error *err)
 {
     const char *v = pm_options_get(o, key);
     while (v != NULL && *v != '\0') {
-        const char *comma = strchr(v, ','), *colon = strchr(v, ':');
+        const char *comma = strchr(v, ',');
         size_t len = comma != NULL ? (size_t)(comma - v) : strlen(v);
-        if (colon != NULL && colon < v + len) {
-            char lvl[16];
-            size_t ll = (size_t)(colon - v), vl = len - ll - 1;
-            while (ll > 0 && *v == ' ') {
-                v++;
-                ll--;
-            }
-            if (ll < sizeof(lvl)) {
-                memcpy(lvl, v, ll);
-                lvl[ll] = '\0';
-                if (atoi(lvl) == 0 && strspn(lvl, "0 ") == ll && vl < cap) {
-                    memcpy(buf, colon + 1, vl);
-                    buf[vl] = '\0';
-                    while (vl > 0 && buf[vl - 1] == ' ')
-                        buf[--vl] = '\0';
-                    return buf[0] == ' ' ? buf + strspn(buf, " ") : buf;
-                }
-            }
-        }
+        level_item item;
+        int rc;
+        if ((rc = parse_level_item(key, v, len, &item, err)) != 0 ||
+            (rc = fn(arg, &item, err)) != 0)
+            return rc;
         v = comma != NULL ? comma + 1 : NULL;
     }
-    return NULL;
+    return 0;
+}
+
+typedef struct level_lookup {
+    int32_t level;
+    char *buf;
+    size_t cap;
+    const char *found;
+} level_lookup;
+
+static int lookup_item(void *arg, const level_item *item, paimon_error *err)
+{
+    level_lookup *l = arg;
+    (void)err;
+    if (item->level != l->level || item->value_len >= l->cap)
+        return 0;
+    memcpy(l->buf, item->value, item->value_len);
+    l->buf[item->value_len] = '\0';
+    l->found = l->buf;
+    return 0;
+}
+
+/* The value the per-level option `key` gives `level` (the last one listed), into buf; NULL
+ * when it lists none or level is -1. */
+static const char *level_value(const pm_options *o, const char *key, int32_t level, char *buf,
+                               size_t cap)
+{
+    level_lookup l = {level, buf, cap, NULL};
+    if (level < 0)
+        return NULL;
+    /* the items were validated by collect_levels() */
+    (void)each_level_item(o, key, lookup_item, &l, NULL);
+    return l.found;
+}
+
+typedef struct level_set {
+    int32_t levels[PM_WRITE_MAX_LEVEL_SETTINGS];
+    size_t count;
+    const char *key;
+} level_set;
+
+static int collect_item(void *arg, const level_item *item, paimon_error *err)
+{
+    level_set *set = arg;
+    for (size_t i = 0; i < set->count; i++)
+        if (set->levels[i] == item->level)
+            return 0;
+    if (set->count == PM_WRITE_MAX_LEVEL_SETTINGS)
+        return pm_err_set(err, PAIMON_ELIMIT, "option %s: more than %d levels", set->key,
+                          PM_WRITE_MAX_LEVEL_SETTINGS - 1);
+    set->levels[set->count++] = item->level;
+    return 0;
 }
 
 static int unsupported(paimon_error *err, const char *what)
@@ -244,13 +325,77 @@ static pm_stats_source source_of(const pm_file_format *f)
     }
 }
 
+/* The settings of files at `level` (-1: the levels no per-level option lists). */
+static int level_settings(pm_write_ctx *c, int32_t level, bool thin, pm_write_file_settings *st,
+                          paimon_error *err)
+{
+    const pm_options *o = c->opts;
+    char fmt[64], codec[64], stats[64];
+    const char *format, *changelog_format, *compression, *stats_mode, *v;
+    int rc;
+    st->level = level;
+    format = level_value(o, "file.format.per.level", level, fmt, sizeof(fmt));
+    if (format == NULL && (format = pm_options_get(o, "file.format")) == NULL)
+        format = "parquet";
+    if ((rc = pm_file_format_find(format, &st->format, err)) != 0)
+        return rc;
+    changelog_format = pm_options_get(o, "changelog-file.format");
+    if ((rc = pm_file_format_find(changelog_format != NULL ? changelog_format : format,
+                                  &st->changelog_format, err)) != 0)
+        return rc;
+    compression = level_value(o, "file.compression.per.level", level, codec, sizeof(codec));
+    if (compression == NULL && (compression = pm_options_get(o, "file.compression")) == NULL)
+        compression = "zstd";
+    if ((st->codec = pm_strdup(compression)) == NULL)
+        return pm_nomem(err);
+    v = pm_options_get(o, "changelog-file.compression");
+    st->changelog_codec = v != NULL ? v : st->codec;
+    stats_mode = level_value(o, "metadata.stats-mode.per.level", level, stats, sizeof(stats));
+    if (stats_mode == NULL && (stats_mode = pm_options_get(o, "metadata.stats-mode")) == NULL)
+        stats_mode = "truncate(16)";
+    st->stats_source = source_of(st->format);
+    st->changelog_stats_source = source_of(st->changelog_format);
+    if ((rc = stats_modes(c, stats_mode, st->stats_source, thin, &st->modes, err)) != 0)
+        return rc;
+    v = pm_options_get(o, "changelog-file.stats-mode");
+    return stats_modes(c, v != NULL ? v : stats_mode, st->changelog_stats_source, thin,
+                       &st->changelog_modes, err);
+}
+
+/* settings[0] for unlisted levels, then one for each level a per-level option lists. */
+static int build_settings(pm_write_ctx *c, bool thin, paimon_error *err)
+{
+    static const char *const KEYS[] = {"file.format.per.level", "file.compression.per.level",
+                                       "metadata.stats-mode.per.level"};
+    level_set set = {{-1}, 1, NULL};
+    int rc;
+    for (size_t k = 0; k < sizeof(KEYS) / sizeof(KEYS[0]); k++) {
+        set.key = KEYS[k];
+        if ((rc = each_level_item(c->opts, KEYS[k], collect_item, &set, err)) != 0)
+            return rc;
+    }
+    for (size_t i = 0; i < set.count; i++) {
+        c->settings_count = i + 1; /* released by pm_write_ctx_release, also on failure */
+        if ((rc = level_settings(c, set.levels[i], thin, &c->settings[i], err)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static const pm_write_file_settings *settings_for(const pm_write_ctx *c, int32_t level)
+{
+    for (size_t i = 1; i < c->settings_count; i++)
+        if (c->settings[i].level == level)
+            return &c->settings[i];
+    return &c->settings[0];
+}
+
 int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_schema *s,
                       paimon_error *err)
 {
     const pm_options *o = &s->options;
     const pm_field *fields[PM_WRITE_MAX_KEYS];
-    char fmt0[64], codec0[64], stats0[64];
-    const char *format, *changelog_format, *stats_mode, *seq_fields, *v;
+    const char *seq_fields, *v;
     int64_t bucket;
     bool thin = false;
     size_t n;
@@ -313,32 +458,7 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
         return rc;
 
     /* formats, compression, statistics */
-    format = level0(o, "file.format.per.level", fmt0, sizeof(fmt0));
-    if (format == NULL && (format = pm_options_get(o, "file.format")) == NULL)
-        format = "parquet";
-    if ((rc = pm_file_format_find(format, &c->format, err)) != 0)
-        return rc;
-    changelog_format = pm_options_get(o, "changelog-file.format");
-    if ((rc = pm_file_format_find(changelog_format != NULL ? changelog_format : format,
-                                  &c->changelog_format, err)) != 0)
-        return rc;
-    v = level0(o, "file.compression.per.level", codec0, sizeof(codec0));
-    if (v == NULL && (v = pm_options_get(o, "file.compression")) == NULL)
-        v = "zstd";
-    if ((c->codec = pm_strdup(v)) == NULL)
-        return pm_nomem(err);
-    v = pm_options_get(o, "changelog-file.compression");
-    c->changelog_codec = v != NULL ? v : c->codec;
-    stats_mode = level0(o, "metadata.stats-mode.per.level", stats0, sizeof(stats0));
-    if (stats_mode == NULL && (stats_mode = pm_options_get(o, "metadata.stats-mode")) == NULL)
-        stats_mode = "truncate(16)";
-    c->stats_source = source_of(c->format);
-    c->changelog_stats_source = source_of(c->changelog_format);
-    if ((rc = stats_modes(c, stats_mode, c->stats_source, thin, &c->modes, err)) != 0)
-        return rc;
-    v = pm_options_get(o, "changelog-file.stats-mode");
-    if ((rc = stats_modes(c, v != NULL ? v : stats_mode, c->changelog_stats_source, thin,
-                          &c->changelog_modes, err)) != 0)
+    if ((rc = build_settings(c, thin, err)) != 0)
         return rc;
     c->data_prefix = pm_options_get(o, "data-file.prefix");
     c->changelog_prefix = pm_options_get(o, "changelog-file.prefix");
@@ -388,25 +508,30 @@ void pm_write_ctx_release(pm_write_ctx *c)
     pm_options_free(&c->spill_opts);
     pm_merge_fn_free(c->merge);
     pm_type_free(c->file_type);
-    pm_free(c->modes);
-    pm_free(c->changelog_modes);
+    for (size_t i = 0; i < c->settings_count; i++) {
+        pm_free(c->settings[i].modes);
+        pm_free(c->settings[i].changelog_modes);
+        pm_free(c->settings[i].codec);
+    }
     pm_free(c->changelog_compare);
-    pm_free((char *)c->codec);
     pm_file_index_conf_free(&c->index);
     memset(c, 0, sizeof(*c));
 }
 
 void pm_write_ctx_writer_conf(const pm_write_ctx *c, const char *dir, pm_path_factory *names,
-                              bool changelog, int64_t *seq_counter, pm_data_writer_conf *dc)
+                              bool changelog, int32_t level, int64_t *seq_counter,
+                              pm_data_writer_conf *dc)
 {
+    const pm_write_file_settings *st = settings_for(c, level);
     memset(dc, 0, sizeof(*dc));
+    dc->level = level;
     dc->fs = c->fs;
     dc->dir = dir;
     dc->names = names;
     dc->prefix = changelog ? c->changelog_prefix : c->data_prefix;
     dc->changelog = changelog;
-    dc->format = changelog ? c->changelog_format : c->format;
-    dc->codec = changelog ? c->changelog_codec : c->codec;
+    dc->format = changelog ? st->changelog_format : st->format;
+    dc->codec = changelog ? st->changelog_codec : st->codec;
     dc->opts = c->opts;
     dc->row = c->file_type;
     dc->target_size = c->target_size;
@@ -418,8 +543,8 @@ void pm_write_ctx_writer_conf(const pm_write_ctx *c, const char *dir, pm_path_fa
     dc->seq_col = c->seq_col;
     dc->kind_col = c->kind_col;
     dc->value_start = c->value_start;
-    dc->modes = changelog ? c->changelog_modes : c->modes;
-    dc->stats_source = changelog ? c->changelog_stats_source : c->stats_source;
+    dc->modes = changelog ? st->changelog_modes : st->modes;
+    dc->stats_source = changelog ? st->changelog_stats_source : st->stats_source;
     dc->dense = c->dense;
     dc->index = changelog ? NULL : c->index_or_null;
     dc->seq_counter = seq_counter;

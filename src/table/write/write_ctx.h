@@ -31,6 +31,21 @@
 #define PM_SEQUENCE_NUMBER_ID 2147483646
 #define PM_VALUE_KIND_ID      2147483645
 
+#define PM_WRITE_MAX_LEVEL_SETTINGS 16
+
+/* What files of one level are written with, as Java's KeyValueFileWriterFactory picks it:
+ * file.format.per.level / file.compression.per.level / metadata.stats-mode.per.level for
+ * the level, else file.format / file.compression / metadata.stats-mode; changelog files
+ * take changelog-file.format / .compression / .stats-mode first. */
+typedef struct pm_write_file_settings {
+    int32_t level; /* -1: the levels no per-level option lists */
+    const pm_file_format *format, *changelog_format;
+    char *codec;                            /* owned */
+    const char *changelog_codec;            /* borrowed from the options, or codec */
+    pm_stats_mode *modes, *changelog_modes; /* owned, per file_type column */
+    pm_stats_source stats_source, changelog_stats_source;
+} pm_write_file_settings;
+
 typedef struct pm_write_ctx {
     pm_fs *fs;                 /* the table's file system (borrowed) */
     const char *table;         /* table root */
@@ -60,11 +75,11 @@ typedef struct pm_write_ctx {
     int file_key_cols[PM_WRITE_MAX_KEYS];  /* key fields among file_type's columns */
     int file_key_stats[PM_WRITE_MAX_KEYS]; /* columns holding the key statistics */
     int seq_col, kind_col;
-    size_t value_start;                     /* first table column in file_type */
-    pm_stats_mode *modes, *changelog_modes; /* owned, per file_type column */
-    pm_stats_source stats_source, changelog_stats_source;
-    const pm_file_format *format, *changelog_format;
-    const char *codec, *changelog_codec;
+    size_t value_start; /* first table column in file_type */
+    /* format, compression and statistics by level (the *.per.level options); [0] holds
+     * every level no such option lists */
+    pm_write_file_settings settings[PM_WRITE_MAX_LEVEL_SETTINGS];
+    size_t settings_count;
     const char *data_prefix, *changelog_prefix;
     int64_t target_size;
     bool dense;
@@ -99,9 +114,11 @@ void pm_write_ctx_release(pm_write_ctx *c);
 int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
                         int32_t bucket, pm_buf *out, paimon_error *err);
 
-/* The conf of a rolling writer of this table's data files (or changelog files) in `dir`,
- * at level 0 with file source APPEND; borrows `names` and `seq_counter`. */
+/* The conf of a rolling writer of this table's data files (or changelog files) in `dir`
+ * at `level` (format, compression and statistics of that level), file source APPEND;
+ * borrows `names` and `seq_counter`. */
 void pm_write_ctx_writer_conf(const pm_write_ctx *c, const char *dir, pm_path_factory *names,
-                              bool changelog, int64_t *seq_counter, pm_data_writer_conf *dc);
+                              bool changelog, int32_t level, int64_t *seq_counter,
+                              pm_data_writer_conf *dc);
 
 #endif /* PM_TABLE_WRITE_WRITE_CTX_H */

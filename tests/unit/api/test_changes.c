@@ -17,14 +17,12 @@ static char *make_input_table(void)
         "{\"_ROW_KIND\":\"-U\",\"id\":1,\"v\":\"a\"}\n{\"_ROW_KIND\":\"+U\",\"id\":1,\"v\":\"c\"}\n"
         "{\"_ROW_KIND\":\"-D\",\"id\":2,\"v\":\"b\"}\n",
     };
-    char *dir = pm_test_tmpdir("changes-api"), *path = pm_malloc(strlen(dir) + 8);
+    char *path = pm_test_table_path("changes-api");
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *pks[1] = {"id"}, *keys[2] = {"bucket", "changelog-producer"},
                *vals[2] = {"1", "input"};
     paimon_table *t;
     paimon_error err;
-    sprintf(path, "%s/t", dir);
-    pm_free(dir);
     co.columns = "id BIGINT, v STRING";
     co.primary_keys = pks;
     co.primary_key_count = 1;

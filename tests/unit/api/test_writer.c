@@ -18,12 +18,10 @@
 static char *make_table(const char *tag, const char *columns, const char *pk, const char *part,
                         const char *opt_key, const char *opt_value)
 {
-    char *dir = pm_test_tmpdir(tag), *path = pm_malloc(strlen(dir) + 8);
+    char *path = pm_test_table_path(tag);
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *pks[1] = {pk}, *parts[1] = {part}, *keys[1] = {opt_key}, *vals[1] = {opt_value};
     paimon_error err;
-    sprintf(path, "%s/t", dir);
-    pm_free(dir);
     co.columns = columns;
     co.primary_keys = pk != NULL ? pks : NULL;
     co.primary_key_count = pk != NULL;
@@ -229,12 +227,9 @@ static void test_threads(void **state)
     (void)state;
     /* a primary-key table (id, p) partitioned by p, dynamic buckets */
     {
-        char *dir = pm_test_tmpdir("writer-threads-pk2");
         paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
         const char *pks[2] = {"id", "p"}, *parts[1] = {"p"};
-        path = pm_malloc(strlen(dir) + 8);
-        sprintf(path, "%s/t", dir);
-        pm_free(dir);
+        path = pm_test_table_path("writer-threads-pk2");
         co.columns = "id BIGINT, p INT, v BIGINT";
         co.primary_keys = pks;
         co.primary_key_count = 2;

@@ -157,7 +157,7 @@ static bool reference_groups(const rec *r, size_t n, expected_row *out)
         if (!is_add(x->kind) && !filled) { /* a first retraction seeds the row */
             set_v1(out, x->v1_null, x->v1);
             out->v2_null = x->v2_null;
-            strcpy(out->v2, x->v2_null ? "" : x->v2);
+            snprintf(out->v2, sizeof(out->v2), "%s", x->v2_null ? "" : x->v2);
             row_sq_null = x->sq_null;
             row_sq = x->sq;
             filled = true;
@@ -188,7 +188,7 @@ static bool reference_groups(const rec *r, size_t n, expected_row *out)
         }
         if (!x->v2_null) {
             out->v2_null = false;
-            strcpy(out->v2, x->v2);
+            snprintf(out->v2, sizeof(out->v2), "%s", x->v2);
         }
         meet_insert = filled = true;
     }
@@ -207,7 +207,7 @@ static bool reference(const char *engine, const rec *r, size_t n, expected_row *
         out->v1_null = r[0].v1_null;
         out->v1 = r[0].v1;
         out->v2_null = r[0].v2_null;
-        strcpy(out->v2, r[0].v2);
+        snprintf(out->v2, sizeof(out->v2), "%s", r[0].v2);
         return true;
     }
     if (strcmp(engine, "deduplicate") == 0) {
@@ -217,14 +217,14 @@ static bool reference(const char *engine, const rec *r, size_t n, expected_row *
         out->v1_null = last->v1_null;
         out->v1 = last->v1;
         out->v2_null = last->v2_null;
-        strcpy(out->v2, last->v2);
+        snprintf(out->v2, sizeof(out->v2), "%s", last->v2);
         return true;
     }
     if (strcmp(engine, "first-row") == 0) { /* inputs are adds only in this model */
         out->v1_null = r[0].v1_null;
         out->v1 = r[0].v1;
         out->v2_null = r[0].v2_null;
-        strcpy(out->v2, r[0].v2);
+        snprintf(out->v2, sizeof(out->v2), "%s", r[0].v2);
         return true;
     }
     if (strcmp(engine, "partial-update") == 0 && groups)
@@ -240,7 +240,7 @@ static bool reference(const char *engine, const rec *r, size_t n, expected_row *
                     out->v1_null = r[i].v1_null;
                     out->v1 = r[i].v1;
                     out->v2_null = r[i].v2_null;
-                    strcpy(out->v2, r[i].v2);
+                    snprintf(out->v2, sizeof(out->v2), "%s", r[i].v2);
                 }
                 continue;
             }
@@ -251,7 +251,7 @@ static bool reference(const char *engine, const rec *r, size_t n, expected_row *
             }
             if (!r[i].v2_null) {
                 out->v2_null = false;
-                strcpy(out->v2, r[i].v2);
+                snprintf(out->v2, sizeof(out->v2), "%s", r[i].v2);
             }
         }
         return !deleted && meet_insert;
@@ -270,7 +270,7 @@ static bool reference(const char *engine, const rec *r, size_t n, expected_row *
         if (!r[i].v2_null && r[i].v2[0] != '\0' && is_add(r[i].kind)) {
             if (out->v2_null) {
                 out->v2_null = false;
-                strcpy(out->v2, r[i].v2);
+                snprintf(out->v2, sizeof(out->v2), "%s", r[i].v2);
             } else if (strlen(out->v2) + strlen(r[i].v2) + 2 < sizeof(out->v2)) {
                 strcat(out->v2, ",");
                 strcat(out->v2, r[i].v2);

@@ -27,15 +27,13 @@ static bool g_full_changelog;
 
 static char *create(const char *tag, bool write_only)
 {
-    char *dir = pm_test_tmpdir(tag), *path = pm_malloc(strlen(dir) + 8);
+    char *path = pm_test_table_path(tag);
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *pk[1] = {"id"};
     const char *keys[4] = {"bucket", "num-sorted-run.compaction-trigger", "write-only",
                            "changelog-producer"};
     const char *vals[4] = {"1", "2", write_only ? "true" : "false", "full-compaction"};
     paimon_error err;
-    sprintf(path, "%s/t", dir);
-    pm_free(dir);
     co.columns = "id BIGINT NOT NULL, v STRING";
     co.primary_keys = pk;
     co.primary_key_count = 1;

@@ -42,14 +42,12 @@ static uint32_t rnd(uint32_t n)
 
 static char *make_table(const char *tag, engine e)
 {
-    char *dir = pm_test_tmpdir(tag), *path = pm_malloc(strlen(dir) + 8);
+    char *path = pm_test_table_path(tag);
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *pks[1] = {"k"};
     const char *keys[8], *vals[8];
     size_t n = 0;
     paimon_error err;
-    sprintf(path, "%s/t", dir);
-    pm_free(dir);
     keys[n] = "bucket", vals[n++] = "2";
     keys[n] = "num-sorted-run.compaction-trigger", vals[n++] = "3";
     keys[n] = "write-buffer-size", vals[n++] = "96 kb"; /* flushes inside commits */
@@ -110,11 +108,11 @@ static void expected_rows(const model *m, pm_strlist *out)
         if (m->has_a[k])
             snprintf(a, sizeof(a), "%lld", (long long)m->a[k]);
         else
-            strcpy(a, "null");
+            snprintf(a, sizeof(a), "null");
         if (m->b[k] >= 0)
             snprintf(b, sizeof(b), "\"s%d\"", m->b[k]);
         else
-            strcpy(b, "null");
+            snprintf(b, sizeof(b), "null");
         snprintf(line, sizeof(line), "{\"k\":%d,\"a\":%s,\"b\":%s}", k, a, b);
         assert_int_equal(pm_strlist_push(out, line), 0);
     }

@@ -149,15 +149,13 @@ static void test_java_column_order(void **state)
 /* An append table of three files (ids 0..99, 100..199, 200..299), indexed on id and v. */
 static char *indexed_table(const char *tag, const char *items)
 {
-    char *dir = pm_test_tmpdir(tag), *path = pm_malloc(strlen(dir) + 8);
+    char *path = pm_test_table_path(tag);
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *keys[3] = {"file-index.bloom-filter.columns", "file-index.bloom-filter.id.items",
                            "file-index.bloom-filter.v.items"};
     const char *vals[3] = {"id,v", items, items};
     pm_fs *fs = pm_fs_local_new(false);
     paimon_error err;
-    sprintf(path, "%s/t", dir);
-    pm_free(dir);
     co.columns = "id BIGINT, v STRING";
     co.option_keys = keys;
     co.option_values = vals;

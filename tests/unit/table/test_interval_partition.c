@@ -30,6 +30,14 @@ static void key_bytes(pm_arena *a, int64_t v, pm_avro_bytes *out)
 }
 
 /* "A,B | C" style text of the sections: runs separated by spaces, sections by " | ". */
+/* Appends `s` to the string in buf[cap]; fails the test when it does not fit. */
+static void append(char *buf, size_t cap, const char *s)
+{
+    size_t len = strlen(buf), n = strlen(s);
+    assert_true(len + n < cap);
+    memcpy(buf + len, s, n + 1);
+}
+
 static void check(const range *rs, size_t n, const char *want)
 {
     pm_arena arena;
@@ -53,12 +61,12 @@ static void check(const range *rs, size_t n, const char *want)
     assert_int_equal(pm_interval_partition(files, n, types, 1, &arena, &sections, &count, &err), 0);
     for (size_t s = 0; s < count; s++) {
         if (s > 0)
-            strcat(got, " | ");
+            append(got, sizeof(got), " | ");
         for (size_t r = 0; r < sections[s].run_count; r++) {
             if (r > 0)
-                strcat(got, " ");
+                append(got, sizeof(got), " ");
             for (size_t f = 0; f < sections[s].runs[r].file_count; f++)
-                strcat(got, sections[s].runs[r].files[f]->file.file_name);
+                append(got, sizeof(got), sections[s].runs[r].files[f]->file.file_name);
         }
     }
     assert_string_equal(got, want);

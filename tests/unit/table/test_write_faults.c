@@ -48,12 +48,10 @@ static const table_case ORC_APPEND_CASE = {"id BIGINT, p INT, v STRING", {NULL, 
 
 static char *create(const table_case *tc, const char *tag)
 {
-    char *dir = pm_test_tmpdir(tag), *path = pm_malloc(strlen(dir) + 8);
+    char *path = pm_test_table_path(tag);
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *parts[1] = {"p"};
     paimon_error err;
-    sprintf(path, "%s/t", dir);
-    pm_free(dir);
     co.columns = tc->columns;
     co.primary_keys = tc->pk_count > 0 ? tc->pk : NULL;
     co.primary_key_count = tc->pk_count;
