@@ -306,6 +306,8 @@ static int compare_run(const void *x, const void *y, void *ctx)
 static void sort_level(pm_lookup_levels *l, int32_t i)
 {
     level *lv = &l->levels[i];
+    if (lv->count < 2)
+        return;
     if (i == 0)
         qsort(lv->files, lv->count, sizeof(*lv->files), compare_level0);
     else

@@ -484,15 +484,195 @@ static int key_changes(pm_merge_reader *r, size_t n, const pm_batch *res, int64_
     return change(r, res, res_row, res_seq, PM_KIND_UPDATE_AFTER, err);
 }
 
+/* ---- lookup compaction ----------------------------------------------------------------- */
+
+/* The merge order of two records of one key: user sequence fields, then sequence number. */
+static int compare_records(const pm_merge_reader *r, const pm_record *a, const pm_record *b)
+{
+    for (size_t k = 0; k < r->o.seq_count; k++) {
+        int col = r->o.seq_cols[k];
+        const pm_column *ca = a->batch->columns[col], *cb = b->batch->columns[col];
+        int c = pm_column_compare(ca, a->row, cb, b->row);
+        if (c == 0)
+            continue;
+        if (!r->o.seq_descending || !pm_column_is_valid(ca, a->row) ||
+            !pm_column_is_valid(cb, b->row))
+            return c;
+        return -c;
+    }
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Inserts `rec` among recs[0..*n) in merge order (KeyValueBuffer.insertInto: after the
+ * records that do not order after it); returns its index. */
+static long insert_record(pm_merge_reader *r, size_t *n, const pm_record *rec, paimon_error *err)
+{
+    size_t at = 0;
+    if (*n == r->rec_cap) {
+        size_t cap = r->rec_cap * 2 + 16;
+        pm_record *grown = pm_realloc(r->recs, cap * sizeof(*grown));
+        if (grown == NULL)
+            return pm_nomem(err), -1;
+        r->recs = grown;
+        r->rec_cap = cap;
+    }
+    while (at < *n && compare_records(r, &r->recs[at], rec) <= 0)
+        at++;
+    memmove(&r->recs[at + 1], &r->recs[at], (*n - at) * sizeof(*r->recs));
+    r->recs[at] = *rec;
+    (*n)++;
+    return (long)at;
+}
+
+/* The record of one key from a level >= 1 (the lookup filter keeps at most one), and
+ * whether a level-0 record is among them. */
+static const pm_record *high_level(const pm_merge_reader *r, size_t n, bool *level0)
+{
+    const pm_record *high = NULL;
+    *level0 = false;
+    for (size_t i = 0; i < n; i++) {
+        if (r->recs[i].level <= 0)
+            *level0 = true;
+        else if (high == NULL || r->recs[i].level < high->level)
+            high = &r->recs[i];
+    }
+    return high;
+}
+
+/* LookupChangelogMergeFunctionWrapper.setChangelog: the change from `before` (NULL: none)
+ * to the result (row `res_row` of `res`, or none when `res` is NULL). */
+static int lookup_changes(pm_merge_reader *r, const pm_record *before, const pm_batch *res,
+                          int64_t res_row, int64_t res_seq, int8_t res_kind, paimon_error *err)
+{
+    bool after_add = res != NULL && pm_kind_is_add(res_kind), eq = false;
+    int rc;
+    if (before == NULL || !pm_kind_is_add(before->kind))
+        return after_add ? change(r, res, res_row, res_seq, PM_KIND_INSERT, err) : 0;
+    if (!after_add)
+        return change(r, before->batch, before->row, before->seq, PM_KIND_DELETE, err);
+    if (r->o.compare != NULL &&
+        (rc = same_values(r, before->batch, before->row, res, res_row, &eq, err)) != 0)
+        return rc;
+    if (eq)
+        return 0;
+    if ((rc = change(r, before->batch, before->row, before->seq, PM_KIND_UPDATE_BEFORE, err)) != 0)
+        return rc;
+    return change(r, res, res_row, res_seq, PM_KIND_UPDATE_AFTER, err);
+}
+
+/* Appends row `row` of `src` (values) with seq and kind to the output now (computed rows
+ * and rows of borrowed batches go after the picks before them). */
+static int emit_row(pm_merge_reader *r, pm_batch *b, const pm_batch *src, int64_t row, int64_t seq,
+                    int8_t kind, paimon_error *err)
+{
+    int rc;
+    if ((rc = flush_picks(r, b, err)) != 0)
+        return rc;
+    for (size_t c = 0; c < r->value_count; c++)
+        if ((rc = pm_column_append_from(b->columns[c], src->columns[c], row)) != 0)
+            return pm_buf_error(err, rc);
+    if ((rc = pm_column_append_i64(b->columns[r->value_count], seq)) != 0 ||
+        (rc = pm_column_append_i64(b->columns[r->value_count + 1], kind)) != 0)
+        return pm_buf_error(err, rc);
+    return 0;
+}
+
+/* FirstRowMergeFunctionWrapper over one key's n records. */
+static int first_row_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
+{
+    const pm_record *first = NULL;
+    bool high = false, hit = false;
+    pm_record found;
+    int rc;
+    for (size_t i = 0; i < n; i++) {
+        const pm_record *p = &r->recs[i];
+        if (!pm_kind_is_add(p->kind)) {
+            if (r->o.ignore_delete)
+                continue;
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "By default, First row merge engine can not accept "
+                              "DELETE/UPDATE_BEFORE records. You can config 'ignore-delete' to "
+                              "ignore the DELETE/UPDATE_BEFORE records.");
+        }
+        if (first == NULL)
+            first = p;
+        high |= p->level > 0;
+    }
+    if (first == NULL)
+        return 0;
+    if (!high) {
+        if ((rc = r->o.lookup(r->o.lookup_ctx, first->batch, first->row, &found, &hit, err)) != 0)
+            return rc;
+        if (hit)
+            return 0; /* the key is stored above: its first row is already there */
+        if (r->o.lookup_changelog &&
+            (rc = change(r, first->batch, first->row, first->seq, first->kind, err)) != 0)
+            return rc;
+    }
+    return add_pick(r, first, err);
+}
+
+/* LookupChangelogMergeFunctionWrapper over one key's n records (lookup-filtered). */
+static int lookup_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
+{
+    bool level0, hit = false, emitted = false;
+    const pm_record *high = high_level(r, n, &level0);
+    long looked = -1;
+    int8_t kind = 0;
+    int64_t seq = 0;
+    int pick;
+    int rc;
+
+    if (high == NULL) {
+        pm_record found;
+        memset(&found, 0, sizeof(found));
+        if ((rc = r->o.lookup(r->o.lookup_ctx, r->recs[0].batch, r->recs[0].row, &found, &hit,
+                              err)) != 0)
+            return rc;
+        if (hit && found.batch != NULL) {
+            if ((looked = insert_record(r, &n, &found, err)) < 0)
+                return err->code;
+            high = &r->recs[looked];
+        }
+    }
+    pick = pm_merge_fn_reduce_pick(r->fn, r->recs, n);
+    if (pick >= 0) {
+        const pm_record *p = &r->recs[pick];
+        if (level0 && r->o.lookup_changelog &&
+            (rc = lookup_changes(r, high, p->batch, p->row, p->seq, p->kind, err)) != 0)
+            return rc;
+        if (r->o.drop_delete && !pm_kind_is_add(p->kind))
+            return 0;
+        if (pick == looked) /* a borrowed row: copied now */
+            return emit_row(r, b, p->batch, p->row, p->seq, p->kind, err);
+        return add_pick(r, p, err);
+    }
+    if (pick == -1) {
+        pm_batch_reset(r->scratch);
+        if ((rc = pm_merge_fn_reduce(r->fn, r->recs, n, r->scratch, &kind, &seq, &emitted, err)) !=
+            0)
+            return rc;
+    }
+    if (level0 && r->o.lookup_changelog &&
+        (rc = lookup_changes(r, high, emitted ? r->scratch : NULL, 0, seq, kind, err)) != 0)
+        return rc;
+    if (!emitted || (r->o.drop_delete && !pm_kind_is_add(kind)))
+        return 0;
+    return emit_row(r, b, r->scratch, 0, seq, kind, err);
+}
+
 /* Compaction: the reduced record of one key's n records, appended to b (values, seq, kind)
  * unless it is a retraction that is dropped. */
 static int reduce_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
 {
-    int pick = pm_merge_fn_reduce_pick(r->fn, r->recs, n);
+    int pick;
     int8_t kind = 0;
     int64_t seq = 0;
     bool emitted = false;
     int rc;
+    if (r->o.lookup != NULL)
+        return r->o.first_row ? first_row_key(r, n, b, err) : lookup_key(r, n, b, err);
+    pick = pm_merge_fn_reduce_pick(r->fn, r->recs, n);
     if (pick >= 0) {
         const pm_record *p = &r->recs[pick];
         if (r->o.changelog && (rc = key_changes(r, n, p->batch, p->row, p->seq, p->kind, err)) != 0)
@@ -511,16 +691,7 @@ static int reduce_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *e
         return rc;
     if (!emitted || (r->o.drop_delete && !pm_kind_is_add(kind)))
         return 0;
-    /* computed rows go after the picks before them */
-    if ((rc = flush_picks(r, b, err)) != 0)
-        return rc;
-    for (size_t c = 0; c < r->value_count; c++)
-        if ((rc = pm_column_append_from(b->columns[c], r->scratch->columns[c], 0)) != 0)
-            return pm_buf_error(err, rc);
-    if ((rc = pm_column_append_i64(b->columns[r->value_count], seq)) != 0 ||
-        (rc = pm_column_append_i64(b->columns[r->value_count + 1], kind)) != 0)
-        return pm_buf_error(err, rc);
-    return 0;
+    return emit_row(r, b, r->scratch, 0, seq, kind, err);
 }
 
 int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)

@@ -53,6 +53,27 @@ typedef struct pm_merge_reader_options {
     bool changelog;
     int32_t max_level;
     const bool *compare;
+    /* Lookup compaction (Java LookupChangelogMergeFunctionWrapper; reduce only): when
+     * `lookup` is set, a key none of whose records comes from a level >= 1 is looked up in
+     * the levels above the output (the callback, given a row holding the key; it marks the
+     * replaced row in a deletion vector when the table has them).  A found record with a
+     * value (`found->batch` not NULL, its value columns first, borrowed until the next call)
+     * joins the key's records in sequence order and is merged with them.  With
+     * `lookup_changelog` (changelog-producer = lookup), a key with a level-0 record gets its
+     * change between that older record (from a level >= 1 or the lookup) and the result:
+     * +I for a new key, -D when the result is a retraction, -U/+U for a changed one unless
+     * `compare` finds them equal (row-deduplicate).
+     * `first_row` (FirstRowMergeFunctionWrapper, merge-engine = first-row): the result is the
+     * key's first add (a retraction is an error unless `ignore_delete`); a key with no
+     * record from a level >= 1 that the lookup finds is dropped (the stored row wins); any
+     * other key without such a record is new, and with `lookup_changelog` its result is also
+     * its change, with its stored kind. */
+    int (*lookup)(void *ctx, const pm_batch *b, int64_t row, pm_record *found, bool *hit,
+                  paimon_error *err);
+    void *lookup_ctx;
+    bool lookup_changelog;
+    bool first_row;
+    bool ignore_delete;
 } pm_merge_reader_options;
 
 typedef struct pm_merge_reader pm_merge_reader;

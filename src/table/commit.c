@@ -804,25 +804,31 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
     int rc;
     bool append_empty = m->data_count == 0 && m->changelog_count == 0 && m->index_count == 0;
 
+    bool compact_empty = m->compact_count == 0 && m->compact_index_count == 0;
+
     *snapshot_id = 0;
     /* The APPEND (or OVERWRITE) snapshot: skipped when it would only precede a COMPACT one
      * with nothing in it (a dedicated compaction); otherwise commit_one applies
      * snapshot.ignore-empty-commit. */
-    if (!(append_empty && m->compact_count > 0 && !o->overwrite)) {
+    if (!(append_empty && !compact_empty && !o->overwrite)) {
         part = *m;
         part.compact = NULL;
         part.compact_count = 0;
         part.compact_changelog = NULL;
         part.compact_changelog_count = 0;
+        part.compact_index = NULL;
+        part.compact_index_count = 0;
         if ((rc = commit_one(fs, table, &part, o, &id, err)) != 0)
             return rc;
         *snapshot_id = id;
     }
-    if (m->compact_count == 0)
+    if (compact_empty)
         return 0;
     memset(&part, 0, sizeof(part));
     part.data = m->compact;
     part.data_count = m->compact_count;
+    part.index = m->compact_index;
+    part.index_count = m->compact_index_count;
     /* CompactIncrement.changelogFiles: the COMPACT snapshot's changelog */
     part.changelog = m->compact_changelog;
     part.changelog_count = m->compact_changelog_count;

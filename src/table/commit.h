@@ -59,6 +59,10 @@ struct paimon_commit_messages {
      * entries committed with the COMPACT snapshot, in its changelog manifest list. */
     pm_manifest_entry *compact_changelog;
     size_t compact_changelog_count, compact_changelog_cap;
+    /* The compact increment's index files (CompactIncrement.newIndexFiles: a bucket's new
+     * deletion-vector index file), committed with the COMPACT snapshot. */
+    pm_index_manifest_entry *compact_index;
+    size_t compact_index_count, compact_index_cap;
     bool has_watermark;
     int64_t watermark;
 };
@@ -73,6 +77,7 @@ int pm_commit_messages_add_changelog(pm_commit_messages *m, const pm_manifest_en
 int pm_commit_messages_add_index(pm_commit_messages *m, const pm_index_manifest_entry *e);
 int pm_commit_messages_add_compact(pm_commit_messages *m, const pm_manifest_entry *e);
 int pm_commit_messages_add_compact_changelog(pm_commit_messages *m, const pm_manifest_entry *e);
+int pm_commit_messages_add_compact_index(pm_commit_messages *m, const pm_index_manifest_entry *e);
 /* Copies every message of `src` into `dst`. */
 int pm_commit_messages_append(pm_commit_messages *dst, const pm_commit_messages *src);
 

@@ -19,6 +19,7 @@ void pm_commit_messages_release(pm_commit_messages *m)
     pm_free(m->index);
     pm_free(m->compact);
     pm_free(m->compact_changelog);
+    pm_free(m->compact_index);
     pm_arena_free(&m->arena);
     memset(m, 0, sizeof(*m));
 }
@@ -81,12 +82,14 @@ static const char *dup_str(pm_arena *a, const char *s)
     return s == NULL ? NULL : pm_arena_strndup(a, s, strlen(s));
 }
 
-int pm_commit_messages_add_index(pm_commit_messages *m, const pm_index_manifest_entry *e)
+/* Copies `e` into items[*count] (grown), with what it points to in m's arena. */
+static int add_index_to(pm_commit_messages *m, pm_index_manifest_entry **items, size_t *count,
+                        size_t *cap, const pm_index_manifest_entry *e)
 {
     pm_index_manifest_entry *d;
-    if (grow((void **)&m->index, &m->index_cap, m->index_count, sizeof(*m->index)) != 0)
+    if (grow((void **)items, cap, *count, sizeof(**items)) != 0)
         return PAIMON_ENOMEM;
-    d = &m->index[m->index_count];
+    d = &(*items)[*count];
     *d = *e;
     d->version = PM_INDEX_MANIFEST_VERSION;
     d->has_global_index = false; /* global indexes are not written by this library */
@@ -110,8 +113,18 @@ int pm_commit_messages_add_index(pm_commit_messages *m, const pm_index_manifest_
         }
         d->dv_ranges.items = r;
     }
-    m->index_count++;
+    (*count)++;
     return 0;
+}
+
+int pm_commit_messages_add_index(pm_commit_messages *m, const pm_index_manifest_entry *e)
+{
+    return add_index_to(m, &m->index, &m->index_count, &m->index_cap, e);
+}
+
+int pm_commit_messages_add_compact_index(pm_commit_messages *m, const pm_index_manifest_entry *e)
+{
+    return add_index_to(m, &m->compact_index, &m->compact_index_count, &m->compact_index_cap, e);
 }
 
 int pm_commit_messages_append(pm_commit_messages *dst, const pm_commit_messages *src)
@@ -130,6 +143,9 @@ int pm_commit_messages_append(pm_commit_messages *dst, const pm_commit_messages 
             return PAIMON_ENOMEM;
     for (size_t i = 0; i < src->compact_changelog_count; i++)
         if (pm_commit_messages_add_compact_changelog(dst, &src->compact_changelog[i]) != 0)
+            return PAIMON_ENOMEM;
+    for (size_t i = 0; i < src->compact_index_count; i++)
+        if (pm_commit_messages_add_compact_index(dst, &src->compact_index[i]) != 0)
             return PAIMON_ENOMEM;
     if (src->has_watermark && (!dst->has_watermark || src->watermark > dst->watermark)) {
         dst->has_watermark = true;

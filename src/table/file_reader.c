@@ -196,16 +196,21 @@ int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
             goto done;
         ro.filter = r->filter;
     }
-    if (o->dv != NULL) {
-        pm_dv *dv = NULL;
+    if (o->dv != NULL || o->dv_loaded != NULL) {
+        pm_dv *read = NULL;
+        const pm_dv *dv = o->dv_loaded;
         int64_t rows = entry->file.row_count, start = 0;
         size_t n = 0;
-        if ((rc = pm_dv_read(fs, o->dv->index_path, o->dv->offset, o->dv->length, &dv, err)) != 0)
-            goto done;
+        if (dv == NULL) {
+            if ((rc = pm_dv_read(fs, o->dv->index_path, o->dv->offset, o->dv->length, &read,
+                                 err)) != 0)
+                goto done;
+            dv = read;
+        }
         /* Kept rows as [start, end) pairs: at most one more than the deleted rows. */
         r->ranges = pm_malloc(((size_t)pm_dv_cardinality(dv) + 2) * 2 * sizeof(int64_t));
         if (r->ranges == NULL) {
-            pm_dv_free(dv);
+            pm_dv_free(read);
             rc = pm_nomem(err);
             goto done;
         }
@@ -224,7 +229,7 @@ int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
             r->ranges[2 * n + 1] = rows;
             n++;
         }
-        pm_dv_free(dv);
+        pm_dv_free(read);
         r->empty = n == 0;
         ro.ranges = r->ranges;
         ro.range_count = n;

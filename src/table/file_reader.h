@@ -17,6 +17,7 @@
 
 #include "data/batch.h"
 #include "meta/manifest.h"
+#include "lsm/deletion_vector.h"
 #include "meta/schema.h"
 #include "table/scan.h"
 
@@ -33,6 +34,7 @@ typedef struct pm_file_reader_options {
     const pm_type *out_type; /* ROW of the columns to produce (read schema fields, by id) */
     bool system_fields;      /* append _SEQUENCE_NUMBER and _VALUE_KIND */
     const pm_dv_ref *dv;     /* deletion vector of the file, or NULL */
+    const pm_dv *dv_loaded;  /* or the vector itself (compaction holds them), or NULL */
     int64_t batch_rows;      /* 0: the format's default */
     /* Over out_type, or NULL: lets the format skip row groups, stripes and pages that cannot
      * match (on columns the file stores with the same type); rows still need filtering. */

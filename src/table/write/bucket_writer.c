@@ -30,12 +30,18 @@ struct pm_bucket_writer {
     pm_manifest_entry **before, **after; /* compactBefore, compactAfter (NULL: removed) */
     size_t before_count, after_count, before_cap, after_cap;
     int64_t prepares; /* prepare-commits so far (delta commits) */
+    /* lookup compaction (compactor->need_lookup) */
+    pm_dv_maintainer *dvs;    /* deletion-vectors.enabled: the bucket's vectors, or NULL */
+    pm_lookup_levels *lookup; /* built at the first compaction that needs it */
+    int64_t l0_triggers;      /* lookup-compact = gentle: triggers since the last forced pick */
+    pm_buf lookup_prefix;     /* names the bucket's local lookup files (the levels borrow it) */
 };
 
 int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t *partition,
                          size_t partition_len, int32_t bucket, int32_t total_buckets,
                          int64_t next_seq, pm_compactor *compactor,
                          const pm_manifest_entry *const *restore, size_t restore_count,
+                         const pm_index_manifest_entry *dv_index, const char *dv_index_path,
                          paimon_error *err)
 {
     pm_bucket_writer *w = pm_calloc(1, sizeof(*w));
@@ -48,6 +54,7 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
     w->total_buckets = total_buckets;
     w->next_seq = next_seq;
     pm_buf_init(&w->dir, 0);
+    pm_buf_init(&w->lookup_prefix, 0);
     pm_commit_messages_init(&w->pending);
     pm_arena_init(&w->inc_arena, 4096);
     pm_levels_init(&w->levels, compactor != NULL ? compactor->num_levels : 2);
@@ -59,6 +66,10 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
         for (size_t i = 0; i < restore_count; i++)
             if ((rc = pm_levels_add(&w->levels, restore[i], err)) != 0)
                 goto fail;
+        if (compactor->dv && c->primary_key &&
+            (rc = pm_dv_maintainer_new(&w->dvs, c->fs, compactor->bitmap64, dv_index, dv_index_path,
+                                       err)) != 0)
+            goto fail;
     }
     if ((w->partition = pm_malloc(partition_len + 1)) == NULL) {
         rc = pm_nomem(err);
@@ -151,6 +162,51 @@ static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
 static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err);
 static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err);
 
+/* Adds a file to the levels, and to the lookup levels once they exist. */
+static int levels_add(pm_bucket_writer *w, const pm_manifest_entry *e, paimon_error *err)
+{
+    const pm_data_file_meta *added;
+    int rc;
+    if ((rc = pm_levels_add(&w->levels, e, err)) != 0 || w->lookup == NULL)
+        return rc;
+    added = &w->levels.files[w->levels.file_count - 1]->file; /* the levels' copy lives on */
+    return pm_lookup_levels_update(w->lookup, NULL, 0, &added, 1, err);
+}
+
+/* Removes a file from the levels and the lookup levels. */
+static int levels_remove(pm_bucket_writer *w, const pm_data_file_meta *f, paimon_error *err)
+{
+    if (!pm_levels_remove(&w->levels, f->file_name, f->level) || w->lookup == NULL)
+        return 0;
+    return pm_lookup_levels_update(w->lookup, &f, 1, NULL, 0, err);
+}
+
+/* The lookup levels over the bucket's live files, built on first use. */
+static int ensure_lookup(pm_bucket_writer *w, paimon_error *err)
+{
+    const pm_data_file_meta **files;
+    size_t n = 0;
+    int rc;
+    if (w->lookup != NULL || !w->k->need_lookup)
+        return 0;
+    if ((files = pm_malloc((w->levels.file_count + 1) * sizeof(*files))) == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < w->levels.file_count; i++)
+        if (w->levels.files[i] != NULL)
+            files[n++] = &w->levels.files[i]->file;
+    /* Java's localFilePrefix: partition, bucket (the partition by its bytes' hash here: the
+     * prefix only keeps buckets' local files apart) */
+    w->lookup_prefix.len = 0;
+    if ((rc = pm_buf_printf(&w->lookup_prefix, "%p-%d-", (void *)w, (int)w->bucket)) != 0) {
+        pm_free(files);
+        return pm_buf_error(err, rc);
+    }
+    rc = pm_compactor_lookup_levels(w->k, pm_buf_cstr(&w->dir), pm_buf_cstr(&w->lookup_prefix),
+                                    w->dvs, files, n, &w->lookup, err);
+    pm_free(files);
+    return rc;
+}
+
 /* Flushes the buffer as level-0 files (and input changelog files). */
 static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
 {
@@ -173,7 +229,7 @@ static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
     data = NULL;
     if (w->k != NULL)
         for (size_t i = first_new; i < w->pending.data_count; i++)
-            PM_TRY(pm_levels_add(&w->levels, &w->pending.data[i], err));
+            PM_TRY(levels_add(w, &w->pending.data[i], err));
 done:
     pm_data_writer_abort(data);
     pm_data_writer_abort(changelog);
@@ -236,7 +292,8 @@ static int apply_result(pm_bucket_writer *w, const pm_commit_messages *res, paim
         bool was_after = false, in_before = false, output_name = false;
         if (e->kind != PM_FILE_KIND_DELETE)
             continue;
-        pm_levels_remove(&w->levels, e->file.file_name, e->file.level);
+        if ((rc = levels_remove(w, &e->file, err)) != 0)
+            return rc;
         for (size_t j = 0; j < w->after_count; j++)
             if (w->after[j] != NULL && same_file(w->after[j], e)) {
                 w->after[j] = NULL;
@@ -261,11 +318,85 @@ static int apply_result(pm_bucket_writer *w, const pm_commit_messages *res, paim
         const pm_manifest_entry *e = &res->compact[i];
         if (e->kind != PM_FILE_KIND_ADD)
             continue;
-        if ((rc = pm_levels_add(&w->levels, e, err)) != 0 ||
+        if ((rc = levels_add(w, e, err)) != 0 ||
             (rc = inc_push(w, &w->after, &w->after_count, &w->after_cap, e, err)) != 0)
             return rc;
     }
     return 0;
+}
+
+static void compact_bucket(pm_bucket_writer *w, pm_compact_bucket *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->partition = w->partition;
+    b->partition_len = w->partition_len;
+    b->bucket = w->bucket;
+    b->total_buckets = w->total_buckets;
+    b->dir = pm_buf_cstr(&w->dir);
+    b->names = &w->names;
+    b->dvs = w->dvs;
+    b->lookup = w->lookup;
+}
+
+/* A compaction's result into the levels and the increment; its changelog files stay with the
+ * writer's messages until a commit takes them (or a failure removes them with the other
+ * pending files). */
+static int take_result(pm_bucket_writer *w, const pm_commit_messages *res, paimon_error *err)
+{
+    int rc;
+    if ((rc = apply_result(w, res, err)) != 0)
+        return rc;
+    for (size_t i = 0; i < res->compact_changelog_count; i++)
+        if (pm_commit_messages_add_compact_changelog(&w->pending, &res->compact_changelog[i]) != 0)
+            return pm_nomem(err);
+    return 0;
+}
+
+/* ForceUpLevel0Compaction: when the universal pick has nothing, every level-0 run (and the
+ * runs after them that pass the size-ratio test) -- at every trigger (lookup-compact =
+ * radical), or every lookup-compact.max-interval-th one (gentle). */
+static bool force_pick_level0(pm_bucket_writer *w, const pm_level_run *sizes, size_t n,
+                              size_t *take, int32_t *output)
+{
+    size_t level0 = 0;
+    if (w->k->lookup_interval > 0 && ++w->l0_triggers < w->k->lookup_interval)
+        return false;
+    w->l0_triggers = 0;
+    while (level0 < n && sizes[level0].level == 0)
+        level0++;
+    if (level0 == 0)
+        return false;
+    return pm_universal_pick_size_ratio(&w->strategy, w->levels.num_levels, sizes, n, level0, true,
+                                        take, output);
+}
+
+/* pickFullCompaction of a bucket whose only run is at the max level: the files holding a
+ * deletion vector (all of them under compaction.force-rewrite-all-files), each rewritten
+ * alone (FileRewriteCompactTask). */
+static int rewrite_max_level(pm_bucket_writer *w, const pm_levels_run *run, paimon_error *err)
+{
+    const pm_manifest_entry **files = pm_malloc((run->file_count + 1) * sizeof(*files));
+    pm_commit_messages res;
+    pm_compact_bucket b;
+    size_t n = 0;
+    int rc = 0;
+    if (files == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < run->file_count; i++)
+        if (w->k->force_rewrite_all ||
+            (w->dvs != NULL && pm_dv_maintainer_get(w->dvs, run->files[i]->file.file_name) != NULL))
+            files[n++] = run->files[i];
+    pm_commit_messages_init(&res);
+    if (n > 0) {
+        compact_bucket(w, &b);
+        PM_TRY(
+            pm_compact_rewrite_files(w->k, &b, files, n, run->level, true, run->level, &res, err));
+        PM_TRY(take_result(w, &res, err));
+    }
+done:
+    pm_commit_messages_release(&res);
+    pm_free(files);
+    return rc;
 }
 
 /* MergeTreeCompactManager.triggerCompaction, run to its end. */
@@ -286,9 +417,14 @@ static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
     if (run_count == 0)
         goto done;
     if (full) {
-        /* CompactStrategy.pickFullCompaction: a lone run at the max level has nothing to
-         * rewrite (no deletion vectors or record expiry here) unless every file must be */
-        picked = !(run_count == 1 && runs[0].level == max_level && !w->k->force_rewrite_all);
+        /* CompactStrategy.pickFullCompaction: a lone run at the max level rewrites, file by
+         * file, the files that carry a deletion vector, or all of them under
+         * compaction.force-rewrite-all-files (no record expiry here) */
+        if (run_count == 1 && runs[0].level == max_level) {
+            rc = rewrite_max_level(w, &runs[0], err);
+            goto done;
+        }
+        picked = true;
         take = run_count;
         output = max_level;
     } else {
@@ -302,6 +438,8 @@ static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
         }
         picked =
             pm_universal_pick(&w->strategy, w->levels.num_levels, sizes, run_count, &take, &output);
+        if (!picked && w->k->force_up_level0)
+            picked = force_pick_level0(w, sizes, run_count, &take, &output);
     }
     if (!picked)
         goto done;
@@ -321,21 +459,17 @@ static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
             files[file_count++] = runs[i].files[f];
     highest = pm_levels_highest(&w->levels);
     {
-        /* dropDelete = output != 0 && output >= the highest non-empty level */
-        bool drop_delete = output != 0 && output >= highest;
-        pm_compact_bucket b = {w->partition,     w->partition_len,     w->bucket,
-                               w->total_buckets, pm_buf_cstr(&w->dir), &w->names};
+        /* dropDelete = output != 0 && (output >= the highest non-empty level || deletion
+         * vectors: a replaced row above is marked, so nothing needs the retraction) */
+        bool drop_delete = output != 0 && (output >= highest || w->dvs != NULL);
+        pm_compact_bucket b;
+        compact_bucket(w, &b);
+        PM_TRY(ensure_lookup(w, err));
+        b.lookup = w->lookup;
         PM_TRY(pm_compact_unit(w->k, &b, files, file_count, output, drop_delete, max_level, &res,
                                err));
     }
-    PM_TRY(apply_result(w, &res, err));
-    /* changelog files stay with the writer's messages until a commit takes them (or a
-     * failure removes them with the other pending files) */
-    for (size_t i = 0; i < res.compact_changelog_count; i++)
-        if (pm_commit_messages_add_compact_changelog(&w->pending, &res.compact_changelog[i]) != 0) {
-            rc = pm_nomem(err);
-            goto done;
-        }
+    PM_TRY(take_result(w, &res, err));
 done:
     pm_levels_runs_free(runs, run_count);
     pm_free(sizes);
@@ -360,11 +494,11 @@ static int by_min_seq(const void *pa, const void *pb)
 static int append_rewrite(pm_bucket_writer *w, const pm_manifest_entry **files, size_t n,
                           paimon_error *err)
 {
-    pm_compact_bucket b = {w->partition,     w->partition_len,     w->bucket,
-                           w->total_buckets, pm_buf_cstr(&w->dir), &w->names};
+    pm_compact_bucket b;
     pm_commit_messages res;
     const pm_manifest_entry *last = NULL;
     int rc;
+    compact_bucket(w, &b);
     pm_commit_messages_init(&res);
     PM_TRY(pm_compact_append(w->k, &b, files, n, &res, err));
     /* the levels hold the queue: apply_result takes the inputs out and puts every output in */
@@ -504,6 +638,43 @@ static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_
     return 0;
 }
 
+/* The directory of the table's index files (index.file-in-data-file-dir: the bucket's). */
+static int index_dir(pm_bucket_writer *w, pm_buf *out, paimon_error *err)
+{
+    bool in_data_dir = false;
+    int rc =
+        pm_options_get_bool(w->c->opts, "index.file-in-data-file-dir", false, &in_data_dir, err);
+    if (rc != 0)
+        return rc;
+    rc = in_data_dir ? pm_buf_puts(out, pm_buf_cstr(&w->dir))
+                     : pm_buf_printf(out, "%s/index", w->c->table);
+    return rc != 0 ? pm_buf_error(err, rc) : 0;
+}
+
+/* A changed bucket's deletion vectors as a new index file of the compact increment
+ * (CompactDeletionFile.generateFiles at prepare-commit). */
+static int write_vectors(pm_bucket_writer *w, paimon_error *err)
+{
+    pm_index_manifest_entry e;
+    pm_arena arena;
+    pm_buf dir;
+    bool written = false;
+    int rc;
+    if (w->dvs == NULL || !pm_dv_maintainer_modified(w->dvs))
+        return 0;
+    pm_arena_init(&arena, 1024);
+    pm_buf_init(&dir, 0);
+    if ((rc = index_dir(w, &dir, err)) == 0 &&
+        (rc = w->c->fs->mkdirs(w->c->fs, pm_buf_cstr(&dir), err)) == 0)
+        rc = pm_dv_maintainer_write(w->dvs, w->c->fs, pm_buf_cstr(&dir), &w->names, w->partition,
+                                    w->partition_len, w->bucket, &arena, &e, &written, err);
+    if (rc == 0 && written && pm_commit_messages_add_compact_index(&w->pending, &e) != 0)
+        rc = pm_nomem(err);
+    pm_arena_free(&arena);
+    pm_buf_free(&dir);
+    return rc;
+}
+
 int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err)
 {
     int rc;
@@ -515,7 +686,8 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimo
              * StoreSinkWrite at checkpoint ids divisible by N) */
             bool full = w->k->delta_commits > 0 && ++w->prepares % w->k->delta_commits == 0;
             if ((rc = trigger_compaction(w, full, err)) != 0 ||
-                (rc = drain_increment(w, &w->pending, err)) != 0)
+                (rc = drain_increment(w, &w->pending, err)) != 0 ||
+                (rc = write_vectors(w, err)) != 0)
                 return rc;
         }
     } else {
@@ -574,6 +746,12 @@ static void remove_pending(pm_bucket_writer *w)
                     (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
             }
         }
+    for (size_t i = 0; i < w->pending.compact_index_count; i++) {
+        p.len = 0;
+        if (index_dir(w, &p, NULL) == 0 &&
+            pm_buf_printf(&p, "/%s", w->pending.compact_index[i].file_name) == 0)
+            (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
+    }
     pm_buf_free(&p);
 }
 
@@ -602,6 +780,9 @@ void pm_bucket_writer_free(pm_bucket_writer *w)
     remove_pending(w);
     pm_kv_buffer_free(w->buffer);
     pm_batch_free(w->scratch);
+    pm_lookup_levels_free(w->lookup);
+    pm_buf_free(&w->lookup_prefix);
+    pm_dv_maintainer_free(w->dvs);
     pm_commit_messages_release(&w->pending);
     pm_levels_release(&w->levels);
     pm_arena_free(&w->inc_arena);

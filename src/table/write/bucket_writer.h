@@ -35,7 +35,9 @@
 
 typedef struct pm_bucket_writer pm_bucket_writer;
 
-/* A writer for (partition, bucket).  `next_seq` is the first sequence number to give (the
+/* A writer for (partition, bucket).  With deletion vectors, `dv_index` (the bucket's
+ * DELETION_VECTORS index entry, whose file is `dv_index_path`; NULL: none yet) restores the
+ * bucket's vectors.  `next_seq` is the first sequence number to give (the
  * bucket's maximum + 1, or 0).  `compactor` (borrowed; NULL: no compaction, as for
  * write-only and append writers) compacts the levels restored from `restore[0..n)` (the
  * bucket's live files; copied).  Borrows `ctx`; copies the partition bytes. */
@@ -43,6 +45,7 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *ctx, const uint8_
                          size_t partition_len, int32_t bucket, int32_t total_buckets,
                          int64_t next_seq, pm_compactor *compactor,
                          const pm_manifest_entry *const *restore, size_t restore_count,
+                         const pm_index_manifest_entry *dv_index, const char *dv_index_path,
                          paimon_error *err);
 
 /* Flushes the buffer and compacts: everything into the max level when `full`

@@ -1,7 +1,11 @@
 /* One compaction of a primary-key bucket: see compact_task.h. */
 #include "table/write/compact_task.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "lsm/merge_reader.h"
 #include "meta/manifest_write.h"
@@ -9,6 +13,52 @@
 #include "table/interval_partition.h"
 #include "util/alloc.h"
 #include "util/error.h"
+
+static bool opt_is(const pm_options *o, const char *key, const char *value)
+{
+    const char *v = pm_options_get(o, key);
+    return v != NULL && strcasecmp(v, value) == 0;
+}
+
+/* The needLookup family of options (CoreOptions.lookupStrategy, lookupCompact,
+ * prepareCommitWaitCompaction). */
+static int lookup_init(pm_compactor *k, paimon_error *err)
+{
+    const pm_options *o = k->c->opts;
+    bool force_lookup = false, force_l0 = false, wait_fallback = true;
+    const char *mode = pm_options_get(o, "lookup-compact");
+    int rc;
+    if ((rc = pm_options_get_bool(o, "deletion-vectors.enabled", false, &k->dv, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "deletion-vectors.bitmap64", false, &k->bitmap64, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "force-lookup", false, &force_lookup, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "compaction.force-up-level-0", false, &force_l0, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "changelog-producer.lookup-wait", true, &wait_fallback,
+                                  err)) != 0 ||
+        (rc = pm_options_get_bool(o, "lookup-wait", wait_fallback, &k->lookup_wait, err)) != 0)
+        return rc;
+    k->first_row = opt_is(o, "merge-engine", "first-row");
+    k->lookup_changelog = opt_is(o, "changelog-producer", "lookup");
+    k->dedup_plain =
+        (pm_options_get(o, "merge-engine") == NULL || opt_is(o, "merge-engine", "deduplicate")) &&
+        k->c->seq_count == 0;
+    k->need_lookup =
+        k->c->primary_key && (k->first_row || k->lookup_changelog || k->dv || force_lookup);
+    k->force_up_level0 = k->c->primary_key && (k->need_lookup || force_l0);
+    if (mode != NULL && strcasecmp(mode, "gentle") == 0) {
+        int64_t interval;
+        if ((rc = pm_options_get_i64(o, "lookup-compact.max-interval", 2 * k->strategy.trigger,
+                                     &interval, err)) != 0)
+            return rc;
+        /* CoreOptions.lookupCompactMaxInterval: never below the compaction trigger */
+        k->lookup_interval = interval < k->strategy.trigger ? k->strategy.trigger : interval;
+    } else if (mode != NULL && strcasecmp(mode, "radical") != 0) {
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "lookup-compact must be radical or gentle, not '%s'", mode);
+    }
+    if (k->need_lookup)
+        return pm_lookup_options_read(&k->lookup_opts, o, err);
+    return 0;
+}
 
 int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
 {
@@ -41,7 +91,7 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
     if (k->delta_commits == 0 && c->changelog_full)
         k->delta_commits = 1;
     k->num_levels = (int32_t)levels;
-    return 0;
+    return lookup_init(k, err);
 }
 
 void pm_compactor_release(pm_compactor *k)
@@ -49,6 +99,11 @@ void pm_compactor_release(pm_compactor *k)
     for (size_t i = 0; i < k->schema_cap; i++)
         pm_schema_free(k->schemas[i]);
     pm_free(k->schemas);
+    pm_lookup_shared_free(k->lookup_shared);
+    if (k->lookup_dir != NULL) {
+        (void)rmdir(k->lookup_dir); /* the levels removed their files when freed */
+        pm_free(k->lookup_dir);
+    }
     memset(k, 0, sizeof(*k));
 }
 
@@ -74,6 +129,73 @@ static int schema_of(pm_compactor *k, int64_t id, const pm_schema **out, paimon_
     return 0;
 }
 
+static int schema_cb(void *ctx, int64_t id, const pm_schema **out, paimon_error *err)
+{
+    return schema_of(ctx, id, out, err);
+}
+
+static const pm_dv *dv_cb(void *ctx, const char *file_name)
+{
+    return pm_dv_maintainer_get(ctx, file_name);
+}
+
+/* The directory of local lookup files: $TMPDIR/paimon-lookup-XXXXXX (Java's io tmp dir). */
+static int ensure_lookup_dir(pm_compactor *k, paimon_error *err)
+{
+    const char *base = getenv("TMPDIR");
+    size_t n;
+    if (k->lookup_dir != NULL)
+        return 0;
+    if (base == NULL || base[0] == '\0')
+        base = "/tmp";
+    n = strlen(base) + 32;
+    if ((k->lookup_dir = pm_malloc(n)) == NULL)
+        return pm_nomem(err);
+    snprintf(k->lookup_dir, n, "%s/paimon-lookup-XXXXXX", base);
+    if (mkdtemp(k->lookup_dir) == NULL) {
+        int rc = pm_err_set(err, PAIMON_EIO, "%s: cannot create a lookup directory", k->lookup_dir);
+        pm_free(k->lookup_dir);
+        k->lookup_dir = NULL;
+        return rc;
+    }
+    return 0;
+}
+
+int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir, const char *prefix,
+                               pm_dv_maintainer *dvs, const pm_data_file_meta *const *files,
+                               size_t n, pm_lookup_levels **out, paimon_error *err)
+{
+    pm_lookup_config lc;
+    int rc;
+    if ((rc = ensure_lookup_dir(k, err)) != 0)
+        return rc;
+    if (k->lookup_shared == NULL &&
+        (rc = pm_lookup_shared_new(&k->lookup_shared, &k->lookup_opts, err)) != 0)
+        return rc;
+    memset(&lc, 0, sizeof(lc));
+    lc.fs = k->c->fs;
+    lc.bucket_dir = bucket_dir;
+    lc.schema = k->c->schema;
+    lc.schema_of = schema_cb;
+    lc.schema_ctx = k;
+    lc.dv_of = dvs != NULL ? dv_cb : NULL;
+    lc.dv_ctx = dvs;
+    lc.local_dir = k->lookup_dir;
+    lc.local_prefix = prefix;
+    /* MergeTreeCompactManagerFactory.createRewriter: the persist processor */
+    if (k->first_row)
+        lc.mode = PM_LOOKUP_EXISTS;
+    else if (k->dv)
+        lc.mode =
+            k->lookup_changelog || !k->dedup_plain ? PM_LOOKUP_VALUE_POSITION : PM_LOOKUP_POSITION;
+    else
+        lc.mode = PM_LOOKUP_VALUE;
+    lc.num_levels = k->num_levels;
+    lc.options = k->lookup_opts;
+    lc.shared = k->lookup_shared;
+    return pm_lookup_levels_new(out, &lc, files, n, err);
+}
+
 /* ---- one rewrite: sections merged into rolling files ---------------------------------- */
 
 typedef struct task {
@@ -82,6 +204,7 @@ typedef struct task {
     int32_t output, max_level;
     bool drop_delete;
     bool changelog;     /* full-compaction changelog: output at the max level */
+    bool lookup_path;   /* the current rewrite merges through the lookup wrapper */
     int64_t unused_seq; /* the writers' sequence counter (unused by key-value files) */
     pm_commit_messages *out;
     pm_arena arena;    /* sections, candidate lists */
@@ -115,6 +238,8 @@ static int open_file(task *t, const pm_manifest_entry *e, pm_buf *path, pm_file_
     memset(&o, 0, sizeof(o));
     o.out_type = t->k->c->value_type;
     o.system_fields = true;
+    /* KeyValueFileReaderFactory with the maintainer's vectors: replaced rows are not read */
+    o.dv_loaded = t->b->dvs != NULL ? pm_dv_maintainer_get(t->b->dvs, e->file.file_name) : NULL;
     return pm_file_reader_open(out, t->k->c->fs, pm_buf_cstr(path), e, fs, &o, err);
 }
 
@@ -164,6 +289,34 @@ static int write_merged(const pm_write_ctx *c, pm_column **view_cols, const pm_b
     return pm_data_writer_write(dw, &view, 0, b->row_count, err);
 }
 
+/* The lookup wrapper's search (LookupMergeTreeCompactRewriter: levels above the output):
+ * a found row's position is marked in the bucket's deletion vectors. */
+static int lookup_cb(void *ctx, const pm_batch *b, int64_t row, pm_record *found, bool *hit,
+                     paimon_error *err)
+{
+    task *t = ctx;
+    pm_lookup_result res;
+    int rc;
+    if ((rc = pm_lookup_levels_get_row(t->b->lookup, b, row, t->k->c->key_idx, t->output + 1, &res,
+                                       err)) != 0)
+        return rc;
+    *hit = res.found;
+    memset(found, 0, sizeof(*found));
+    if (!res.found)
+        return 0;
+    if (t->b->dvs != NULL && res.position >= 0 &&
+        (rc = pm_dv_maintainer_mark(t->b->dvs, res.file_name, res.position, err)) != 0)
+        return rc;
+    if (res.row != NULL) {
+        found->batch = res.row;
+        found->row = 0;
+        found->seq = res.sequence_number;
+        found->kind = res.value_kind;
+        found->level = res.level;
+    }
+    return 0;
+}
+
 /* Writes the merged rows of one section into `dw` (none when NULL: an upgrade that only
  * produces its changelog) and, when the task produces a changelog, its changes into `cl`. */
 static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pm_data_writer *cl,
@@ -205,6 +358,16 @@ static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pm_
     mo.changelog = cl != NULL;
     mo.max_level = t->max_level;
     mo.compare = c->changelog_compare;
+    if (t->lookup_path) {
+        bool ignore_delete = false;
+        mo.changelog = false;
+        mo.lookup = lookup_cb;
+        mo.lookup_ctx = t;
+        mo.lookup_changelog = cl != NULL;
+        mo.first_row = t->k->first_row;
+        (void)pm_options_get_bool(c->opts, "ignore-delete", false, &ignore_delete, NULL);
+        mo.ignore_delete = ignore_delete;
+    }
     PM_TRY(pm_merge_reader_new(&m, srcs, sec->run_count, c->merge, &mo, err));
     for (;;) {
         rc = pm_merge_reader_next(m, &b, err);
@@ -266,7 +429,7 @@ static int changelog_writer(task *t, pm_data_writer **out, paimon_error *err)
 {
     pm_data_writer_conf dc;
     *out = NULL;
-    if (!t->changelog)
+    if (!t->changelog && !(t->lookup_path && t->k->lookup_changelog))
         return 0;
     pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, true, t->output, &t->unused_seq, &dc);
     return pm_data_writer_new(out, &dc, err);
@@ -293,6 +456,31 @@ static int finish_changelog(task *t, pm_data_writer *cl, paimon_error *err)
 
 /* MergeTreeCompactTask.rewriteImpl: the candidates merged into new files (and, into the
  * max level under the full-compaction producer, their changelog: rewriteOrProduceChangelog). */
+/* ChangelogMergeTreeRewriter.rewriteLookupChangelog: a lookup table's rewrite into a level
+ * above 0 of sections holding a level-0 file goes through the lookup wrapper. */
+static bool lookup_rewrite(const task *t)
+{
+    if (!t->k->need_lookup || t->k->c->changelog_full || t->b->lookup == NULL || t->output == 0)
+        return false;
+    for (size_t i = 0; i < t->cand_count; i++)
+        for (size_t r = 0; r < t->cand[i]->run_count; r++)
+            for (size_t f = 0; f < t->cand[i]->runs[r].file_count; f++)
+                if (t->cand[i]->runs[r].files[f]->file.level == 0)
+                    return true;
+    return false;
+}
+
+/* notifyRewriteCompactBefore: rewritten files leave with their deletion vectors. */
+static void drop_vectors(task *t)
+{
+    if (t->b->dvs == NULL)
+        return;
+    for (size_t i = 0; i < t->cand_count; i++)
+        for (size_t r = 0; r < t->cand[i]->run_count; r++)
+            for (size_t f = 0; f < t->cand[i]->runs[r].file_count; f++)
+                pm_dv_maintainer_remove(t->b->dvs, t->cand[i]->runs[r].files[f]->file.file_name);
+}
+
 static int rewrite_impl(task *t, paimon_error *err)
 {
     pm_data_writer_conf dc;
@@ -300,6 +488,7 @@ static int rewrite_impl(task *t, paimon_error *err)
     pm_data_file_meta *files;
     size_t count;
     int rc;
+    t->lookup_path = lookup_rewrite(t);
     pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, t->output, &t->unused_seq,
                              &dc);
     dc.compact = true;
@@ -315,12 +504,14 @@ static int rewrite_impl(task *t, paimon_error *err)
                 PM_TRY(add_entry(t, &t->cand[i]->runs[r].files[f]->file, PM_FILE_KIND_DELETE, err));
     for (size_t i = 0; i < count; i++)
         PM_TRY(add_entry(t, &files[i], PM_FILE_KIND_ADD, err));
+    drop_vectors(t);
     pm_data_writer_free(dw);
     dw = NULL;
     pm_data_writer_free(cl);
     cl = NULL;
     t->cand_count = 0;
 done:
+    t->lookup_path = false;
     pm_data_writer_abort(dw);
     pm_data_writer_abort(cl);
     return rc;
@@ -355,6 +546,69 @@ static pm_section *single(task *t, const pm_manifest_entry *const *file)
     return s;
 }
 
+/* A lookup table's upgrade of a level-0 file (LookupMergeTreeCompactRewriter.upgradeStrategy,
+ * then rewriteOrProduceChangelog over the file alone): the file is read through the lookup
+ * wrapper either way (changelog, deletion vectors of the rows it replaces above); it is
+ * rewritten when its format changes with the level, when deletion vectors are on and it may
+ * hold retractions (they must be dropped), or when the output is below the max level and
+ * the merge engine may need the rows above (anything but deduplicate without
+ * sequence.field); otherwise only its level changes. */
+static int lookup_upgrade(task *t, const pm_manifest_entry *const *file, bool may_delete,
+                          paimon_error *err)
+{
+    const pm_data_file_meta *f = &(*file)->file;
+    pm_data_writer_conf at0, atout;
+    pm_section *s = single(t, file);
+    pm_data_writer *cl = NULL;
+    bool rewrite, saved_drop = t->drop_delete;
+    pm_data_file_meta up;
+    int rc;
+    if (s == NULL)
+        return pm_nomem(err);
+    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, 0, &t->unused_seq, &at0);
+    pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, t->output, &t->unused_seq,
+                             &atout);
+    if (at0.format != atout.format)
+        rewrite = true;
+    else if (t->k->dv && may_delete)
+        rewrite = true;
+    else if (t->output == t->max_level)
+        rewrite = false;
+    else
+        rewrite = !t->k->dedup_plain;
+    /* the upgrade drops retractions exactly when deletion vectors are on (forceDropDelete) */
+    t->drop_delete = t->k->dv;
+    if (rewrite) {
+        pm_section **saved = t->cand;
+        size_t saved_count = t->cand_count, saved_cap = t->cand_cap;
+        t->cand = &s;
+        t->cand_count = 1;
+        t->cand_cap = 1;
+        rc = rewrite_impl(t, err);
+        t->cand = saved;
+        t->cand_count = saved_count;
+        t->cand_cap = saved_cap;
+        t->drop_delete = saved_drop;
+        return rc;
+    }
+    t->lookup_path = true;
+    if ((rc = changelog_writer(t, &cl, err)) == 0 && (rc = merge_section(t, s, NULL, cl, err)) == 0)
+        rc = finish_changelog(t, cl, err);
+    t->lookup_path = false;
+    t->drop_delete = saved_drop;
+    if (rc != 0) {
+        pm_data_writer_abort(cl);
+        return rc;
+    }
+    pm_data_writer_free(cl);
+    up = *f;
+    up.level = t->output;
+    if ((rc = add_entry(t, f, PM_FILE_KIND_DELETE, err)) != 0 ||
+        (rc = add_entry(t, &up, PM_FILE_KIND_ADD, err)) != 0)
+        return rc;
+    return 0;
+}
+
 /* MergeTreeCompactTask.upgrade. */
 static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *err)
 {
@@ -380,6 +634,8 @@ static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *
     if (f->level != t->output) {
         pm_data_file_meta up = *f;
         int rc;
+        if (t->k->need_lookup && !t->k->c->changelog_full && t->b->lookup != NULL && f->level == 0)
+            return lookup_upgrade(t, file, may_delete, err);
         if (t->changelog) {
             /* ChangelogMergeTreeRewriter.upgrade, CHANGELOG_NO_REWRITE: the file read alone
              * gives its changelog (every record new to the max level: +I) */
@@ -452,6 +708,64 @@ nomem:
     return pm_nomem(err);
 }
 
+static int task_begin(task *t, pm_compactor *k, const pm_compact_bucket *b, int32_t output,
+                      bool drop_delete, int32_t max_level, pm_commit_messages *out,
+                      paimon_error *err)
+{
+    memset(t, 0, sizeof(*t));
+    t->k = k;
+    t->b = b;
+    t->output = output;
+    t->max_level = max_level;
+    t->drop_delete = drop_delete;
+    /* FullChangelogMergeTreeCompactRewriter.rewriteChangelog: output at the max level, where
+     * deletes are always dropped */
+    t->changelog = k->c->changelog_full && output == max_level;
+    t->out = out;
+    pm_arena_init(&t->arena, 4096);
+    if (t->changelog && !drop_delete)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "%s: a compaction into the max level must drop deletes", k->c->table);
+    return merged_type(k->c->value_type, &t->merged, err);
+}
+
+/* Ends a task; on failure removes the files it wrote (ADD entries that are not upgrades,
+ * changelog files) and takes its entries back out of `out`. */
+static int task_end(task *t, size_t mark, size_t changelog_mark, int rc)
+{
+    pm_commit_messages *out = t->out;
+    pm_compactor *k = t->k;
+    if (rc != 0) {
+        pm_buf p;
+        pm_buf_init(&p, 0);
+        for (size_t i = mark; i < out->compact_count; i++) {
+            const pm_manifest_entry *e = &out->compact[i];
+            bool upgraded = false;
+            if (e->kind != PM_FILE_KIND_ADD)
+                continue;
+            for (size_t j = mark; j < out->compact_count; j++)
+                upgraded |= out->compact[j].kind == PM_FILE_KIND_DELETE &&
+                            strcmp(out->compact[j].file.file_name, e->file.file_name) == 0;
+            p.len = 0;
+            if (!upgraded && pm_buf_printf(&p, "%s/%s", t->b->dir, e->file.file_name) == 0)
+                (void)k->c->fs->remove(k->c->fs, pm_buf_cstr(&p), NULL);
+        }
+        for (size_t i = changelog_mark; i < out->compact_changelog_count; i++) {
+            p.len = 0;
+            if (pm_buf_printf(&p, "%s/%s", t->b->dir, out->compact_changelog[i].file.file_name) ==
+                0)
+                (void)k->c->fs->remove(k->c->fs, pm_buf_cstr(&p), NULL);
+        }
+        pm_buf_free(&p);
+        out->compact_count = mark;
+        out->compact_changelog_count = changelog_mark;
+    }
+    pm_free(t->cand);
+    pm_type_free(t->merged);
+    pm_arena_free(&t->arena);
+    return rc;
+}
+
 int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
                     const pm_manifest_entry *const *files, size_t n, int32_t output,
                     bool drop_delete, int32_t max_level, pm_commit_messages *out, paimon_error *err)
@@ -463,23 +777,9 @@ int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
     size_t mark = out->compact_count, changelog_mark = out->compact_changelog_count;
     int rc;
 
-    memset(&t, 0, sizeof(t));
-    t.k = k;
-    t.b = b;
-    t.output = output;
-    t.max_level = max_level;
-    t.drop_delete = drop_delete;
-    /* FullChangelogMergeTreeCompactRewriter.rewriteChangelog: output at the max level, where
-     * deletes are always dropped */
-    t.changelog = k->c->changelog_full && output == max_level;
-    if (t.changelog && !drop_delete)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "%s: a compaction into the max level must drop deletes", k->c->table);
-    t.out = out;
-    pm_arena_init(&t.arena, 4096);
+    PM_TRY(task_begin(&t, k, b, output, drop_delete, max_level, out, err));
     for (size_t i = 0; i < k->c->key_count; i++)
         key_types[i] = k->c->value_type->fields[k->c->key_idx[i]].type;
-    PM_TRY(merged_type(k->c->value_type, &t.merged, err));
     PM_TRY(pm_interval_partition(files, n, key_types, k->c->key_count, &t.arena, &sections,
                                  &section_count, err));
     for (size_t s = 0; s < section_count; s++) {
@@ -505,35 +805,29 @@ int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
     }
     PM_TRY(rewrite(&t, err));
 done:
-    if (rc != 0) {
-        /* remove the files this task wrote: ADD entries that are not upgrades */
-        pm_buf p;
-        pm_buf_init(&p, 0);
-        for (size_t i = mark; i < out->compact_count; i++) {
-            const pm_manifest_entry *e = &out->compact[i];
-            bool upgraded = false;
-            if (e->kind != PM_FILE_KIND_ADD)
-                continue;
-            for (size_t j = mark; j < out->compact_count; j++)
-                upgraded |= out->compact[j].kind == PM_FILE_KIND_DELETE &&
-                            strcmp(out->compact[j].file.file_name, e->file.file_name) == 0;
-            p.len = 0;
-            if (!upgraded && pm_buf_printf(&p, "%s/%s", b->dir, e->file.file_name) == 0)
-                (void)k->c->fs->remove(k->c->fs, pm_buf_cstr(&p), NULL);
+    return task_end(&t, mark, changelog_mark, rc);
+}
+
+int pm_compact_rewrite_files(pm_compactor *k, const pm_compact_bucket *b,
+                             const pm_manifest_entry *const *files, size_t n, int32_t output,
+                             bool drop_delete, int32_t max_level, pm_commit_messages *out,
+                             paimon_error *err)
+{
+    task t;
+    size_t mark = out->compact_count, changelog_mark = out->compact_changelog_count;
+    int rc;
+    PM_TRY(task_begin(&t, k, b, output, drop_delete, max_level, out, err));
+    for (size_t i = 0; i < n; i++) {
+        pm_section *s = single(&t, &files[i]);
+        if (s == NULL) {
+            rc = pm_nomem(err);
+            goto done;
         }
-        for (size_t i = changelog_mark; i < out->compact_changelog_count; i++) {
-            p.len = 0;
-            if (pm_buf_printf(&p, "%s/%s", b->dir, out->compact_changelog[i].file.file_name) == 0)
-                (void)k->c->fs->remove(k->c->fs, pm_buf_cstr(&p), NULL);
-        }
-        pm_buf_free(&p);
-        out->compact_count = mark;
-        out->compact_changelog_count = changelog_mark;
+        PM_TRY(add_candidate(&t, s, err));
+        PM_TRY(rewrite_impl(&t, err));
     }
-    pm_free(t.cand);
-    pm_type_free(t.merged);
-    pm_arena_free(&t.arena);
-    return rc;
+done:
+    return task_end(&t, mark, changelog_mark, rc);
 }
 
 int pm_compact_append(pm_compactor *k, const pm_compact_bucket *b,

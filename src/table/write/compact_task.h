@@ -27,8 +27,10 @@
 #ifndef PM_TABLE_WRITE_COMPACT_TASK_H
 #define PM_TABLE_WRITE_COMPACT_TASK_H
 
+#include "lsm/lookup_levels.h"
 #include "lsm/universal_compaction.h"
 #include "table/commit.h"
+#include "table/write/dv_maintainer.h"
 #include "table/write/write_ctx.h"
 
 /* What the compactions of one table write share: the write context and the schemas of the
@@ -43,6 +45,20 @@ typedef struct pm_compactor {
     int32_t num_levels;    /* num-levels, default trigger + 1 */
     int64_t delta_commits; /* full-compaction.delta-commits, 0 unset */
     int64_t min_file_num;  /* compaction.min.file-num (append tables) */
+    /* Lookup compaction (CoreOptions.needLookup: first-row, changelog-producer = lookup,
+     * deletion vectors, force-lookup; behaviour.md §3.5, §4.1, §5): */
+    bool need_lookup;
+    bool force_up_level0; /* ForceUpLevel0Compaction (needLookup or compaction.force-up-level-0) */
+    int64_t lookup_interval; /* lookup-compact = gentle: forced level-0 picks every N-th, else 0 */
+    bool lookup_wait;        /* lookup-wait: prepare-commit compacts level 0 away */
+    bool dv;                 /* deletion-vectors.enabled */
+    bool bitmap64;           /* deletion-vectors.bitmap64 */
+    bool first_row;          /* merge-engine = first-row */
+    bool lookup_changelog;   /* changelog-producer = lookup */
+    bool dedup_plain;        /* deduplicate without sequence.field (upgrades need no rewrite) */
+    pm_lookup_options lookup_opts;
+    pm_lookup_shared *lookup_shared; /* the cache bounds of every bucket of this write */
+    char *lookup_dir;                /* local lookup files, created on first use; owned */
 } pm_compactor;
 
 int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err);
@@ -55,7 +71,19 @@ typedef struct pm_compact_bucket {
     int32_t bucket, total_buckets;
     const char *dir;        /* the bucket directory */
     pm_path_factory *names; /* file names of the bucket's writer */
+    /* Lookup compaction: the levels above the output are searched for keys the unit holds
+     * only at level 0 (pm_compactor_lookup_levels builds them); replaced rows are marked in
+     * `dvs`, whose vectors also apply to every file the task reads.  NULL: none. */
+    pm_lookup_levels *lookup;
+    pm_dv_maintainer *dvs;
 } pm_compact_bucket;
+
+/* The lookup levels of a bucket over its live files `files[0..n)` (borrowed until removed
+ * from the levels or the levels are freed), for a compactor whose need_lookup is set;
+ * `dvs` (may be NULL) is borrowed too.  `prefix` names the bucket's local files. */
+int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir, const char *prefix,
+                               pm_dv_maintainer *dvs, const pm_data_file_meta *const *files,
+                               size_t n, pm_lookup_levels **out, paimon_error *err);
 
 /* Compacts files[0..n) into `output` (max level `max_level`), appending the increment to
  * out->compact. */
@@ -63,6 +91,14 @@ int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
                     const pm_manifest_entry *const *files, size_t n, int32_t output,
                     bool drop_delete, int32_t max_level, pm_commit_messages *out,
                     paimon_error *err);
+
+/* FileRewriteCompactTask: each of files[0..n) rewritten alone into `output` (a full
+ * compaction of a bucket whose only run is at the max level rewrites the files that carry a
+ * deletion vector). */
+int pm_compact_rewrite_files(pm_compactor *k, const pm_compact_bucket *b,
+                             const pm_manifest_entry *const *files, size_t n, int32_t output,
+                             bool drop_delete, int32_t max_level, pm_commit_messages *out,
+                             paimon_error *err);
 
 /* Append tables (Java BaseAppendFileStoreWrite.compactRewrite): the rows of files[0..n), in
  * that order, rewritten into rolling level-0 files with file source COMPACT whose sequence

@@ -84,6 +84,8 @@ struct pm_table_write {
     pm_arena live_arena;      /* the live files (primary-key tables: restored into levels) */
     const pm_manifest_entry **live;
     size_t live_count;
+    pm_index_manifest_entry *live_dvs; /* the DELETION_VECTORS index entries (in live_arena) */
+    size_t live_dv_count;
 
     /* compaction of primary-key writers (none with write-only) */
     pm_compactor compactor;
@@ -337,6 +339,16 @@ static int load_restore(pm_table_write *w, paimon_error *err)
     PM_TRY(pm_snapshot_live_entries(w->fs, w->table, snap, arena, &live, &count, err));
     w->live = live;
     w->live_count = count;
+    if (w->has_compactor && w->compactor.dv && snap->index_manifest != NULL) {
+        pm_index_manifest_entry *idx = NULL;
+        size_t n = 0;
+        PM_TRY(pm_index_manifest_read(w->fs, w->table, snap->index_manifest, arena, &idx, &n, err));
+        w->live_dvs = idx;
+        for (size_t i = 0; i < n; i++)
+            if (idx[i].kind == PM_FILE_KIND_ADD &&
+                strcmp(idx[i].index_type, "DELETION_VECTORS") == 0)
+                w->live_dvs[w->live_dv_count++] = idx[i];
+    }
     for (size_t i = 0; i < count; i++) {
         const pm_manifest_entry *e = live[i];
         bool inserted;
@@ -369,6 +381,26 @@ static int load_restore(pm_table_write *w, paimon_error *err)
 done:
     pm_snapshot_free(snap);
     return rc;
+}
+
+/* Where a bucket's deletion-vector index file is: its external path, the bucket directory
+ * (index.file-in-data-file-dir), or the table's index directory. */
+static int dv_index_path(pm_table_write *w, const pm_index_manifest_entry *e, const uint8_t *part,
+                         size_t plen, int32_t bucket, pm_buf *out, paimon_error *err)
+{
+    bool in_data_dir = false;
+    int rc;
+    if (e->external_path != NULL)
+        return pm_buf_puts(out, e->external_path) != 0 ? pm_nomem(err) : 0;
+    if ((rc = pm_options_get_bool(&w->schema->options, "index.file-in-data-file-dir", false,
+                                  &in_data_dir, err)) != 0)
+        return rc;
+    if (in_data_dir) {
+        if ((rc = pm_write_bucket_dir(&w->ctx, part, plen, bucket, out, err)) != 0)
+            return rc;
+        return pm_buf_printf(out, "/%s", e->file_name) != 0 ? pm_nomem(err) : 0;
+    }
+    return pm_buf_printf(out, "%s/index/%s", w->table, e->file_name) != 0 ? pm_nomem(err) : 0;
 }
 
 /* ---- partitions and writers ------------------------------------------------------------ */
@@ -470,9 +502,22 @@ static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_er
                     memcmp(w->live[i]->partition.ptr, part, plen) == 0)
                     files[n++] = w->live[i];
         }
-        rc = pm_bucket_writer_new(&w->slots[id].w, &w->ctx, part, plen, bucket, total, next_seq,
-                                  w->has_compactor ? &w->compactor : NULL, files, n, err);
+        const pm_index_manifest_entry *dv = NULL;
+        pm_buf dv_path;
+        pm_buf_init(&dv_path, 0);
+        rc = 0;
+        for (size_t i = 0; !w->o.overwrite && i < w->live_dv_count; i++)
+            if (w->live_dvs[i].bucket == bucket && w->live_dvs[i].partition.len == plen &&
+                memcmp(w->live_dvs[i].partition.ptr, part, plen) == 0)
+                dv = &w->live_dvs[i];
+        if (dv != NULL)
+            rc = dv_index_path(w, dv, part, plen, bucket, &dv_path, err);
+        if (rc == 0)
+            rc = pm_bucket_writer_new(&w->slots[id].w, &w->ctx, part, plen, bucket, total, next_seq,
+                                      w->has_compactor ? &w->compactor : NULL, files, n, dv,
+                                      pm_buf_cstr(&dv_path), err);
         pm_free(files);
+        pm_buf_free(&dv_path);
         if (rc != 0)
             return rc;
     }

@@ -159,8 +159,7 @@ static bool opt_is(const pm_options *o, const char *key, const char *value)
 static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_error *err)
 {
     const pm_options *o = &s->options;
-    bool dv = false, force_lookup = false;
-    int rc;
+    (void)pk;
     if (bucket == -2)
         return unsupported(err, "postpone buckets (bucket = -2) cannot be written by paimon-c yet: "
                                 "their files wait for a compaction job that moves them into real "
@@ -168,24 +167,8 @@ static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_e
     if (bucket == 0 || bucket < -2)
         return pm_err_set(err, PAIMON_EINVALID, "bucket = %lld is not a valid bucket number",
                           (long long)bucket);
-    if ((rc = pm_options_get_bool(o, "deletion-vectors.enabled", false, &dv, err)) != 0 ||
-        (rc = pm_options_get_bool(o, "force-lookup", false, &force_lookup, err)) != 0)
-        return rc;
-    if (pk && dv)
-        return unsupported(err, "primary-key tables with deletion vectors are compacted by Java "
-                                "at every commit (their level-0 files are invisible to batch "
-                                "reads until then); paimon-c does not compact with lookups yet");
-    if (pk && opt_is(o, "merge-engine", "first-row"))
-        return unsupported(err, "merge-engine = first-row tables are compacted by Java at every "
-                                "commit (level-0 files are invisible to batch reads until then); "
-                                "paimon-c does not compact with lookups yet");
-    if (pk && opt_is(o, "changelog-producer", "lookup"))
-        return unsupported(
-            err, "changelog-producer = lookup produces its changelog by a "
-                 "compaction at every commit; paimon-c does not compact with lookups yet");
-    if (pk && force_lookup)
-        return unsupported(err, "force-lookup tables are compacted by Java at every commit; "
-                                "paimon-c does not compact with lookups yet");
+    /* deletion vectors, first-row, changelog-producer = lookup and force-lookup compact with
+     * lookups at every commit (compact_task.h), as Java's writers do */
     if (opt_is(o, "bucket-function.type", "hive"))
         return unsupported(err, "bucket-function.type = hive is not supported yet");
     if (pm_options_get(o, "data-file.external-paths") != NULL)
