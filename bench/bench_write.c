@@ -5,6 +5,9 @@
  *   bench_write append  [ROWS] [KEYS] [COMMIT_EVERY]            append ingest of the same rows
  *   bench_write parquet [ROWS] [KEYS] [COMMIT_EVERY]            peer: the Parquet writer alone
  *   bench_write all     (all three, each run of each in turn, --runs times; medians)
+ *   bench_write lookup  [...]  primary-key ingest beside the same ingest into a table with
+ *                       changelog-producer=lookup and one with deletion-vectors.enabled (both
+ *                       compact level 0 away with lookups at every commit); ratios to pk
  *
  * Rows: k BIGINT (primary key, uniform over KEYS distinct values), v1 BIGINT, v2 DOUBLE,
  * v3 INT, v4 STRING (8-14 characters), v5 TIMESTAMP(3); 4096 rows per batch, made before
@@ -179,13 +182,15 @@ static double run_parquet(int64_t rows, int64_t keys, int64_t every, const char 
 /* One run: creates a table, writes `rows` rows, commits every `every`; returns seconds. */
 static const char *table_format = "parquet"; /* --format */
 
-static double run(bool pk, int64_t rows, int64_t keys, int64_t every, const char *buffer,
-                  const char *dir, uint64_t *bytes, double *cpu)
+static double run(bool pk, const char *extra_key, const char *extra_value, int64_t rows,
+                  int64_t keys, int64_t every, const char *buffer, const char *dir, uint64_t *bytes,
+                  double *cpu)
 {
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *pks[1] = {"k"};
-    const char *okeys[4] = {"bucket", "write-buffer-size", "target-file-size", "file.format"};
-    const char *ovals[4] = {"4", buffer, "256 mb", table_format};
+    const char *okeys[5] = {"bucket", "write-buffer-size", "target-file-size", "file.format",
+                            extra_key};
+    const char *ovals[5] = {"4", buffer, "256 mb", table_format, extra_value};
     paimon_error err;
     pm_fs *fs = pm_fs_local_new(false);
     pm_table_write *w = NULL;
@@ -203,7 +208,7 @@ static double run(bool pk, int64_t rows, int64_t keys, int64_t every, const char
     co.primary_key_count = pk ? 1 : 0;
     co.option_keys = pk ? okeys : okeys + 1;
     co.option_values = pk ? ovals : ovals + 1;
-    co.option_count = pk ? 4 : 3;
+    co.option_count = (pk ? 4 : 3) + (extra_key != NULL);
     if (paimon_table_create(table, &co, &err))
         die("create", &err);
     {
@@ -280,23 +285,33 @@ int main(int argc, char **argv)
            "file.format %s, %d runs\n",
            mode, (long long)rows, (long long)keys, (long long)every, buffer, table_format, runs);
     {
-        static const char *const NAMES[3] = {"primary-key", "append", "parquet"};
-        static const char *const TITLES[3] = {"primary-key upsert ingest", "append ingest",
-                                              "peer (Parquet writer alone)"};
-        double rate[3][16], crate[3][16];
-        bool on[3];
+        static const char *const NAMES[5] = {"primary-key", "append", "parquet", "lookup",
+                                             "deletion-vectors"};
+        static const char *const TITLES[5] = {
+            "primary-key upsert ingest", "append ingest", "peer (Parquet writer alone)",
+            "primary-key upsert ingest, changelog-producer=lookup",
+            "primary-key upsert ingest, deletion-vectors.enabled"};
+        /* the option each primary-key kind adds to the table */
+        static const char *const EXTRA_KEY[5] = {NULL, NULL, NULL, "changelog-producer",
+                                                 "deletion-vectors.enabled"};
+        static const char *const EXTRA_VALUE[5] = {NULL, NULL, NULL, "lookup", "true"};
+        double rate[5][16], crate[5][16];
+        bool on[5];
         int n = runs < 16 ? runs : 16;
-        on[0] = strcmp(mode, "all") == 0 || strcmp(mode, "pk") == 0;
+        bool lookup = strcmp(mode, "lookup") == 0;
+        on[0] = strcmp(mode, "all") == 0 || strcmp(mode, "pk") == 0 || lookup;
         on[1] = strcmp(mode, "all") == 0 || strcmp(mode, "append") == 0;
         on[2] = strcmp(mode, "all") == 0 || strcmp(mode, "parquet") == 0;
+        on[3] = on[4] = lookup;
         for (int r = 0; r < n; r++)
-            for (int kind = 0; kind < 3; kind++) {
+            for (int kind = 0; kind < 5; kind++) {
                 uint64_t bytes = 0;
                 double secs, cpu;
                 if (!on[kind])
                     continue;
                 secs = kind == 2 ? run_parquet(rows, keys, every, dir, &bytes, &cpu)
-                                 : run(kind == 0, rows, keys, every, buffer, dir, &bytes, &cpu);
+                                 : run(kind != 1, EXTRA_KEY[kind], EXTRA_VALUE[kind], rows, keys,
+                                       every, buffer, dir, &bytes, &cpu);
                 rate[kind][r] = (double)rows / secs;
                 crate[kind][r] = (double)rows / cpu;
                 printf("  %s run %d: %.2f s wall, %.2f s CPU; %.0f rows/s (wall), %.0f rows/s "
@@ -305,7 +320,7 @@ int main(int argc, char **argv)
                        (double)bytes / 1e6);
                 fflush(stdout);
             }
-        for (int kind = 0; kind < 3; kind++)
+        for (int kind = 0; kind < 5; kind++)
             if (on[kind])
                 printf("%s: median %.0f rows/s wall-clock, %.0f rows/s per CPU second\n",
                        TITLES[kind], bench_median(rate[kind], (size_t)n),
@@ -317,6 +332,12 @@ int main(int argc, char **argv)
                     printf("%s / peer (CPU rates): %.2f\n", NAMES[kind],
                            bench_median(crate[kind], (size_t)n) / peer);
         }
+        for (int kind = 3; kind < 5; kind++)
+            if (on[kind] && on[0])
+                printf("%s / primary-key (same run; target >= 0.5): %.2f wall, %.2f CPU\n",
+                       NAMES[kind],
+                       bench_median(rate[kind], (size_t)n) / bench_median(rate[0], (size_t)n),
+                       bench_median(crate[kind], (size_t)n) / bench_median(crate[0], (size_t)n));
     }
     printf("peak RSS: %.1f MB\n", (double)bench_peak_rss_kb() / 1024.0);
     {

@@ -432,7 +432,8 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
             return rc;
         c->changelog_input = opt_is(o, "changelog-producer", "input");
         c->changelog_full = opt_is(o, "changelog-producer", "full-compaction");
-        if (c->changelog_full && (rc = changelog_compare(c, s, err)) != 0)
+        if ((c->changelog_full || opt_is(o, "changelog-producer", "lookup")) &&
+            (rc = changelog_compare(c, s, err)) != 0)
             return rc;
         if ((rc = pm_options_get_bool(o, "data-file.thin-mode", false, &thin, err)) != 0)
             return rc;

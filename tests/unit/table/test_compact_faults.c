@@ -24,22 +24,27 @@
  * so the compaction under test also writes changelog files that a failure must not leave
  * committed half-way. */
 static bool g_full_changelog;
+/* Set by the lookup case: deletion vectors and changelog-producer=lookup, so the writer's
+ * compaction looks keys up, marks deletion vectors (a new index file) and writes changelog
+ * files, all of which a failure must not leave committed half-way. */
+static bool g_lookup;
 
 static char *create(const char *tag, bool write_only)
 {
     char *path = pm_test_table_path(tag);
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
     const char *pk[1] = {"id"};
-    const char *keys[4] = {"bucket", "num-sorted-run.compaction-trigger", "write-only",
-                           "changelog-producer"};
-    const char *vals[4] = {"1", "2", write_only ? "true" : "false", "full-compaction"};
+    const char *keys[5] = {"bucket", "num-sorted-run.compaction-trigger", "write-only",
+                           "changelog-producer", "deletion-vectors.enabled"};
+    const char *vals[5] = {"1", "2", write_only ? "true" : "false",
+                           g_lookup ? "lookup" : "full-compaction", "true"};
     paimon_error err;
     co.columns = "id BIGINT NOT NULL, v STRING";
     co.primary_keys = pk;
     co.primary_key_count = 1;
     co.option_keys = keys;
     co.option_values = vals;
-    co.option_count = g_full_changelog ? 4 : 3;
+    co.option_count = g_lookup ? 5 : g_full_changelog ? 4 : 3;
     if (paimon_table_create(path, &co, &err) != 0)
         fail_msg("%s", err.message);
     return path;
@@ -201,8 +206,8 @@ static void fault_loop(bool dedicated, pm_fault_mode mode)
         after = rows_of(t);
         id_after = latest(t);
         assert_int_equal(pm_test_check_lsm(t, msg, sizeof(msg), &top, NULL), 0);
-        assert_true(top >= 1); /* it did compact */
-        if (g_full_changelog)  /* and wrote its changelog with the COMPACT snapshot */
+        assert_true(top >= 1);            /* it did compact */
+        if (g_full_changelog || g_lookup) /* and wrote its changelog with the COMPACT one */
             assert_true(latest_changelog_records(t) > 0);
         remove_table(t);
     }
@@ -286,6 +291,14 @@ static void test_writer_compaction_fail(void **state)
     fault_loop(false, PM_FAULT_FAIL);
 }
 
+static void test_lookup_writer_compaction_fail(void **state)
+{
+    (void)state;
+    g_lookup = true;
+    fault_loop(false, PM_FAULT_FAIL);
+    g_lookup = false;
+}
+
 static void test_writer_compaction_halt(void **state)
 {
     (void)state;
@@ -345,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_compact_halt),
         cmocka_unit_test(test_full_changelog_compact_fail),
         cmocka_unit_test(test_writer_compaction_fail),
+        cmocka_unit_test(test_lookup_writer_compaction_fail),
         cmocka_unit_test(test_writer_compaction_halt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
