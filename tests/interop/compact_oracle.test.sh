@@ -4,7 +4,9 @@
 # compaction after flushes, upgrades and rewrites, deletes dropped at the max level), then a
 # dedicated full compaction; partial-update and aggregation tables; a fixed-bucket append
 # table compacted by its writer and by --full; an unaware-bucket append table compacted by
-# the job.  The oracle's rows equal `paimon cat`, its --files equal `inspect files`.
+# the job; lookup-compacted tables (deletion vectors, 32- and 64-bit; deletion vectors with
+# partial-update; the lookup changelog producer; first-row), whose writers take level 0 up
+# at every commit.  The oracle's rows equal `paimon cat`, its --files equal `inspect files`.
 set -u
 : "${PAIMON_CLI:?}" "${ORACLE_DIR:?}"
 P=$PAIMON_CLI
@@ -28,7 +30,22 @@ for c in 1 2 3 4 5 6 7; do
   rows 30 "" $c | $P write "$tmp/partial" > /dev/null || fail=1
   rows 30 "" $c | $P write "$tmp/agg" > /dev/null || fail=1
 done
+for t in dv dv64 dvpartial lookup firstrow; do
+  case $t in
+    dv) o="--option deletion-vectors.enabled=true --option bucket=2" ;;
+    dv64) o="--option deletion-vectors.enabled=true --option deletion-vectors.bitmap64=true --option bucket=1 --option target-file-size=2kb" ;;
+    dvpartial) o="--option deletion-vectors.enabled=true --option merge-engine=partial-update --option bucket=1" ;;
+    lookup) o="--option changelog-producer=lookup --option bucket=2 --option num-sorted-run.compaction-trigger=3" ;;
+    firstrow) o="--option merge-engine=first-row --option changelog-producer=lookup --option bucket=1" ;;
+  esac
+  $P create "$tmp/$t" --schema 'k INT NOT NULL, a BIGINT, b STRING' --primary-key k $o > /dev/null || fail=1
+  for c in 1 2 3 4 5 6 7; do
+    case $t in dvpartial|firstrow) del="" ;; *) del=x ;; esac
+    rows 45 "$del" $c | $P write "$tmp/$t" > /dev/null || { echo "FAIL: write $t"; fail=1; }
+  done
+done
 $P compact "$tmp/dedup" --full > /dev/null || fail=1
+$P compact "$tmp/dv" --full > /dev/null || fail=1
 $P create "$tmp/app" --schema 'id INT, v STRING' --option bucket=2 --option bucket-key=id > /dev/null || fail=1
 $P create "$tmp/unaware" --schema 'id INT, v STRING' > /dev/null || fail=1
 for c in 1 2 3 4 5 6 7 8; do
@@ -38,7 +55,7 @@ for c in 1 2 3 4 5 6 7 8; do
 done
 $P compact "$tmp/app" --full > /dev/null || fail=1
 $P compact "$tmp/unaware" > /dev/null || fail=1
-for t in dedup partial agg app unaware; do
+for t in dedup partial agg app unaware dv dv64 dvpartial lookup firstrow; do
   kinds=$($P inspect "$tmp/$t" snapshots --format jsonl | grep -c '"commitKind":"COMPACT"')
   [ "$kinds" -ge 1 ] || { echo "FAIL: $t: no COMPACT snapshot"; fail=1; }
   last=$($P inspect "$tmp/$t" snapshots --format jsonl | tail -1 | sed 's/.*"id":\([0-9]*\).*/\1/')
