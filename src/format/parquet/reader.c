@@ -10,6 +10,10 @@
 #include "util/bytes.h"
 
 #define PQ_MAX_FOOTER (512u << 20)
+/* Column chunks larger than this are streamed (column.h): a merge over many sorted runs
+ * then holds a window per column and run, not every run's row group.  Smaller chunks are
+ * read with one read, which suits object stores. */
+#define PQ_STREAM_CHUNK (8 << 20)
 
 struct pm_pq_reader {
     pm_input *in;
@@ -674,6 +678,20 @@ static int load_group(pm_pq_reader *r, paimon_error *err)
         if (!r->leaf_used[i])
             continue;
         chunk_range(cc, &start, &len);
+        if (r->cols[i].leaf == NULL)
+            pm_pq_col_init(&r->cols[i], r->path, &r->schema.leaves[i], r->leaf_plan[i],
+                           cc->meta.codec, r->codec);
+        r->cols[i].codec = cc->meta.codec;
+        r->cols[i].verify_crc = r->verify_crc;
+        if (len > PQ_STREAM_CHUNK) {
+            /* a large chunk: read page by page, not held whole */
+            pm_free(r->chunks[i]);
+            r->chunks[i] = NULL;
+            r->chunk_caps[i] = 0;
+            pm_pq_col_start_stream(&r->cols[i], r->in, (size_t)len, (uint64_t)start,
+                                   cc->meta.num_values, r->oi[i]);
+            continue;
+        }
         if ((size_t)len + PM_PQ_PADDING > r->chunk_caps[i]) {
             size_t cap = (size_t)len + PM_PQ_PADDING;
             pm_free(r->chunks[i]);
@@ -685,11 +703,6 @@ static int load_group(pm_pq_reader *r, paimon_error *err)
         memset(r->chunks[i] + len, 0, PM_PQ_PADDING);
         if ((rc = r->in->read_at(r->in, (uint64_t)start, (size_t)len, r->chunks[i], err)) != 0)
             return rc;
-        if (r->cols[i].leaf == NULL)
-            pm_pq_col_init(&r->cols[i], r->path, &r->schema.leaves[i], r->leaf_plan[i],
-                           cc->meta.codec, r->codec);
-        r->cols[i].codec = cc->meta.codec;
-        r->cols[i].verify_crc = r->verify_crc;
         pm_pq_col_start(&r->cols[i], r->chunks[i], (size_t)len, (uint64_t)start,
                         cc->meta.num_values, r->oi[i]);
     }
