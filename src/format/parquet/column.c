@@ -57,11 +57,12 @@ void pm_pq_col_start(pq_col_reader *r, const uint8_t *chunk, size_t len, uint64_
     r->dict_count = 0;
 }
 
-void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t len, uint64_t chunk_off,
-                            int64_t num_values, const pq_offset_index *oi)
+void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t window, size_t len,
+                            uint64_t chunk_off, int64_t num_values, const pq_offset_index *oi)
 {
     pm_pq_col_start(r, NULL, len, chunk_off, num_values, oi);
     r->in = in;
+    r->win_min = window > 0 ? window : 1;
 }
 
 void pm_pq_col_free(pq_col_reader *r)
@@ -254,7 +255,7 @@ static int chunk_bytes(pq_col_reader *r, size_t off, size_t len, const uint8_t *
         *out = r->win + (off - r->win_start);
         return 0;
     }
-    want = len > PQ_WINDOW_BYTES ? len : PQ_WINDOW_BYTES;
+    want = len > r->win_min ? len : r->win_min;
     if (want > r->chunk_len - off)
         want = r->chunk_len - off;
     if (want + PM_PQ_PADDING > r->win_cap) {
@@ -278,7 +279,7 @@ static int chunk_bytes(pq_col_reader *r, size_t off, size_t len, const uint8_t *
 static int read_header(pq_col_reader *r, pq_page_header *h, size_t *body, paimon_error *err)
 {
     pm_thrift_reader tr;
-    size_t left = r->chunk_len - r->pos, len = r->in == NULL || left < 65536 ? left : 65536;
+    size_t left = r->chunk_len - r->pos, len = r->in == NULL || left < 256 ? left : 256;
     const uint8_t *p;
     int rc;
     r->page_off = r->chunk_off + r->pos;

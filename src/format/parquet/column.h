@@ -3,9 +3,9 @@
  *
  * The chunk's bytes (all its pages, as stored) are handed over in one padded buffer, or, for
  * large chunks, read from the file window by window (pm_pq_col_start_stream(): a window of
- * PQ_WINDOW_BYTES or one page, whichever is larger, so a reader holds about one page per
- * column instead of the whole row group, which is what bounds the memory of a merge over
- * many sorted runs).  Pages
+ * a given size or one page, whichever is larger, so a reader holds about a page per column
+ * instead of the whole row group, which is what bounds the memory of a merge over many
+ * sorted runs).  Pages
  * are read in order: the page header (Thrift), then the page body, checked against its CRC
  * when the page has one, decompressed with the chunk's codec (Hadoop-framed LZ4 included),
  * its levels decoded into byte arrays, and its values decoded on demand straight into the
@@ -33,9 +33,6 @@
 #include "format/parquet/schema.h"
 #include "util/compress.h"
 
-/* Streamed chunks are read this much at a time (more when a page is larger). */
-#define PQ_WINDOW_BYTES (2u << 20)
-
 /* Limits on what one page may claim, against hostile headers. */
 #define PQ_MAX_PAGE_BYTES  (256u << 20) /* decompressed page size */
 #define PQ_MAX_PAGE_VALUES (1 << 24)    /* level entries in a page */
@@ -52,6 +49,7 @@ typedef struct pq_col_reader {
     uint8_t *win;            /* streamed: chunk bytes [win_start, +win_len), padded (owned) */
     size_t win_cap;          /* bytes allocated for win */
     size_t win_start, win_len;
+    size_t win_min; /* streamed: bytes read at a time (more for a larger page) */
     size_t chunk_len;
     uint64_t chunk_off;        /* file offset of chunk[0] */
     int64_t chunk_values;      /* ColumnMetaData.num_values: level entries in the chunk */
@@ -99,9 +97,10 @@ void pm_pq_col_init(pq_col_reader *r, const char *path, const pq_leaf *leaf, con
 void pm_pq_col_start(pq_col_reader *r, const uint8_t *chunk, size_t len, uint64_t chunk_off,
                      int64_t num_values, const pq_offset_index *oi);
 /* Starts a new chunk that is read from `in` (borrowed; it must outlive the chunk's reading)
- * window by window: bytes [chunk_off, chunk_off + len) of the file. */
-void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t len, uint64_t chunk_off,
-                            int64_t num_values, const pq_offset_index *oi);
+ * `window` bytes at a time (at least; a page at a time when larger): bytes
+ * [chunk_off, chunk_off + len) of the file. */
+void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t window, size_t len,
+                            uint64_t chunk_off, int64_t num_values, const pq_offset_index *oi);
 void pm_pq_col_free(pq_col_reader *r);
 
 /* Appends `n` slots of a flat column (max_rep 0) to `col`. */

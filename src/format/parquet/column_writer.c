@@ -526,6 +526,8 @@ static int add_fixed(pq_colw *c, const uint8_t *src, uint32_t w, const int64_t *
                      int64_t n)
 {
     uint8_t blo[8], bhi[8];
+    const uint8_t *prev = NULL; /* the previous value looked up, and its index */
+    uint32_t prev_e = 0;
     bool found = false;
     int rc;
 
@@ -564,7 +566,14 @@ static int add_fixed(pq_colw *c, const uint8_t *src, uint32_t w, const int64_t *
             return 0;
         }
         p = src + (size_t)(idx != NULL ? idx[k] : first + k) * w;
-        if ((rc = dict_index(c, p, w, &e)) != 0 || (rc = pm_buf_append(&c->idx, &e, 4)) != 0)
+        /* a repeat of the previous value has its index (runs of low-cardinality columns) */
+        if (prev == NULL || memcmp(p, prev, w) != 0) {
+            if ((rc = dict_index(c, p, w, &prev_e)) != 0)
+                return rc;
+            prev = p;
+        }
+        e = prev_e;
+        if ((rc = pm_buf_append(&c->idx, &e, 4)) != 0)
             return rc;
         if ((int64_t)c->dplain.len > c->o->dict_page_size) {
             c->dict_on = false;
@@ -598,6 +607,18 @@ static int add_small(pq_colw *c, pq_wctx *x, const pm_column *col, const int64_t
     return add_fixed(c, x->conv.data, 4, NULL, 0, n);
 }
 
+/* Unsigned lexicographic order of byte strings (cmp_phys's PQ_ORD_BYTES), deciding most
+ * pairs by their first bytes without a call. */
+static inline int cmp_bytes_fast(const uint8_t *a, uint32_t al, const uint8_t *b, uint32_t bl)
+{
+    if (al >= 8 && bl >= 8) {
+        uint64_t x = pm_load_be64(a), y = pm_load_be64(b);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return cmp_phys(PQ_ORD_BYTES, a, al, b, bl);
+}
+
 /* Strings and binaries: the run's bounds by pointer (copied once), then a dictionary lookup
  * per value or one PLAIN append of the rest of the run. */
 static int add_bytes(pq_colw *c, const pm_column *col, const int64_t *idx, int64_t first, int64_t n)
@@ -620,10 +641,10 @@ static int add_bytes(pq_colw *c, const pm_column *col, const int64_t *idx, int64
             ll = hl = len;
             continue;
         }
-        if (cmp_phys(PQ_ORD_BYTES, p, len, lp, ll) < 0) {
+        if (cmp_bytes_fast(p, len, lp, ll) < 0) {
             lp = p;
             ll = len;
-        } else if (cmp_phys(PQ_ORD_BYTES, p, len, hp, hl) > 0) {
+        } else if (cmp_bytes_fast(p, len, hp, hl) > 0) {
             hp = p;
             hl = len;
         }
@@ -782,8 +803,9 @@ static int store_block(pq_colw *c, size_t need, pm_buf **out)
         return 0;
     }
     if (c->block_used == c->block_count) {
-        pm_buf *grown = pm_realloc(c->blocks, (c->block_count + 1) * sizeof(pm_buf));
+        /* each new block twice the size of the last (read before the array moves) */
         size_t cap = c->block_count == 0 ? BLOCK_MIN : c->blocks[c->block_count - 1].cap * 2;
+        pm_buf *grown = pm_realloc(c->blocks, (c->block_count + 1) * sizeof(pm_buf));
         if (grown == NULL)
             return PAIMON_ENOMEM;
         c->blocks = grown;
