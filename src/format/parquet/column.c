@@ -41,6 +41,8 @@ void pm_pq_col_start(pq_col_reader *r, const uint8_t *chunk, size_t len, uint64_
                      int64_t num_values, const pq_offset_index *oi)
 {
     r->chunk = chunk;
+    r->in = NULL;
+    r->win_len = 0;
     r->chunk_len = len;
     r->chunk_off = chunk_off;
     r->chunk_values = num_values;
@@ -55,8 +57,19 @@ void pm_pq_col_start(pq_col_reader *r, const uint8_t *chunk, size_t len, uint64_
     r->dict_count = 0;
 }
 
+void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t window, size_t len,
+                            uint64_t chunk_off, int64_t num_values, const pq_offset_index *oi)
+{
+    pm_pq_col_start(r, NULL, len, chunk_off, num_values, oi);
+    r->in = in;
+    r->win_min = window > 0 ? window : 1;
+}
+
 void pm_pq_col_free(pq_col_reader *r)
 {
+    pm_free(r->win);
+    r->win = NULL;
+    r->win_cap = r->win_len = 0;
     pm_buf_free(&r->page_buf);
     pm_buf_free(&r->def);
     pm_buf_free(&r->rep);
@@ -226,14 +239,61 @@ static int32_t count_eq(const uint8_t *levels, size_t n, uint8_t v)
 
 /* ---- pages ----------------------------------------------------------------------------- */
 
+/* Chunk bytes [off, off + len) (len <= chunk_len - off), padded.  Streamed, they are valid
+ * until the next call: the window moves only between pages (a page's values may point
+ * into it while the page is open). */
+static int chunk_bytes(pq_col_reader *r, size_t off, size_t len, const uint8_t **out,
+                       paimon_error *err)
+{
+    size_t want;
+    int rc;
+    if (r->in == NULL) {
+        *out = r->chunk + off;
+        return 0;
+    }
+    if (off >= r->win_start && len <= r->win_len && off - r->win_start <= r->win_len - len) {
+        *out = r->win + (off - r->win_start);
+        return 0;
+    }
+    want = len > r->win_min ? len : r->win_min;
+    if (want > r->chunk_len - off)
+        want = r->chunk_len - off;
+    if (want + PM_PQ_PADDING > r->win_cap) {
+        pm_free(r->win);
+        r->win_cap = 0;
+        r->win_len = 0;
+        if ((r->win = pm_malloc(want + PM_PQ_PADDING)) == NULL)
+            return pm_nomem(err);
+        r->win_cap = want + PM_PQ_PADDING;
+    }
+    r->win_len = 0;
+    if ((rc = r->in->read_at(r->in, r->chunk_off + off, want, r->win, err)) != 0)
+        return rc;
+    memset(r->win + want, 0, PM_PQ_PADDING);
+    r->win_start = off;
+    r->win_len = want;
+    *out = r->win;
+    return 0;
+}
+
 static int read_header(pq_col_reader *r, pq_page_header *h, size_t *body, paimon_error *err)
 {
     pm_thrift_reader tr;
+    size_t left = r->chunk_len - r->pos, len = r->in == NULL || left < 256 ? left : 256;
+    const uint8_t *p;
     int rc;
     r->page_off = r->chunk_off + r->pos;
-    pm_thrift_reader_init(&tr, r->chunk + r->pos, r->chunk_len - r->pos, r->page_off, r->path, err);
-    if ((rc = pm_pq_read_page_header(&tr, h)) != 0)
-        return rc;
+    for (;;) {
+        if ((rc = chunk_bytes(r, r->pos, len, &p, err)) != 0)
+            return rc;
+        pm_thrift_reader_init(&tr, p, len, r->page_off, r->path, err);
+        if ((rc = pm_pq_read_page_header(&tr, h)) == 0)
+            break;
+        if (len == left)
+            return rc;
+        /* a streamed header longer than the bytes looked at: look at more */
+        len = left / 16 < len ? left : len * 16;
+    }
     *body = r->pos + (size_t)(tr.p - tr.start);
     if ((size_t)h->compressed_size > r->chunk_len - *body)
         return page_corrupt(r, err, "page body runs past its column chunk");
@@ -273,12 +333,14 @@ static int load_dictionary(pq_col_reader *r, const pq_page_header *h, const uint
 /* Opens the data page whose header is `h` and body starts at chunk[body]. */
 static int open_data_page(pq_col_reader *r, const pq_page_header *h, size_t body, paimon_error *err)
 {
-    const uint8_t *src = r->chunk + body, *p, *end;
+    const uint8_t *src, *p, *end;
     bool v2 = h->type == PQ_DATA_PAGE_V2;
     int max_def = r->leaf->max_def, max_rep = r->leaf->max_rep, rc;
 
     if (v2 ? !h->has_v2 : !h->has_data)
         return page_corrupt(r, err, "data page without its header");
+    if ((rc = chunk_bytes(r, body, (size_t)h->compressed_size, &src, err)) != 0)
+        return rc;
     if (h->num_values < 0 || h->num_values > PQ_MAX_PAGE_VALUES ||
         (r->chunk_values >= r->values_seen && h->num_values > r->chunk_values - r->values_seen))
         return page_corrupt(r, err, "bad value count");
@@ -358,7 +420,9 @@ static int next_page(pq_col_reader *r, bool *eof, paimon_error *err)
             return rc;
         r->pos = body + (size_t)h.compressed_size;
         if (h.type == PQ_DICTIONARY_PAGE) {
-            if ((rc = load_dictionary(r, &h, r->chunk + body, err)) != 0)
+            const uint8_t *src;
+            if ((rc = chunk_bytes(r, body, (size_t)h.compressed_size, &src, err)) != 0 ||
+                (rc = load_dictionary(r, &h, src, err)) != 0)
                 return rc;
         } else if (h.type == PQ_DATA_PAGE || h.type == PQ_DATA_PAGE_V2) {
             return open_data_page(r, &h, body, err);
@@ -504,8 +568,10 @@ int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err)
         if ((rc = read_header(r, &h, &body, err)) != 0)
             return rc;
         if (h.type == PQ_DICTIONARY_PAGE) {
+            const uint8_t *src;
             r->pos = body + (size_t)h.compressed_size;
-            if ((rc = load_dictionary(r, &h, r->chunk + body, err)) != 0)
+            if ((rc = chunk_bytes(r, body, (size_t)h.compressed_size, &src, err)) != 0 ||
+                (rc = load_dictionary(r, &h, src, err)) != 0)
                 return rc;
             continue;
         }

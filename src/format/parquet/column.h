@@ -1,7 +1,11 @@
 /*
  * Reading one column chunk: pages, the dictionary, levels and values.
  *
- * The chunk's bytes (all its pages, as stored) are handed over in one padded buffer.  Pages
+ * The chunk's bytes (all its pages, as stored) are handed over in one padded buffer, or, for
+ * large chunks, read from the file window by window (pm_pq_col_start_stream(): a window of
+ * a given size or one page, whichever is larger, so a reader holds about a page per column
+ * instead of the whole row group, which is what bounds the memory of a merge over many
+ * sorted runs).  Pages
  * are read in order: the page header (Thrift), then the page body, checked against its CRC
  * when the page has one, decompressed with the chunk's codec (Hadoop-framed LZ4 included),
  * its levels decoded into byte arrays, and its values decoded on demand straight into the
@@ -23,6 +27,7 @@
 #define PM_FORMAT_PARQUET_COLUMN_H
 
 #include "data/batch.h"
+#include "io/fs.h"
 #include "format/parquet/encoding.h"
 #include "format/parquet/meta.h"
 #include "format/parquet/schema.h"
@@ -39,7 +44,12 @@ typedef struct pq_col_reader {
     const pq_plan *plan;     /* the leaf's plan: conversion and scale */
     int codec;               /* PQ_* codec of the chunk */
     pm_codec_ctx *codec_ctx; /* borrowed, reused across pages */
-    const uint8_t *chunk;    /* the chunk's bytes (borrowed, padded) */
+    const uint8_t *chunk;    /* the chunk's bytes (borrowed, padded); NULL when streamed */
+    pm_input *in;            /* streamed: the file (borrowed), else NULL */
+    uint8_t *win;            /* streamed: chunk bytes [win_start, +win_len), padded (owned) */
+    size_t win_cap;          /* bytes allocated for win */
+    size_t win_start, win_len;
+    size_t win_min; /* streamed: bytes read at a time (more for a larger page) */
     size_t chunk_len;
     uint64_t chunk_off;        /* file offset of chunk[0] */
     int64_t chunk_values;      /* ColumnMetaData.num_values: level entries in the chunk */
@@ -86,6 +96,11 @@ void pm_pq_col_init(pq_col_reader *r, const char *path, const pq_leaf *leaf, con
 /* Starts a new chunk (keeps the buffers). */
 void pm_pq_col_start(pq_col_reader *r, const uint8_t *chunk, size_t len, uint64_t chunk_off,
                      int64_t num_values, const pq_offset_index *oi);
+/* Starts a new chunk that is read from `in` (borrowed; it must outlive the chunk's reading)
+ * `window` bytes at a time (at least; a page at a time when larger): bytes
+ * [chunk_off, chunk_off + len) of the file. */
+void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t window, size_t len,
+                            uint64_t chunk_off, int64_t num_values, const pq_offset_index *oi);
 void pm_pq_col_free(pq_col_reader *r);
 
 /* Appends `n` slots of a flat column (max_rep 0) to `col`. */

@@ -24,6 +24,8 @@
 
 typedef struct page_rec {
     int64_t off;       /* in the chunk's data pages */
+    uint32_t block;    /* the page store block holding header + body */
+    size_t block_off;  /* where the header starts in it */
     int32_t size;      /* header + body */
     int64_t first_row; /* in the row group */
     int64_t nulls;
@@ -60,9 +62,13 @@ struct pq_colw {
     pm_buf dhash;      /* uint32 hash of each entry */
 
     /* chunk */
-    pm_buf pages;    /* finished data pages (headers + compressed bodies) */
-    pm_buf recs;     /* page_rec per finished page */
-    pm_buf ci_bytes; /* column index bounds */
+    pm_buf *blocks;       /* page store: finished data pages, each (header + compressed
+                                body) contiguous in one block, in order; see store_page() */
+    uint32_t block_count; /* blocks allocated (kept across row groups) */
+    uint32_t block_used;  /* blocks holding pages of the open chunk */
+    int64_t pages_len;    /* bytes of the finished data pages (headers + bodies) */
+    pm_buf recs;          /* page_rec per finished page */
+    pm_buf ci_bytes;      /* column index bounds */
     int64_t c_values, c_rows, c_unc, c_comp, c_nulls;
     bool c_has;
     pm_buf c_min, c_max;
@@ -74,8 +80,8 @@ struct pq_colw {
 
 static void bufs_init(pq_colw *c)
 {
-    pm_buf *all[] = {&c->def,  &c->rep,   &c->idx,   &c->plain, &c->p_min,    &c->p_max, &c->dplain,
-                     &c->doff, &c->dhash, &c->pages, &c->recs,  &c->ci_bytes, &c->c_min, &c->c_max};
+    pm_buf *all[] = {&c->def,  &c->rep,   &c->idx,  &c->plain,    &c->p_min, &c->p_max, &c->dplain,
+                     &c->doff, &c->dhash, &c->recs, &c->ci_bytes, &c->c_min, &c->c_max};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         pm_buf_init(all[i], 0);
 }
@@ -104,10 +110,13 @@ void pm_pq_colw_free(pq_colw *c)
 {
     if (c == NULL)
         return;
-    pm_buf *all[] = {&c->def,  &c->rep,   &c->idx,   &c->plain, &c->p_min,    &c->p_max, &c->dplain,
-                     &c->doff, &c->dhash, &c->pages, &c->recs,  &c->ci_bytes, &c->c_min, &c->c_max};
+    pm_buf *all[] = {&c->def,  &c->rep,   &c->idx,  &c->plain,    &c->p_min, &c->p_max, &c->dplain,
+                     &c->doff, &c->dhash, &c->recs, &c->ci_bytes, &c->c_min, &c->c_max};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         pm_buf_free(all[i]);
+    for (uint32_t i = 0; i < c->block_count; i++)
+        pm_buf_free(&c->blocks[i]);
+    pm_free(c->blocks);
     pm_free(c->slots);
     pm_free(c);
 }
@@ -489,21 +498,23 @@ static int add_value(pq_colw *c, const pval *v)
     } while (0)
 
 /* Merges the bounds [blo, bhi] of a run of values into the page's. */
-static int merge_bounds(pq_colw *c, const uint8_t *blo, const uint8_t *bhi, uint32_t w)
+static int merge_bounds(pq_colw *c, const uint8_t *blo, uint32_t lo_len, const uint8_t *bhi,
+                        uint32_t hi_len)
 {
     int rc;
     if (!c->p_has) {
-        if ((rc = set_buf(&c->p_min, blo, w)) != 0 || (rc = set_buf(&c->p_max, bhi, w)) != 0)
+        if ((rc = set_buf(&c->p_min, blo, lo_len)) != 0 ||
+            (rc = set_buf(&c->p_max, bhi, hi_len)) != 0)
             return rc;
         c->p_has = true;
         c->p_nan_only = false;
         return 0;
     }
-    if (cmp_phys(c->leaf->order, blo, w, c->p_min.data, (uint32_t)c->p_min.len) < 0 &&
-        (rc = set_buf(&c->p_min, blo, w)) != 0)
+    if (cmp_phys(c->leaf->order, blo, lo_len, c->p_min.data, (uint32_t)c->p_min.len) < 0 &&
+        (rc = set_buf(&c->p_min, blo, lo_len)) != 0)
         return rc;
-    if (cmp_phys(c->leaf->order, bhi, w, c->p_max.data, (uint32_t)c->p_max.len) > 0 &&
-        (rc = set_buf(&c->p_max, bhi, w)) != 0)
+    if (cmp_phys(c->leaf->order, bhi, hi_len, c->p_max.data, (uint32_t)c->p_max.len) > 0 &&
+        (rc = set_buf(&c->p_max, bhi, hi_len)) != 0)
         return rc;
     return 0;
 }
@@ -511,11 +522,12 @@ static int merge_bounds(pq_colw *c, const uint8_t *blo, const uint8_t *bhi, uint
 /* INT32/INT64/FLOAT/DOUBLE values whose batch bytes are their Parquet bytes: typed bounds,
  * then a memcpy (PLAIN) or a hash lookup per value (dictionary), without the per-value
  * conversion of the generic path. */
-static int add_fixed(pq_colw *c, const pm_column *col, const int64_t *idx, int64_t first, int64_t n)
+static int add_fixed(pq_colw *c, const uint8_t *src, uint32_t w, const int64_t *idx, int64_t first,
+                     int64_t n)
 {
-    const uint8_t *src = col->values.data;
-    uint32_t w = col->width;
     uint8_t blo[8], bhi[8];
+    const uint8_t *prev = NULL; /* the previous value looked up, and its index */
+    uint32_t prev_e = 0;
     bool found = false;
     int rc;
 
@@ -527,7 +539,7 @@ static int add_fixed(pq_colw *c, const pm_column *col, const int64_t *idx, int64
     default: break;
     }
     if (found) {
-        if ((rc = merge_bounds(c, blo, bhi, w)) != 0)
+        if ((rc = merge_bounds(c, blo, w, bhi, w)) != 0)
             return rc;
     } else if (n > 0 && !c->p_has) {
         c->p_nan_only = true;
@@ -554,7 +566,123 @@ static int add_fixed(pq_colw *c, const pm_column *col, const int64_t *idx, int64
             return 0;
         }
         p = src + (size_t)(idx != NULL ? idx[k] : first + k) * w;
-        if ((rc = dict_index(c, p, w, &e)) != 0 || (rc = pm_buf_append(&c->idx, &e, 4)) != 0)
+        /* a repeat of the previous value has its index (runs of low-cardinality columns) */
+        if (prev == NULL || memcmp(p, prev, w) != 0) {
+            if ((rc = dict_index(c, p, w, &prev_e)) != 0)
+                return rc;
+            prev = p;
+        }
+        e = prev_e;
+        if ((rc = pm_buf_append(&c->idx, &e, 4)) != 0)
+            return rc;
+        if ((int64_t)c->dplain.len > c->o->dict_page_size) {
+            c->dict_on = false;
+            if ((rc = page_to_plain(c)) != 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* TINYINT/SMALLINT: widened to INT32 in a scratch run, then the fixed-width path. */
+static int add_small(pq_colw *c, pq_wctx *x, const pm_column *col, const int64_t *idx,
+                     int64_t first, int64_t n)
+{
+    const uint8_t *src = col->values.data;
+    int32_t *dst;
+    int rc;
+    x->conv.len = 0;
+    if ((rc = pm_buf_reserve(&x->conv, (size_t)n * 4)) != 0)
+        return rc;
+    dst = (int32_t *)(void *)x->conv.data;
+    if (col->width == 1)
+        for (int64_t k = 0; k < n; k++)
+            dst[k] = (int8_t)src[idx != NULL ? idx[k] : first + k];
+    else
+        for (int64_t k = 0; k < n; k++) {
+            int16_t v;
+            memcpy(&v, src + (size_t)(idx != NULL ? idx[k] : first + k) * 2, 2);
+            dst[k] = v;
+        }
+    return add_fixed(c, x->conv.data, 4, NULL, 0, n);
+}
+
+/* Unsigned lexicographic order of byte strings (cmp_phys's PQ_ORD_BYTES), deciding most
+ * pairs by their first bytes without a call. */
+static inline int cmp_bytes_fast(const uint8_t *a, uint32_t al, const uint8_t *b, uint32_t bl)
+{
+    if (al >= 8 && bl >= 8) {
+        uint64_t x = pm_load_be64(a), y = pm_load_be64(b);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return cmp_phys(PQ_ORD_BYTES, a, al, b, bl);
+}
+
+/* Strings and binaries: the run's bounds by pointer (copied once), then a dictionary lookup
+ * per value or one PLAIN append of the rest of the run. */
+static int add_bytes(pq_colw *c, const pm_column *col, const int64_t *idx, int64_t first, int64_t n)
+{
+    static const uint8_t EMPTY[1] = {0};
+    const uint8_t *src = col->values.data != NULL ? col->values.data : EMPTY;
+    const uint8_t *lp = NULL, *hp = NULL;
+    uint32_t ll = 0, hl = 0;
+    int rc;
+
+    if (n == 0)
+        return 0;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t i = idx != NULL ? idx[k] : first + k;
+        int32_t a = pm_column_offset(col, i), b = pm_column_offset(col, i + 1);
+        const uint8_t *p = src + a;
+        uint32_t len = (uint32_t)(b - a);
+        if (lp == NULL) {
+            lp = hp = p;
+            ll = hl = len;
+            continue;
+        }
+        if (cmp_bytes_fast(p, len, lp, ll) < 0) {
+            lp = p;
+            ll = len;
+        } else if (cmp_bytes_fast(p, len, hp, hl) > 0) {
+            hp = p;
+            hl = len;
+        }
+    }
+    if ((rc = merge_bounds(c, lp, ll, hp, hl)) != 0)
+        return rc;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t i;
+        int32_t a, b;
+        uint32_t e;
+        if (!c->page_dict) {
+            /* the rest of the run, PLAIN: 4-byte length, then the bytes */
+            size_t bytes = 0;
+            uint8_t *dst;
+            for (int64_t j = k; j < n; j++) {
+                i = idx != NULL ? idx[j] : first + j;
+                bytes += 4 + (size_t)(pm_column_offset(col, i + 1) - pm_column_offset(col, i));
+            }
+            if ((rc = pm_buf_reserve(&c->plain, bytes)) != 0)
+                return rc;
+            dst = c->plain.data + c->plain.len;
+            for (int64_t j = k; j < n; j++) {
+                uint32_t len;
+                i = idx != NULL ? idx[j] : first + j;
+                a = pm_column_offset(col, i);
+                len = (uint32_t)(pm_column_offset(col, i + 1) - a);
+                pm_store_le32(dst, len);
+                memcpy(dst + 4, src + a, len);
+                dst += 4 + len;
+            }
+            c->plain.len += bytes;
+            return 0;
+        }
+        i = idx != NULL ? idx[k] : first + k;
+        a = pm_column_offset(col, i);
+        b = pm_column_offset(col, i + 1);
+        if ((rc = dict_index(c, src + a, (uint32_t)(b - a), &e)) != 0 ||
+            (rc = pm_buf_append(&c->idx, &e, 4)) != 0)
             return rc;
         if ((int64_t)c->dplain.len > c->o->dict_page_size) {
             c->dict_on = false;
@@ -571,7 +699,6 @@ int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *re
 {
     const pq_wleaf *l = c->leaf;
     int rc = 0;
-    (void)x;
     if (l->max_def > 0 && (rc = pm_buf_append(&c->def, def, (size_t)entries)) != 0)
         return pm_buf_error(err, rc);
     if (l->max_rep > 0 && (rc = pm_buf_append(&c->rep, rep, (size_t)entries)) != 0)
@@ -595,7 +722,11 @@ int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *re
         }
     }
     if (l->conv == PQ_W_COPY && (col->width == 4 || col->width == 8))
-        rc = add_fixed(c, col, idx, first, values);
+        rc = add_fixed(c, col->values.data, col->width, idx, first, values);
+    else if (l->conv == PQ_W_I8 || l->conv == PQ_W_I16)
+        rc = add_small(c, x, col, idx, first, values);
+    else if (l->conv == PQ_W_BYTES && l->order == PQ_ORD_BYTES)
+        rc = add_bytes(c, col, idx, first, values);
     else
         for (int64_t k = 0; k < values && rc == 0; k++) {
             pval v;
@@ -612,7 +743,7 @@ int64_t pm_pq_colw_page_rows(const pq_colw *c)
 
 int64_t pm_pq_colw_buffered(const pq_colw *c)
 {
-    return (int64_t)(c->pages.len + c->dplain.len + c->plain.len + c->idx.len / 2 + c->def.len / 4 +
+    return (int64_t)(c->pages_len + c->dplain.len + c->plain.len + c->idx.len / 2 + c->def.len / 4 +
                      c->rep.len / 4);
 }
 
@@ -648,6 +779,95 @@ static int compress_raw(pq_wctx *x, const pm_buf **body, paimon_error *err)
     x->comp.len = 0;
     *body = &x->comp;
     return pm_compress(x->codec, codec, x->o->level, x->raw.data, x->raw.len, &x->comp, err);
+}
+
+/*
+ * The page store.  A finished data page is compressed straight into a block of the store,
+ * HEADER_ROOM bytes after the block's end, and its header, known once the body is, is then
+ * put right in front of the body: a page is written with one write and its body is never
+ * copied.  The gap before a header (HEADER_ROOM minus its length) is never written.  Blocks
+ * grow from 1 MiB to 16 MiB and are kept for the next row group, so a chunk of any size
+ * costs no realloc copy.
+ */
+#define HEADER_ROOM 64 /* a v1 data page header without statistics takes under 40 bytes */
+#define BLOCK_MIN   (1u << 20)
+#define BLOCK_MAX   (16u << 20)
+
+/* A block with room for `need` more bytes: the current one, or the next (reused or new). */
+static int store_block(pq_colw *c, size_t need, pm_buf **out)
+{
+    pm_buf *b = c->block_used > 0 ? &c->blocks[c->block_used - 1] : NULL;
+    int rc;
+    if (b != NULL && b->cap - b->len >= need) {
+        *out = b;
+        return 0;
+    }
+    if (c->block_used == c->block_count) {
+        /* each new block twice the size of the last (read before the array moves) */
+        size_t cap = c->block_count == 0 ? BLOCK_MIN : c->blocks[c->block_count - 1].cap * 2;
+        pm_buf *grown = pm_realloc(c->blocks, (c->block_count + 1) * sizeof(pm_buf));
+        if (grown == NULL)
+            return PAIMON_ENOMEM;
+        c->blocks = grown;
+        pm_buf_init(&c->blocks[c->block_count], 0);
+        if (cap > BLOCK_MAX)
+            cap = BLOCK_MAX;
+        if ((rc = pm_buf_reserve(&c->blocks[c->block_count], cap > need ? cap : need)) != 0)
+            return rc;
+        c->block_count++;
+    }
+    b = &c->blocks[c->block_used++];
+    b->len = 0;
+    if ((rc = pm_buf_reserve(b, need)) != 0)
+        return rc;
+    *out = b;
+    return 0;
+}
+
+/* Compresses x->raw into the store; `h` gets the sizes and CRC, then its header is written
+ * in front of the body.  Fills rec->block, rec->block_off and rec->size. */
+static int store_page(pq_colw *c, pq_wctx *x, pq_page_header *h, page_rec *rec, paimon_error *err)
+{
+    pm_thrift_writer tw;
+    pm_buf *b;
+    size_t body_off, body_len;
+    /* room for the header and the compressed body; zstd's bound is the raw size plus
+     * 1/256, the other codecs reserve more themselves if they need it */
+    size_t need = HEADER_ROOM + x->raw.len + x->raw.len / 128 + 1024;
+    int rc;
+
+    if ((rc = store_block(c, need, &b)) != 0)
+        return pm_buf_error(err, rc);
+    b->len += HEADER_ROOM;
+    body_off = b->len;
+    if (x->o->codec == PQ_UNCOMPRESSED) {
+        if ((rc = pm_buf_append(b, x->raw.data, x->raw.len)) != 0)
+            return pm_buf_error(err, rc);
+    } else {
+        pm_codec codec = x->o->codec == PQ_SNAPPY    ? PM_CODEC_SNAPPY
+                         : x->o->codec == PQ_GZIP    ? PM_CODEC_GZIP
+                         : x->o->codec == PQ_LZ4_RAW ? PM_CODEC_LZ4_RAW
+                                                     : PM_CODEC_ZSTD;
+        if ((rc = pm_compress(x->codec, codec, x->o->level, x->raw.data, x->raw.len, b, err)) != 0)
+            return rc;
+    }
+    body_len = b->len - body_off;
+    if (body_len > INT32_MAX)
+        return pm_err_set(err, PAIMON_ELIMIT, "parquet: a page larger than 2 GiB");
+    h->compressed_size = (int32_t)body_len;
+    h->crc = (int32_t)pm_crc32(b->data + body_off, body_len);
+    x->hdr.len = 0;
+    pm_thrift_writer_init(&tw, &x->hdr);
+    pm_pq_write_page_header(&tw, h);
+    if (tw.rc != 0)
+        return pm_buf_error(err, tw.rc);
+    if (x->hdr.len > HEADER_ROOM)
+        return pm_err_set(err, PAIMON_ELIMIT, "parquet: a page header of %zu bytes", x->hdr.len);
+    memcpy(b->data + body_off - x->hdr.len, x->hdr.data, x->hdr.len);
+    rec->block = c->block_used - 1;
+    rec->block_off = body_off - x->hdr.len;
+    rec->size = (int32_t)(x->hdr.len + body_len);
+    return 0;
 }
 
 static void fix_zero(pq_worder o, pm_buf *min, pm_buf *max)
@@ -715,8 +935,6 @@ static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
 {
     const pq_wleaf *l = c->leaf;
     pq_page_header h;
-    pm_thrift_writer tw;
-    const pm_buf *body;
     page_rec rec;
     int rc;
 
@@ -759,28 +977,19 @@ static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
     }
     if (x->raw.len > INT32_MAX)
         return pm_err_set(err, PAIMON_ELIMIT, "parquet: a page larger than 2 GiB");
-    if ((rc = compress_raw(x, &body, err)) != 0)
-        return rc;
     memset(&h, 0, sizeof(h));
     h.type = PQ_DATA_PAGE;
     h.uncompressed_size = (int32_t)x->raw.len;
-    h.compressed_size = (int32_t)body->len;
     h.has_crc = c->o->write_crc;
-    h.crc = (int32_t)pm_crc32(body->data, body->len);
     h.has_data = true;
     h.num_values = (int32_t)c->entries;
     h.encoding = c->page_dict ? PQ_PLAIN_DICTIONARY : PQ_PLAIN;
     h.def_encoding = l->max_def > 0 ? PQ_RLE : PQ_BIT_PACKED;
     h.rep_encoding = l->max_rep > 0 ? PQ_RLE : PQ_BIT_PACKED;
-    x->hdr.len = 0;
-    pm_thrift_writer_init(&tw, &x->hdr);
-    pm_pq_write_page_header(&tw, &h);
-    if (tw.rc != 0)
-        return pm_buf_error(err, tw.rc);
-
     memset(&rec, 0, sizeof(rec));
-    rec.off = (int64_t)c->pages.len;
-    rec.size = (int32_t)(x->hdr.len + body->len);
+    if ((rc = store_page(c, x, &h, &rec, err)) != 0)
+        return rc;
+    rec.off = c->pages_len;
     rec.first_row = c->c_rows;
     rec.nulls = c->nulls;
     rec.null_page = c->values == 0;
@@ -816,12 +1025,11 @@ static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
     } else if (c->values > 0) {
         c->ci_ok = false; /* values without bounds (NaN only, or no order) */
     }
-    if ((rc = pm_buf_append(&c->recs, &rec, sizeof(rec))) != 0 ||
-        (rc = pm_buf_append(&c->pages, x->hdr.data, x->hdr.len)) != 0 ||
-        (rc = pm_buf_append(&c->pages, body->data, body->len)) != 0)
+    if ((rc = pm_buf_append(&c->recs, &rec, sizeof(rec))) != 0)
         return pm_buf_error(err, rc);
-    c->c_unc += (int64_t)(x->hdr.len + x->raw.len);
-    c->c_comp += (int64_t)(x->hdr.len + body->len);
+    c->pages_len += rec.size;
+    c->c_unc += (int64_t)x->hdr.len + (int64_t)x->raw.len;
+    c->c_comp += rec.size;
     c->c_values += c->entries;
     c->c_rows += c->rows;
     c->c_nulls += c->nulls;
@@ -925,8 +1133,12 @@ int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a, pq_co
         dict_len = (int64_t)(x->hdr.len + body->len);
         dict_unc = (int64_t)(x->hdr.len + x->raw.len);
     }
-    if ((rc = out_write(out, c->pages.data, c->pages.len, err)) != 0)
-        return rc;
+    recs = (const page_rec *)(const void *)c->recs.data;
+    n = (uint32_t)(c->recs.len / sizeof(page_rec));
+    for (uint32_t i = 0; i < n; i++)
+        if ((rc = out_write(out, c->blocks[recs[i].block].data + recs[i].block_off,
+                            (size_t)recs[i].size, err)) != 0)
+            return rc;
 
     /* ColumnMetaData */
     m->type = l->phys;
@@ -981,8 +1193,6 @@ int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a, pq_co
     cc->file_offset = 0; /* parquet-java 1.15+: no ColumnMetaData outside the footer */
 
     /* page indexes */
-    recs = (const page_rec *)(const void *)c->recs.data;
-    n = (uint32_t)(c->recs.len / sizeof(page_rec));
     if (c->o->page_index && n > 0) {
         pq_offset_index *oi = pm_arena_calloc(a, 1, sizeof(*oi));
         if (oi == NULL || (oi->pages = pm_arena_calloc(a, n, sizeof(pq_page_location))) == NULL)
@@ -1022,7 +1232,9 @@ int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a, pq_co
     }
 
     /* reset for the next row group */
-    c->pages.len = c->recs.len = c->ci_bytes.len = 0;
+    c->recs.len = c->ci_bytes.len = 0;
+    c->pages_len = 0;
+    c->block_used = 0;
     c->c_values = c->c_rows = c->c_unc = c->c_comp = c->c_nulls = 0;
     c->c_has = false;
     c->ci_ok = true;

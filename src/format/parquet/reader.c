@@ -32,8 +32,9 @@ struct pm_pq_reader {
     int64_t *ranges; /* owned copy */
     size_t range_count;
     bool verify_crc;
-    bool *leaf_used;           /* per leaf: read in this plan */
-    bool *leaf_bound;          /* per leaf: has a column in the batch (else scratch) */
+    size_t stream_chunk, stream_window; /* see pm_pq_read_options */
+    bool *leaf_used;                    /* per leaf: read in this plan */
+    bool *leaf_bound;                   /* per leaf: has a column in the batch (else scratch) */
     const pq_plan **leaf_plan; /* per leaf: the LEAF plan, or a stand-in for structure leaves */
     pq_col_reader *cols;       /* per leaf */
     uint8_t **chunks;          /* per leaf: the current row group's chunk bytes */
@@ -344,6 +345,9 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
     r->batch_rows = o->batch_rows > 0 ? o->batch_rows : PM_PQ_DEFAULT_BATCH_ROWS;
     r->filter = o->filter;
     r->verify_crc = !o->skip_crc;
+    r->stream_chunk = o->stream_chunk_bytes > 0 ? o->stream_chunk_bytes : PM_PQ_STREAM_CHUNK_BYTES;
+    r->stream_window =
+        o->stream_window_bytes > 0 ? o->stream_window_bytes : PM_PQ_STREAM_WINDOW_BYTES;
     if (r->read_type == NULL ||
         (r->cols = pm_calloc((size_t)n + 1, sizeof(pq_col_reader))) == NULL ||
         (r->chunks = pm_calloc((size_t)n + 1, sizeof(uint8_t *))) == NULL ||
@@ -674,6 +678,20 @@ static int load_group(pm_pq_reader *r, paimon_error *err)
         if (!r->leaf_used[i])
             continue;
         chunk_range(cc, &start, &len);
+        if (r->cols[i].leaf == NULL)
+            pm_pq_col_init(&r->cols[i], r->path, &r->schema.leaves[i], r->leaf_plan[i],
+                           cc->meta.codec, r->codec);
+        r->cols[i].codec = cc->meta.codec;
+        r->cols[i].verify_crc = r->verify_crc;
+        if ((uint64_t)len > r->stream_chunk) {
+            /* a large chunk: read page by page, not held whole */
+            pm_free(r->chunks[i]);
+            r->chunks[i] = NULL;
+            r->chunk_caps[i] = 0;
+            pm_pq_col_start_stream(&r->cols[i], r->in, r->stream_window, (size_t)len,
+                                   (uint64_t)start, cc->meta.num_values, r->oi[i]);
+            continue;
+        }
         if ((size_t)len + PM_PQ_PADDING > r->chunk_caps[i]) {
             size_t cap = (size_t)len + PM_PQ_PADDING;
             pm_free(r->chunks[i]);
@@ -685,11 +703,6 @@ static int load_group(pm_pq_reader *r, paimon_error *err)
         memset(r->chunks[i] + len, 0, PM_PQ_PADDING);
         if ((rc = r->in->read_at(r->in, (uint64_t)start, (size_t)len, r->chunks[i], err)) != 0)
             return rc;
-        if (r->cols[i].leaf == NULL)
-            pm_pq_col_init(&r->cols[i], r->path, &r->schema.leaves[i], r->leaf_plan[i],
-                           cc->meta.codec, r->codec);
-        r->cols[i].codec = cc->meta.codec;
-        r->cols[i].verify_crc = r->verify_crc;
         pm_pq_col_start(&r->cols[i], r->chunks[i], (size_t)len, (uint64_t)start,
                         cc->meta.num_values, r->oi[i]);
     }

@@ -35,9 +35,16 @@ typedef struct pm_pq_read_options {
     const int64_t *ranges;      /* [start, end) row position pairs, sorted, disjoint */
     size_t range_count;         /* number of pairs; ranges NULL: every row */
     bool skip_crc;              /* do not verify page CRCs */
+    size_t stream_chunk_bytes;  /* column chunks larger than this are read page by page
+                                   through a window; 0: PM_PQ_STREAM_CHUNK_BYTES */
+    size_t stream_window_bytes; /* bytes read at a time then; 0: PM_PQ_STREAM_WINDOW_BYTES */
 } pm_pq_read_options;
 
 #define PM_PQ_DEFAULT_BATCH_ROWS 65536
+/* A merge over many sorted runs then holds a window per column and run, not every run's
+ * row group; smaller chunks are read with one read, which suits object stores. */
+#define PM_PQ_STREAM_CHUNK_BYTES  ((size_t)8 << 20)
+#define PM_PQ_STREAM_WINDOW_BYTES ((size_t)2 << 20)
 
 /* Opens `in` (taking ownership of it, also on failure).  `path` names the file in
  * messages.  Caller owns `*out`; release with pm_pq_reader_free(). */

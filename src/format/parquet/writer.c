@@ -143,6 +143,7 @@ static void writer_free(pm_pq_writer *w)
     pm_buf_free(&w->x.raw);
     pm_buf_free(&w->x.comp);
     pm_buf_free(&w->x.hdr);
+    pm_buf_free(&w->x.conv);
     pm_buf_free(&w->def);
     pm_buf_free(&w->rep);
     pm_buf_free(&w->idx);
@@ -177,6 +178,7 @@ int pm_pq_writer_open(pm_pq_writer **out, pm_output *o, const pm_type *row_type,
     pm_buf_init(&w->x.raw, 0);
     pm_buf_init(&w->x.comp, 0);
     pm_buf_init(&w->x.hdr, 0);
+    pm_buf_init(&w->x.conv, 0);
     pm_buf_init(&w->def, 0);
     pm_buf_init(&w->rep, 0);
     pm_buf_init(&w->idx, 0);

@@ -77,6 +77,7 @@ typedef struct pq_wctx {
     const pm_pq_writer_options *o;
     pm_codec_ctx *codec;
     pm_buf raw, comp, hdr; /* scratch: a page's bytes before and after compression */
+    pm_buf conv;           /* scratch: values widened to their physical type */
 } pq_wctx;
 
 pq_colw *pm_pq_colw_new(const pq_wleaf *leaf, const pm_pq_writer_options *o);

@@ -155,25 +155,58 @@ static void add_float_parquet(pm_stats_acc *s, double v, bool is_float)
     }
 }
 
-static int add_i64_range(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n)
+/* Loads slot i of a fixed-width integer column of `width` bytes (1, 2, 4 or 8), signed. */
+static inline int64_t load_signed(const uint8_t *p, uint32_t width, int64_t i)
+{
+    switch (width) {
+    case 1: return (int8_t)p[i];
+    case 2: {
+        int16_t v;
+        memcpy(&v, p + 2 * i, 2);
+        return v;
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, p + 4 * i, 4);
+        return v;
+    }
+    default: {
+        int64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        return v;
+    }
+    }
+}
+
+/* Range of an integer column whose datum is the stored value itself (TINYINT, SMALLINT,
+ * INT, DATE, BIGINT): the same bounds as the datum compare gives, without a datum per row. */
+#define INT_RANGE(W)                                                                               \
+    for (int64_t i = first; i < first + n; i++) {                                                  \
+        int64_t v;                                                                                 \
+        if (nullable && !pm_column_is_valid(c, i)) {                                               \
+            s->null_count++;                                                                       \
+            continue;                                                                              \
+        }                                                                                          \
+        v = load_signed(c->values.data, W, i);                                                     \
+        if (!have) {                                                                               \
+            lo = hi = v;                                                                           \
+            have = true;                                                                           \
+        } else if (v < lo) {                                                                       \
+            lo = v;                                                                                \
+        } else if (v > hi) {                                                                       \
+            hi = v;                                                                                \
+        }                                                                                          \
+    }
+
+static int add_int_range(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n)
 {
     int64_t lo = 0, hi = 0;
-    bool have = false;
-    for (int64_t i = first; i < first + n; i++) {
-        int64_t v;
-        if (!pm_column_is_valid(c, i)) {
-            s->null_count++;
-            continue;
-        }
-        memcpy(&v, c->values.data + 8 * i, 8);
-        if (!have) {
-            lo = hi = v;
-            have = true;
-        } else if (v < lo) {
-            lo = v;
-        } else if (v > hi) {
-            hi = v;
-        }
+    bool have = false, nullable = c->validity.len > 0;
+    switch (c->width) {
+    case 1: INT_RANGE(1) break;
+    case 2: INT_RANGE(2) break;
+    case 4: INT_RANGE(4) break;
+    default: INT_RANGE(8) break;
     }
     if (!have)
         return 0;
@@ -190,6 +223,88 @@ static int add_i64_range(pm_stats_acc *s, const pm_column *c, int64_t first, int
     return 0;
 }
 
+/* FLOAT/DOUBLE from Parquet, typed: add_float_parquet() for each value, in order. */
+static void add_float_range(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n)
+{
+    bool nullable = c->validity.len > 0, is_float = s->type->id == PM_TYPE_FLOAT;
+    for (int64_t i = first; i < first + n; i++) {
+        double v;
+        if (nullable && !pm_column_is_valid(c, i)) {
+            s->null_count++;
+            continue;
+        }
+        if (is_float) {
+            float f;
+            memcpy(&f, c->values.data + 4 * i, 4);
+            v = (double)f;
+        } else {
+            memcpy(&v, c->values.data + 8 * i, 8);
+        }
+        add_float_parquet(s, v, is_float);
+    }
+}
+
+/* Strings: the run's least and greatest values by unsigned byte order (BinaryString's
+ * compareTo, as pm_datum_compare orders them), found by index and copied once. */
+static int add_string_range(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n)
+{
+    const uint8_t *data = c->values.data;
+    bool nullable = c->validity.len > 0;
+    int64_t lo = -1, hi = -1;
+    const uint8_t *lp = NULL, *hp = NULL;
+    int32_t ll = 0, hl = 0;
+    pm_datum v;
+    int rc;
+    for (int64_t i = first; i < first + n; i++) {
+        int32_t a, b, len;
+        const uint8_t *p;
+        if (nullable && !pm_column_is_valid(c, i)) {
+            s->null_count++;
+            continue;
+        }
+        a = pm_column_offset(c, i);
+        b = pm_column_offset(c, i + 1);
+        p = data + a;
+        len = b - a;
+        if (lo < 0) {
+            lo = hi = i;
+            lp = hp = p;
+            ll = hl = len;
+            continue;
+        }
+        {
+            int32_t m = len < ll ? len : ll;
+            int r = m > 0 ? memcmp(p, lp, (size_t)m) : 0;
+            if (r < 0 || (r == 0 && len < ll)) {
+                lo = i;
+                lp = p;
+                ll = len;
+            }
+        }
+        {
+            int32_t m = len < hl ? len : hl;
+            int r = m > 0 ? memcmp(p, hp, (size_t)m) : 0;
+            if (r > 0 || (r == 0 && len > hl)) {
+                hi = i;
+                hp = p;
+                hl = len;
+            }
+        }
+    }
+    if (lo < 0)
+        return 0;
+    pm_column_get_datum(c, lo, &v);
+    if (!s->has_bounds || pm_datum_compare(s->type, &v, &s->min) < 0)
+        if ((rc = keep(s, &s->min, &s->min_bytes, &v)) != 0)
+            return rc;
+    pm_column_get_datum(c, hi, &v);
+    if (!s->has_bounds || pm_datum_compare(s->type, &v, &s->max) > 0)
+        if ((rc = keep(s, &s->max, &s->max_bytes, &v)) != 0)
+            return rc;
+    s->has_bounds = true;
+    return 0;
+}
+
 int pm_stats_acc_add(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t n)
 {
     const pm_type *t = s->type;
@@ -202,8 +317,22 @@ int pm_stats_acc_add(pm_stats_acc *s, const pm_column *c, int64_t first, int64_t
                 s->null_count += !pm_column_is_valid(c, i);
         return 0;
     }
-    if (t->id == PM_TYPE_BIGINT)
-        return add_i64_range(s, c, first, n);
+    switch (t->id) {
+    case PM_TYPE_TINYINT:
+    case PM_TYPE_SMALLINT:
+    case PM_TYPE_INT:
+    case PM_TYPE_DATE:
+    case PM_TYPE_BIGINT: return add_int_range(s, c, first, n);
+    case PM_TYPE_FLOAT:
+    case PM_TYPE_DOUBLE:
+        if (s->source != PM_STATS_FROM_PARQUET)
+            break;
+        add_float_range(s, c, first, n);
+        return 0;
+    case PM_TYPE_CHAR:
+    case PM_TYPE_VARCHAR: return add_string_range(s, c, first, n);
+    default: break;
+    }
     for (int64_t i = first; i < first + n; i++) {
         pm_datum v;
         if (!pm_column_is_valid(c, i)) {

@@ -37,6 +37,29 @@ static void decode_all(pm_fs *fs, const char *path)
     pm_data_file_free(f);
 }
 
+/* The same file through the Parquet reader with every chunk streamed in small windows. */
+static void decode_streamed(pm_fs *fs, const char *path)
+{
+    paimon_error err = {0};
+    pm_input *in = NULL;
+    pm_pq_reader *r = NULL;
+    pm_pq_read_options o = {0};
+    pm_batch *b;
+    int rc;
+    if (fs->open(fs, path, &in, &err) != 0 || pm_pq_reader_open(&r, in, path, &err) != 0)
+        return;
+    o.stream_chunk_bytes = 1;
+    o.stream_window_bytes = 13;
+    rc = pm_pq_reader_start(r, &o, &err);
+    while (rc == 0 && (rc = pm_pq_reader_next(r, &b, &err)) == 0) {
+        paimon_error v = {0};
+        assert_int_equal(pm_batch_validate(b, &v), 0);
+        pm_batch_free(b);
+    }
+    assert_true(rc == PAIMON_ITEROVER || err.message[0] != '\0');
+    pm_pq_reader_free(r);
+}
+
 static void sweep(const uint8_t *orig, size_t len, size_t stride, bool truncations)
 {
     pm_fs *fs = pm_fs_memory_new();
@@ -48,6 +71,7 @@ static void sweep(const uint8_t *orig, size_t len, size_t stride, bool truncatio
         fs->remove(fs, "/f.parquet", NULL);
         assert_int_equal(pm_fs_write_file(fs, "/f.parquet", copy, len, &err), 0);
         decode_all(fs, "/f.parquet");
+        decode_streamed(fs, "/f.parquet");
     }
     for (size_t n = 0; truncations && n < len; n += 1 + n / 64) {
         fs->remove(fs, "/f.parquet", NULL);

@@ -156,6 +156,16 @@ static void roundtrip(const char *columns, int64_t rows, const pm_pq_writer_opti
         fail_msg("line %zu differs:\n got  %.400s\n want %.400s", line, got + i, want + i);
     }
     pm_free(got);
+    /* the same rows with every chunk streamed through windows of 1 and 100 bytes (a page at
+     * a time, and windows that end inside headers and bodies) */
+    for (size_t w = 1; w <= 100; w += 99) {
+        pm_pq_read_options so = ro;
+        so.stream_chunk_bytes = 1;
+        so.stream_window_bytes = w;
+        got = ptu_read_json(r, &so, NULL, &err);
+        assert_string_equal(got, want);
+        pm_free(got);
+    }
     /* the same rows into one reused batch */
     {
         pm_batch *reuse = NULL;
@@ -471,6 +481,65 @@ static pm_batch *id_batch(const pm_type *t, int64_t from, int64_t n)
     return b;
 }
 
+/* Column chunks of several MiB: the writer's page store spans several blocks and the
+ * reader streams the chunks; every value and the chunk statistics come back, compressed
+ * or not, with every chunk streamed or read whole. */
+static void test_large_chunks(void **state)
+{
+    pm_type *t = ptu_type("id BIGINT NOT NULL, name STRING, tags ARRAY<INT>");
+    const int64_t rows = 300000;
+    pm_batch *b = id_batch(t, 0, rows);
+    (void)state;
+    for (int codec = 0; codec < 2; codec++) {
+        pm_fs *fs = pm_fs_memory_new();
+        pm_pq_writer_options wo = PM_PQ_WRITER_OPTIONS_INIT;
+        pm_pq_read_options o = {0};
+        const pq_column_meta *m;
+        pm_pq_reader *r;
+        paimon_error err = {0};
+        wo.codec = codec == 0 ? PQ_UNCOMPRESSED : PQ_ZSTD;
+        wo.dictionary = false;
+        ptu_write(fs, "/big.parquet", t, &b, 1, &wo);
+        r = ptu_open(fs, "/big.parquet");
+        assert_int_equal(pm_pq_reader_meta(r)->row_group_count, 1);
+        m = &pm_pq_reader_meta(r)->row_groups[0].columns[0].meta;
+        if (codec == 0)
+            assert_true(m->total_compressed_size > 2 * (1 << 20)); /* three blocks at least */
+        assert_int_equal(pm_load_le64(m->stats.min_value.ptr), 0);
+        assert_int_equal(pm_load_le64(m->stats.max_value.ptr), rows - 1);
+        for (int pass = 0; pass < 2; pass++) {
+            pm_batch *out;
+            int64_t next = 0;
+            int rc;
+            o.stream_chunk_bytes = pass == 0 ? SIZE_MAX : 1;
+            o.stream_window_bytes = 100000;
+            assert_int_equal(pm_pq_reader_start(r, &o, &err), 0);
+            while ((rc = pm_pq_reader_next(r, &out, &err)) == 0) {
+                for (int64_t i = 0; i < out->row_count; i++, next++) {
+                    pm_datum d, s;
+                    char want[32];
+                    int len = snprintf(want, sizeof(want), "row %lld", (long long)next);
+                    pm_column_get_datum(out->columns[0], i, &d);
+                    pm_column_get_datum(out->columns[1], i, &s);
+                    assert_int_equal(d.v.i, next);
+                    assert_int_equal(s.v.s.len, len);
+                    assert_memory_equal(s.v.s.ptr, want, (size_t)len);
+                    assert_int_equal(pm_column_offset(out->columns[2], i + 1) -
+                                         pm_column_offset(out->columns[2], i),
+                                     next % 3);
+                }
+                pm_batch_free(out);
+            }
+            assert_int_equal(rc, PAIMON_ITEROVER);
+            assert_int_equal(next, rows);
+        }
+        pm_pq_reader_free(r);
+        pm_fs_free(fs);
+    }
+    pm_batch_free(b);
+    pm_type_free(t);
+}
+
 /* Projection by field id (renamed columns), by name (files without ids), missing columns. */
 static void test_projection(void **state)
 {
@@ -554,27 +623,33 @@ static void test_row_ranges(void **state)
     o.ranges = ranges;
     o.range_count = 4;
     o.batch_rows = 4;
-    assert_int_equal(pm_pq_reader_start(r, &o, &err), 0);
-    while ((rc = pm_pq_reader_next(r, &out, &err)) == 0) {
-        for (int64_t i = 0; i < out->row_count; i++) {
-            pm_datum d;
-            int32_t a = pm_column_offset(out->columns[2], i),
-                    e = pm_column_offset(out->columns[2], i + 1);
-            pm_column_get_datum(out->columns[0], i, &d);
-            assert_true((size_t)seen < ne);
-            assert_int_equal(d.v.i, expect[seen]);
-            assert_int_equal(e - a, d.v.i % 3); /* the nested column stays aligned */
-            if (e > a) {
-                pm_datum x;
-                pm_column_get_datum(out->columns[2]->children[0], a, &x);
-                assert_int_equal(x.v.i, d.v.i);
+    /* once reading chunks whole, once streamed (skipped pages are never read) */
+    for (int pass = 0; pass < 2; pass++) {
+        seen = 0;
+        o.stream_chunk_bytes = pass == 0 ? 0 : 1;
+        o.stream_window_bytes = 333;
+        assert_int_equal(pm_pq_reader_start(r, &o, &err), 0);
+        while ((rc = pm_pq_reader_next(r, &out, &err)) == 0) {
+            for (int64_t i = 0; i < out->row_count; i++) {
+                pm_datum d;
+                int32_t a = pm_column_offset(out->columns[2], i),
+                        e = pm_column_offset(out->columns[2], i + 1);
+                pm_column_get_datum(out->columns[0], i, &d);
+                assert_true((size_t)seen < ne);
+                assert_int_equal(d.v.i, expect[seen]);
+                assert_int_equal(e - a, d.v.i % 3); /* the nested column stays aligned */
+                if (e > a) {
+                    pm_datum x;
+                    pm_column_get_datum(out->columns[2]->children[0], a, &x);
+                    assert_int_equal(x.v.i, d.v.i);
+                }
+                seen++;
             }
-            seen++;
+            pm_batch_free(out);
         }
-        pm_batch_free(out);
+        assert_int_equal(rc, PAIMON_ITEROVER);
+        assert_int_equal(seen, (int64_t)ne);
     }
-    assert_int_equal(rc, PAIMON_ITEROVER);
-    assert_int_equal(seen, (int64_t)ne);
     /* an empty selection reads nothing */
     o.range_count = 0;
     assert_int_equal(pm_pq_reader_start(r, &o, &err), 0);
@@ -704,6 +779,7 @@ int main(void)
         cmocka_unit_test(test_statistics),
         cmocka_unit_test(test_projection),
         cmocka_unit_test(test_row_ranges),
+        cmocka_unit_test(test_large_chunks),
         cmocka_unit_test(test_pruning),
         cmocka_unit_test(test_writer_errors_and_empty),
     };

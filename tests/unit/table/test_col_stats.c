@@ -7,6 +7,7 @@
 #include "testlib.h"
 
 #include "data/binary_row.h"
+#include "data/datum_compare.h"
 #include "table/write/col_stats.h"
 #include "util/alloc.h"
 #include "util/bytes_map.h"
@@ -123,6 +124,107 @@ static void test_truncate(void **state)
     expect_bounds("truncate(16)", v6, 2, "中", "中中中中中中中中中中中中中中中丮", 0);
     expect_bounds("full", v1, 3, "Apache Paimon super", "Apache Paimon super", 1);
     expect_bounds("counts", v1, 3, NULL, NULL, 1);
+}
+
+/* The typed loops of pm_stats_acc_add give the bounds a value-by-value reference gives:
+ * pm_datum_compare for integers and strings, strict comparisons without NaN for Parquet
+ * floats (the first of equal zeros kept); with nulls, over several ranges. */
+static void test_typed_bounds(void **state)
+{
+    static const pm_type_id ids[] = {PM_TYPE_TINYINT, PM_TYPE_SMALLINT, PM_TYPE_INT,
+                                     PM_TYPE_DATE,    PM_TYPE_BIGINT,   PM_TYPE_FLOAT,
+                                     PM_TYPE_DOUBLE,  PM_TYPE_VARCHAR};
+    pm_stats_mode full = {PM_STATS_FULL, 0};
+    uint64_t x = 88172645463325252ull;
+    (void)state;
+    for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+        pm_type *t = pm_type_new(ids[k]);
+        pm_column *c = pm_column_new(t);
+        bool is_float = ids[k] == PM_TYPE_FLOAT || ids[k] == PM_TYPE_DOUBLE;
+        pm_datum lo = pm_datum_null(), hi = pm_datum_null();
+        char los[16], his[16];
+        int64_t nulls = 0, n = 2000;
+        pm_stats_acc acc;
+        pm_col_result r;
+        for (int64_t i = 0; i < n; i++) {
+            pm_datum d;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if (x % 7 == 0) {
+                assert_int_equal(pm_column_append_null(c), 0);
+                nulls++;
+                continue;
+            }
+            if (ids[k] == PM_TYPE_VARCHAR) {
+                char s[12];
+                size_t len = 1 + x % 10;
+                for (size_t j = 0; j < len; j++)
+                    s[j] = (char)('a' + (x >> (j * 5)) % 4); /* shared prefixes */
+                assert_int_equal(pm_column_append_bytes(c, s, len), 0);
+            } else if (is_float) {
+                double v = (double)(int64_t)(x % 2001) - 1000.0;
+                if (x % 13 == 0)
+                    v = NAN;
+                if (x % 17 == 0)
+                    v = (x & 1) ? -0.0 : 0.0;
+                assert_int_equal(pm_column_append_f64(c, v), 0);
+            } else {
+                int64_t v = (int64_t)x;
+                v = ids[k] == PM_TYPE_TINYINT    ? (int8_t)v
+                    : ids[k] == PM_TYPE_SMALLINT ? (int16_t)v
+                    : ids[k] == PM_TYPE_BIGINT   ? v
+                                                 : (int32_t)v;
+                assert_int_equal(pm_column_append_i64(c, v), 0);
+            }
+            pm_column_get_datum(c, c->length - 1, &d);
+            if (is_float) {
+                double v = ids[k] == PM_TYPE_FLOAT ? (double)d.v.f : d.v.d;
+                double l = ids[k] == PM_TYPE_FLOAT ? (double)lo.v.f : lo.v.d;
+                double h = ids[k] == PM_TYPE_FLOAT ? (double)hi.v.f : hi.v.d;
+                if (isnan(v))
+                    continue;
+                if (lo.is_null || v < l)
+                    lo = d;
+                if (hi.is_null || v > h)
+                    hi = d;
+                continue;
+            }
+            if (lo.is_null || pm_datum_compare(t, &d, &lo) < 0) {
+                lo = d;
+                if (ids[k] == PM_TYPE_VARCHAR) {
+                    memcpy(los, d.v.s.ptr, d.v.s.len);
+                    lo.v.s.ptr = (const uint8_t *)los;
+                }
+            }
+            if (hi.is_null || pm_datum_compare(t, &d, &hi) > 0) {
+                hi = d;
+                if (ids[k] == PM_TYPE_VARCHAR) {
+                    memcpy(his, d.v.s.ptr, d.v.s.len);
+                    hi.v.s.ptr = (const uint8_t *)his;
+                }
+            }
+        }
+        pm_stats_acc_init(&acc, t, full, PM_STATS_FROM_PARQUET);
+        /* uneven ranges, one of them empty */
+        assert_int_equal(pm_stats_acc_add(&acc, c, 0, 3), 0);
+        assert_int_equal(pm_stats_acc_add(&acc, c, 3, 0), 0);
+        assert_int_equal(pm_stats_acc_add(&acc, c, 3, 997), 0);
+        assert_int_equal(pm_stats_acc_add(&acc, c, 1000, n - 1000), 0);
+        memset(&r, 0, sizeof(r));
+        assert_int_equal(pm_stats_acc_result(&acc, &r), 0);
+        assert_true(r.has_bounds);
+        assert_int_equal(r.null_count, nulls);
+        assert_int_equal(pm_datum_compare(t, &r.min, &lo), 0);
+        assert_int_equal(pm_datum_compare(t, &r.max, &hi), 0);
+        if (is_float) /* the same zero, bit for bit */
+            assert_int_equal(signbit(ids[k] == PM_TYPE_FLOAT ? (double)r.min.v.f : r.min.v.d),
+                             signbit(ids[k] == PM_TYPE_FLOAT ? (double)lo.v.f : lo.v.d));
+        pm_col_result_free(&r);
+        pm_stats_acc_free(&acc);
+        pm_column_free(c);
+        pm_type_free(t);
+    }
 }
 
 static void test_sources(void **state)
@@ -310,10 +412,10 @@ static void test_gather(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_modes),    cmocka_unit_test(test_modes_for_columns),
-        cmocka_unit_test(test_truncate), cmocka_unit_test(test_sources),
-        cmocka_unit_test(test_dense),    cmocka_unit_test(test_bytes_map),
-        cmocka_unit_test(test_gather),
+        cmocka_unit_test(test_modes),        cmocka_unit_test(test_modes_for_columns),
+        cmocka_unit_test(test_typed_bounds), cmocka_unit_test(test_truncate),
+        cmocka_unit_test(test_sources),      cmocka_unit_test(test_dense),
+        cmocka_unit_test(test_bytes_map),    cmocka_unit_test(test_gather),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
