@@ -20,15 +20,21 @@
  * when the strategy picked a unit, a COMPACT one.
  *
  * Every EVERY commits it prints: live files per bucket (max and mean), sorted runs per
- * bucket (max), the level histogram of all live files, the commit times of the last EVERY
- * commits (mean and max of write + prepare + commit), the manifests of the latest snapshot
- * (count and bytes) and of the manifest/ directory (everything written, nothing expires),
- * and the time to plan a full scan.  At the end: the ingest rate, then, SCANS times each, a
- * full scan (plan + merge-on-read of every split) of the table as the writers left it, a
- * full compaction (paimon_table_compact with full), and a full scan of the compacted table;
- * the medians and their ratio (speed as left / speed compacted; the target is >= 0.80).
- * Every row the scans return is checked against the last value written for its key (the
- * bench keeps them), so a wrong merge fails the bench rather than flattering it.
+ * bucket (max), the level histogram of all live files, the times of the last EVERY commits
+ * (mean and max of write + prepare + commit, and of paimon_table_commit alone: the manifest
+ * layer's share), the manifests of the latest snapshot (count and bytes) and of the
+ * manifest/ directory (everything written, since nothing expires within the hour Java keeps
+ * snapshots), the time to plan a full scan, and one full scan: its CPU rate and the read
+ * amplification (rows in the live files / rows returned).  At the end: the ingest rate,
+ * then, SCANS times each, a full scan (plan + merge-on-read of every split) of the table as
+ * the writers left it, a full compaction (paimon_table_compact with full), and a full scan
+ * of the compacted table; the medians and their ratio (speed as left / speed compacted,
+ * wall and CPU; the target is >= 0.80), and the checkpoint scans' rates against the
+ * compacted table's.  CPU seconds are the figure a shared, loaded machine still measures
+ * fairly (every scan runs on one thread).  Every row of one scan before and one after the
+ * compaction is checked against the last value written for its key (the bench keeps
+ * them), so a wrong merge fails the bench rather than flattering it.  --option adds table
+ * options (to compare compaction settings).
  *
  *   bench_commits [--commits N] [--rows N] [--keys N] [--buckets N] [--every N]
  *                 [--scans N] [--reopen] [--option KEY=VALUE]... [--dir DIR]
@@ -246,15 +252,17 @@ static double plan_only(paimon_table *t, size_t *splits)
     return dt;
 }
 
-/* A full scan (plan and read every split).  With `last` set, checks every row: each key
- * once, with the last v2 written for it; `*rows` receives the rows read. */
-static double scan_all(const char *path, const int64_t *last, int64_t keys, int64_t *rows)
+/* A full scan (plan and read every split); returns wall seconds, `*cpu` the CPU seconds.
+ * With `last` set, checks every row: each key once, with the last v2 written for it;
+ * `*rows` receives the rows read. */
+static double scan_all(const char *path, const int64_t *last, int64_t keys, int64_t *rows,
+                       double *cpu)
 {
     paimon_table *t = NULL;
     paimon_scan *s = NULL;
     paimon_error err;
     unsigned char *seen = last != NULL ? calloc((size_t)keys, 1) : NULL;
-    double t0 = bench_now(), dt;
+    double t0 = bench_now(), c0 = bench_cpu_now(), dt;
     *rows = 0;
     if (paimon_table_open(&t, path, &err) != 0 || paimon_table_scan(&s, t, NULL, &err) != 0)
         die("scan", &err);
@@ -288,29 +296,33 @@ static double scan_all(const char *path, const int64_t *last, int64_t keys, int6
         st.release(&st);
     }
     dt = bench_now() - t0;
+    *cpu = bench_cpu_now() - c0;
     paimon_scan_free(s);
     paimon_table_free(t);
     free(seen);
     return dt;
 }
 
-/* SCANS timed scans (median) after one checking scan. */
+/* SCANS timed scans after one checking scan: the median wall time, `*cpu` the median CPU. */
 static double scan_median(const char *path, const int64_t *last, int64_t keys, int64_t distinct,
-                          int scans, const char *what)
+                          int scans, const char *what, double *cpu)
 {
-    double times[MAX_SCANS];
+    double times[MAX_SCANS], cpus[MAX_SCANS], wall;
     int64_t rows;
-    scan_all(path, last, keys, &rows);
+    scan_all(path, last, keys, &rows, &cpus[0]);
     if (rows != distinct) {
         fprintf(stderr, "bench_commits: %s: %" PRId64 " rows, expected %" PRId64 "\n", what, rows,
                 distinct);
         exit(1);
     }
     for (int i = 0; i < scans; i++) {
-        times[i] = scan_all(path, NULL, keys, &rows);
-        printf("  scan %s %d: %.3f s, %" PRId64 " rows\n", what, i + 1, times[i], rows);
+        times[i] = scan_all(path, NULL, keys, &rows, &cpus[i]);
+        printf("  scan %s %d: %.3f s (CPU %.3f s), %" PRId64 " rows\n", what, i + 1, times[i],
+               cpus[i], rows);
     }
-    return bench_median(times, (size_t)scans);
+    wall = bench_median(times, (size_t)scans);
+    *cpu = bench_median(cpus, (size_t)scans);
+    return wall;
 }
 
 /* ---- the workload ------------------------------------------------------------------------- */
@@ -340,17 +352,19 @@ static void create_table(const char *path, int buckets, const char *const *opt_k
         die("create", &err);
 }
 
-static double scan_all(const char *path, const int64_t *last, int64_t keys, int64_t *rows);
+static double scan_all(const char *path, const int64_t *last, int64_t keys, int64_t *rows,
+                       double *cpu);
 
 /* One checkpoint's line; returns the output rows per second of a full scan. */
 static double print_shape(paimon_table *t, const char *path, int buckets, int64_t commit,
-                          const double *commit_times, int64_t n, double elapsed, int64_t keys)
+                          const double *commit_times, int64_t every, int64_t n, double elapsed,
+                          int64_t keys)
 {
     shape s;
     char mdir[600], hist[256];
     int64_t mcount, mbytes, lcount, lbytes, snap;
     size_t splits, off = 0;
-    double mean = 0, max = 0, plan, scan;
+    double mean = 0, max = 0, cmean = 0, cmax = 0, plan, scan, scan_cpu;
     int64_t scanned;
     paimon_list *snaps = NULL;
     paimon_error err;
@@ -362,10 +376,14 @@ static double print_shape(paimon_table *t, const char *path, int buckets, int64_
         mean += commit_times[i];
         if (commit_times[i] > max)
             max = commit_times[i];
+        cmean += commit_times[every + i];
+        if (commit_times[every + i] > cmax)
+            cmax = commit_times[every + i];
     }
     mean = n > 0 ? mean / (double)n : 0;
+    cmean = n > 0 ? cmean / (double)n : 0;
     plan = plan_only(t, &splits);
-    scan = scan_all(path, NULL, keys, &scanned);
+    scan = scan_all(path, NULL, keys, &scanned, &scan_cpu);
     if (paimon_table_snapshots(t, &snaps, &err) != 0)
         die("snapshots", &err);
     snap = (int64_t)paimon_list_count(snaps);
@@ -376,16 +394,18 @@ static double print_shape(paimon_table *t, const char *path, int buckets, int64_
             off += (size_t)snprintf(hist + off, sizeof(hist) - off, "%sL%d:%" PRId64,
                                     off > 0 ? " " : "", l, s.levels[l]);
     printf("commit %5" PRId64 " (%6.1f s): files/bucket max %" PRId64 " mean %.1f, runs/bucket max "
-           "%" PRId64 ", levels [%s], %.1f MB; commit ms mean %.1f max %.1f; snapshots %" PRId64
-           "; live manifests %" PRId64 " (%.1f KB); manifest dir %" PRId64 " manifests %.1f MB + "
-           "%" PRId64 " lists %.1f MB; plan %.1f ms; scan %.3f s = %.2f M rows/s, read amp %.2f\n",
+           "%" PRId64 ", levels [%s], %.1f MB; ms per commit mean %.1f max %.1f, of which "
+           "paimon_table_commit mean %.1f max %.1f; snapshots %" PRId64 "; live manifests %" PRId64
+           " (%.1f KB); manifest dir %" PRId64 " manifests %.1f MB + "
+           "%" PRId64 " lists %.1f MB; plan %.1f ms; scan %.3f s (CPU %.3f s) = %.2f M rows/s "
+           "(CPU), read amp %.2f\n",
            commit, elapsed, s.max_files, (double)s.files / buckets, s.max_runs, hist,
-           (double)s.bytes / 1e6, mean * 1e3, max * 1e3, snap, s.manifests,
+           (double)s.bytes / 1e6, mean * 1e3, max * 1e3, cmean * 1e3, cmax * 1e3, snap, s.manifests,
            (double)s.manifest_bytes / 1e3, mcount, (double)mbytes / 1e6, lcount,
-           (double)lbytes / 1e6, plan * 1e3, scan, (double)scanned / scan / 1e6,
+           (double)lbytes / 1e6, plan * 1e3, scan, scan_cpu, (double)scanned / scan_cpu / 1e6,
            (double)s.rows / (double)scanned);
     fflush(stdout);
-    return (double)scanned / scan;
+    return (double)scanned / scan_cpu;
 }
 
 int main(int argc, char **argv)
@@ -397,7 +417,8 @@ int main(int argc, char **argv)
     int64_t *last, max_files = 0, max_runs = 0, checkpoints = 0;
     const char *opt_keys[MAX_OPTIONS], *opt_vals[MAX_OPTIONS];
     size_t opt_count = 0;
-    double *ctimes, *rates, t_ingest = 0, t_start, left, compacted, t_compact;
+    double *ctimes, *rates, t_ingest = 0, t_start, c_start, left, compacted, t_compact;
+    double left_cpu, compacted_cpu;
     paimon_table *t = NULL;
     paimon_writer *w = NULL;
     paimon_writer_options wo = PAIMON_WRITER_OPTIONS_INIT;
@@ -446,7 +467,7 @@ int main(int argc, char **argv)
            " keys, bucket %d, writer %s, table %s\n",
            commits, rows, keys, buckets, reopen ? "reopened each commit" : "kept open", path);
     last = malloc((size_t)keys * sizeof(int64_t));
-    ctimes = malloc((size_t)every * sizeof(double));
+    ctimes = malloc((size_t)every * 2 * sizeof(double)); /* total, then paimon_table_commit */
     rates = malloc((size_t)(commits / every + 1) * sizeof(double));
     if (last == NULL || ctimes == NULL || rates == NULL)
         die("out of memory", NULL);
@@ -457,10 +478,11 @@ int main(int argc, char **argv)
     if (paimon_table_open(&t, path, &err) != 0)
         die("open", &err);
     t_start = bench_now();
+    c_start = bench_cpu_now();
     for (int64_t c = 0; c < commits; c++) {
         paimon_commit_messages *m = NULL;
         paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
-        double t0;
+        double t0, t1;
         batch_fill(&b, c, keys, last);
         t0 = bench_now();
         if (w == NULL) {
@@ -474,8 +496,10 @@ int main(int argc, char **argv)
             die("write", &err);
         co.commit_user = wo.commit_user;
         co.identifier = c + 1;
+        t1 = bench_now();
         if (paimon_table_commit(t, m, &co, NULL, &err) != 0)
             die("commit", &err);
+        ctimes[every + c % every] = bench_now() - t1;
         paimon_commit_messages_free(m);
         if (reopen) {
             schema.release(&schema);
@@ -491,8 +515,8 @@ int main(int argc, char **argv)
                 max_files = s.max_files;
             if (s.max_runs > max_runs)
                 max_runs = s.max_runs;
-            rates[checkpoints++] = print_shape(t, path, buckets, c + 1, ctimes, c % every + 1,
-                                               bench_now() - t_start, keys);
+            rates[checkpoints++] = print_shape(t, path, buckets, c + 1, ctimes, every,
+                                               c % every + 1, bench_now() - t_start, keys);
         }
     }
     if (w != NULL) {
@@ -501,12 +525,12 @@ int main(int argc, char **argv)
     }
     for (int64_t i = 0; i < keys; i++)
         distinct += last[i] >= 0;
-    printf("ingest: %" PRId64 " rows in %.1f s of write + prepare + commit (%.1f s wall with the "
-           "checkpoints) = %.0f rows/s; files per bucket at most %" PRId64
+    printf("ingest: %" PRId64 " rows in %.1f s of write + prepare + commit = %.0f rows/s; "
+           "%.1f s wall and %.1f s CPU with the checkpoints; files per bucket at most %" PRId64
            " at the checkpoints, sorted runs at most %" PRId64 "\n",
-           commits * rows, t_ingest, bench_now() - t_start, (double)(commits * rows) / t_ingest,
-           max_files, max_runs);
-    left = scan_median(path, last, keys, distinct, scans, "as left");
+           commits * rows, t_ingest, (double)(commits * rows) / t_ingest, bench_now() - t_start,
+           bench_cpu_now() - c_start, max_files, max_runs);
+    left = scan_median(path, last, keys, distinct, scans, "as left", &left_cpu);
     {
         paimon_compact_options o = PAIMON_COMPACT_OPTIONS_INIT;
         int64_t id;
@@ -521,21 +545,22 @@ int main(int argc, char **argv)
         printf("full compaction: %.2f s, snapshot %" PRId64 "; now %" PRId64 " files, %.1f MB\n",
                t_compact, id, s.files, (double)s.bytes / 1e6);
     }
-    compacted = scan_median(path, last, keys, distinct, scans, "compacted");
-    printf("full scan of %" PRId64 " rows, median of %d: as left %.3f s, fully compacted %.3f s; "
-           "speed ratio %.2f (target >= 0.80)\n",
-           distinct, scans, left, compacted, compacted / left);
+    compacted = scan_median(path, last, keys, distinct, scans, "compacted", &compacted_cpu);
+    printf("full scan of %" PRId64 " rows, median of %d: as left %.3f s (CPU %.3f s), fully "
+           "compacted %.3f s (CPU %.3f s); speed ratio %.2f wall, %.2f CPU (target >= 0.80)\n",
+           distinct, scans, left, left_cpu, compacted, compacted_cpu, compacted / left,
+           compacted_cpu / left_cpu);
     {
         /* the scans at the checkpoints against the compacted table's rate (rows/s; the
          * early checkpoints' tables hold fewer keys) */
-        double worst = 1e300, sum = 0, full_rate = (double)distinct / compacted;
+        double worst = 1e300, sum = 0, full_rate = (double)distinct / compacted_cpu;
         for (int64_t i = 0; i < checkpoints; i++) {
             sum += rates[i] / full_rate;
             if (rates[i] / full_rate < worst)
                 worst = rates[i] / full_rate;
         }
-        printf("checkpoint scans against the compacted table's %.2f M rows/s: mean ratio %.2f, "
-               "lowest %.2f\n",
+        printf("checkpoint scans against the compacted table's %.2f M rows/s (CPU): mean ratio "
+               "%.2f, lowest %.2f\n",
                full_rate / 1e6, sum / (double)checkpoints, worst);
     }
     printf("peak RSS %.1f MB\n", (double)bench_peak_rss_kb() / 1024.0);
