@@ -419,7 +419,8 @@ int main(int argc, char **argv)
     int64_t *last, max_files = 0, max_runs = 0, max_manifests = 0, checkpoints = 0;
     const char *opt_keys[MAX_OPTIONS], *opt_vals[MAX_OPTIONS];
     size_t opt_count = 0;
-    double *ctimes, *rates, t_ingest = 0, t_start, c_start, left, compacted, t_compact;
+    double *ctimes, *rates, t_ingest = 0, c_ingest = 0, t_start, c_start, left, compacted,
+                            t_compact;
     double left_cpu, compacted_cpu;
     paimon_table *t = NULL;
     paimon_writer *w = NULL;
@@ -484,9 +485,10 @@ int main(int argc, char **argv)
     for (int64_t c = 0; c < commits; c++) {
         paimon_commit_messages *m = NULL;
         paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
-        double t0, t1;
+        double t0, t1, c0;
         batch_fill(&b, c, keys, last);
         t0 = bench_now();
+        c0 = bench_cpu_now();
         if (w == NULL) {
             if (paimon_writer_open(&w, t, &wo, &err) != 0 ||
                 paimon_writer_arrow_schema(w, &schema, &err) != 0)
@@ -510,6 +512,7 @@ int main(int argc, char **argv)
         }
         ctimes[c % every] = bench_now() - t0;
         t_ingest += ctimes[c % every];
+        c_ingest += bench_cpu_now() - c0;
         {
             /* the bound is checked after every commit, not only at the checkpoints */
             shape s;
@@ -532,12 +535,14 @@ int main(int argc, char **argv)
     }
     for (int64_t i = 0; i < keys; i++)
         distinct += last[i] >= 0;
-    printf("ingest: %" PRId64 " rows in %.1f s of write + prepare + commit = %.0f rows/s; "
-           "%.1f s wall and %.1f s CPU with the checks; after every commit: files per bucket at "
+    printf("ingest: %" PRId64 " rows in %.1f s of write + prepare + commit = %.0f rows/s (CPU "
+           "%.1f s = %.0f rows/s); %.1f s wall and %.1f s CPU with the checks; after every commit: "
+           "files per bucket at "
            "most %" PRId64 ", sorted runs per bucket at most %" PRId64 ", live manifests at most "
            "%" PRId64 "\n",
-           commits * rows, t_ingest, (double)(commits * rows) / t_ingest, bench_now() - t_start,
-           bench_cpu_now() - c_start, max_files, max_runs, max_manifests);
+           commits * rows, t_ingest, (double)(commits * rows) / t_ingest, c_ingest,
+           (double)(commits * rows) / c_ingest, bench_now() - t_start, bench_cpu_now() - c_start,
+           max_files, max_runs, max_manifests);
     left = scan_median(path, last, keys, distinct, scans, "as left", &left_cpu);
     {
         paimon_compact_options o = PAIMON_COMPACT_OPTIONS_INIT;
