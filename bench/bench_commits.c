@@ -21,22 +21,22 @@
  *
  * After every commit (outside the timed part) it takes the table's shape, so the bounds it
  * reports (files and sorted runs per bucket, live manifests) hold for every snapshot the
- * writer published, not only for the samples.  Every EVERY commits it prints: live files per bucket (max and mean), sorted runs per
- * bucket (max), the level histogram of all live files, the times of the last EVERY commits
- * (mean and max of write + prepare + commit, and of paimon_table_commit alone: the manifest
- * layer's share), the manifests of the latest snapshot (count and bytes) and of the
- * manifest/ directory (everything written, since nothing expires within the hour Java keeps
- * snapshots), the time to plan a full scan, and one full scan: its CPU rate and the read
- * amplification (rows in the live files / rows returned).  At the end: the ingest rate,
- * then, SCANS times each, a full scan (plan + merge-on-read of every split) of the table as
- * the writers left it, a full compaction (paimon_table_compact with full), and a full scan
- * of the compacted table; the medians and their ratio (speed as left / speed compacted,
- * wall and CPU; the target is >= 0.80), and the checkpoint scans' rates against the
- * compacted table's.  CPU seconds are the figure a shared, loaded machine still measures
- * fairly (every scan runs on one thread).  Every row of one scan before and one after the
- * compaction is checked against the last value written for its key (the bench keeps
- * them), so a wrong merge fails the bench rather than flattering it.  --option adds table
- * options (to compare compaction settings).
+ * writer published, not only for the samples.  Every EVERY commits it prints: live files per
+ * bucket (max and mean), sorted runs per bucket (max), the level histogram of all live files,
+ * the times of the last EVERY commits (mean and max of write + prepare + commit, and of
+ * paimon_table_commit alone: the manifest layer's share), the manifests of the latest snapshot
+ * (count and bytes) and of the manifest/ directory (everything written, since nothing expires
+ * within the hour Java keeps snapshots), the time to plan a full scan, and one full scan: its
+ * CPU rate and the read amplification (rows in the live files / rows returned).  At the end:
+ * the ingest rate, then, SCANS times each, a full scan (plan + merge-on-read of every split)
+ * of the table as the writers left it, a full compaction (paimon_table_compact with full), and
+ * a full scan of the compacted table; the medians and their ratio (speed as left / speed
+ * compacted, wall and CPU; the target is >= 0.80), and the checkpoint scans' rates against the
+ * compacted table's.  CPU seconds are the figure a shared, loaded machine still measures fairly
+ * (every scan runs on one thread).  Every row of one scan before and one after the compaction
+ * is checked against the last value written for its key (the bench keeps them), so a wrong
+ * merge fails the bench rather than flattering it.  --option adds table options (to compare
+ * compaction settings).
  *
  *   bench_commits [--commits N] [--rows N] [--keys N] [--buckets N] [--every N]
  *                 [--scans N] [--reopen] [--option KEY=VALUE]... [--dir DIR]
