@@ -17,6 +17,13 @@ struct pm_file_reader {
     int *source;          /* per output column: column of the file batch, or -1 (null) */
     int64_t *ranges;      /* kept row ranges under a deletion vector */
     bool empty;           /* the deletion vector deletes every row */
+    /* A deletion vector that cuts the file into many short ranges is applied row by row
+     * instead (reading a range at a time would cost more than reading everything): */
+    const pm_dv *dense;   /* the vector, or NULL */
+    pm_dv *dense_owned;   /* it, when read here */
+    int64_t pos;          /* position of the next row the format yields */
+    uint8_t *select;      /* per row of a batch: kept */
+    size_t select_cap;
     pm_predicate *filter; /* pushed into the format, over read_type */
 };
 
@@ -229,10 +236,18 @@ int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
             r->ranges[2 * n + 1] = rows;
             n++;
         }
-        pm_dv_free(read);
         r->empty = n == 0;
-        ro.ranges = r->ranges;
-        ro.range_count = n;
+        /* Dense: more than 16 ranges averaging under 256 rows, and no predicate that lets
+         * the format skip row groups (positions are counted over every row). */
+        if (!r->empty && o->filter == NULL && n > 16 && rows / (int64_t)n < 256) {
+            r->dense = dv;
+            r->dense_owned = read;
+            read = NULL;
+        } else {
+            ro.ranges = r->ranges;
+            ro.range_count = n;
+        }
+        pm_dv_free(read);
     }
     if (r->empty)
         goto done;
@@ -259,6 +274,34 @@ const pm_type *pm_file_reader_type(const pm_file_reader *r)
     return r->out_type;
 }
 
+/* Dense deletion vectors: the rows of `*in` (positions r->pos ...) the vector keeps. */
+static int drop_deleted(pm_file_reader *r, pm_batch **in, paimon_error *err)
+{
+    int64_t rows = (*in)->row_count;
+    bool any = false;
+    pm_batch *kept = NULL;
+    int rc;
+    if ((size_t)rows > r->select_cap) {
+        uint8_t *grown = pm_realloc(r->select, (size_t)rows);
+        if (grown == NULL)
+            return pm_nomem(err);
+        r->select = grown;
+        r->select_cap = (size_t)rows;
+    }
+    for (int64_t i = 0; i < rows; i++) {
+        r->select[i] = !pm_dv_contains(r->dense, (uint64_t)(r->pos + i));
+        any |= !r->select[i];
+    }
+    r->pos += rows;
+    if (!any)
+        return 0;
+    if ((rc = pm_batch_filter(*in, r->select, &kept, err)) != 0)
+        return rc;
+    pm_batch_free(*in);
+    *in = kept;
+    return 0;
+}
+
 int pm_file_reader_next(pm_file_reader *r, pm_batch **out, paimon_error *err)
 {
     pm_batch *in = NULL, *b = NULL;
@@ -267,8 +310,18 @@ int pm_file_reader_next(pm_file_reader *r, pm_batch **out, paimon_error *err)
     *out = NULL;
     if (r->empty)
         return PAIMON_ITEROVER;
-    if ((rc = r->file->format->next(r->file->impl, &in, err)) != 0)
-        return rc;
+    for (;;) {
+        if ((rc = r->file->format->next(r->file->impl, &in, err)) != 0)
+            return rc;
+        if (r->dense == NULL)
+            break;
+        if ((rc = drop_deleted(r, &in, err)) != 0)
+            goto done;
+        if (in->row_count > 0)
+            break;
+        pm_batch_free(in); /* every row of this batch is deleted */
+        in = NULL;
+    }
     if ((rc = pm_batch_new(&b, r->out_type, err)) != 0)
         goto done;
     for (size_t i = 0; i < r->out_type->field_count; i++) {
@@ -310,6 +363,8 @@ void pm_file_reader_free(pm_file_reader *r)
     pm_type_free(r->out_type);
     pm_free(r->source);
     pm_free(r->ranges);
+    pm_dv_free(r->dense_owned);
+    pm_free(r->select);
     pm_predicate_free(r->filter);
     pm_free(r);
 }
