@@ -6,12 +6,16 @@
  * model_state.h) into a fresh table `k INT NOT NULL, a BIGINT, b STRING` with 2 buckets, a
  * tiny write buffer (flushes inside commits), small target files (several files per level)
  * and a compaction trigger of 3 (max level 3), with writers kept across commits or reopened
- * (levels restored), writer-side compaction, and dedicated `compact` and `compact --full`
- * jobs in turn.  After every commit or compaction:
- *   - the batch read equals the reference map exactly;
+ * (levels restored), writer-side compaction, commits by write-only writers (level-0 files
+ * pile up), and dedicated `compact` and `compact --full` jobs in turn.  After every commit or
+ * job:
+ *   - the batch read equals the reference map exactly (for first-row and deletion-vector
+ *     tables, whose batch reads skip level 0, the map as of the last step that left no
+ *     level-0 file);
  *   - the LSM shape holds (lsm_check.h), and tables that need lookups (first-row, deletion
- *     vectors, the lookup producer) have no level-0 file left (their writers compact it away
- *     at every commit, as Java's do with lookup-wait);
+ *     vectors, the lookup producer) have no level-0 file left after a job or a commit by a
+ *     writer that is not write-only (writers compact it away at every commit, as Java's do
+ *     with lookup-wait);
  *   - the change stream of exactly the new snapshots (what `paimon tail` prints) is checked
  *     as behaviour.md §4 allows (model_run.c check_changes says what each producer gives).
  */

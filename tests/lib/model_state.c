@@ -96,7 +96,7 @@ bool pm_model_state_equal(const pm_model_state *want, const pm_model_state *got,
                           char *msg, size_t cap)
 {
     for (int k = 0; k < PM_MODEL_KEYS; k++) {
-        char w[96], g[96];
+        char w[128], g[128];
         if (!pm_model_state_differs(want, got, k))
             continue;
         snprintf(msg, cap, "%s: key %d is %s, expected %s", what, k,
@@ -109,7 +109,7 @@ bool pm_model_state_equal(const pm_model_state *want, const pm_model_state *got,
 
 static const char *values_text(bool has_a, int64_t a, int b, char *buf, size_t cap)
 {
-    char at[32], bt[32];
+    char at[24], bt[16];
     if (has_a)
         snprintf(at, sizeof(at), "%lld", (long long)a);
     else
