@@ -25,12 +25,13 @@ typedef struct run {
     char *path;
     char name[64];
     uint64_t rng;
-    pm_model_state model;        /* what the table holds */
-    pm_model_state before;       /* ... before the current step */
-    pm_model_state visible;      /* ... at the last step that left no level-0 file (what batch reads
+    pm_model_state model;     /* what the table holds */
+    pm_model_state before;    /* ... before the current step */
+    pm_model_state visible;   /* ... at the last step that left no level-0 file (what batch reads
                                of first-row and deletion-vector tables show meanwhile) */
-    pm_model_state applied;      /* lookup and full-compaction: every change so far, applied */
-    bool dead[PM_MODEL_KEYS];    /* partial-update, aggregation: deleted, never written again */
+    pm_model_state applied;   /* lookup and full-compaction: every change so far, applied */
+    bool dead[PM_MODEL_KEYS]; /* partial-update, aggregation: deleted, never written again */
+    int dead_count;
     bool pending[PM_MODEL_KEYS]; /* written since the last settled step (see check_changes) */
     pm_model_record *written;    /* the current step's records, after the entrance filter */
     size_t written_count;
@@ -66,7 +67,7 @@ static size_t table_options(const pm_model_combo *c, int delta_commits, char *de
     size_t n = 0;
 #define OPT(k, v) (keys[n] = (k), vals[n++] = (v))
     OPT("bucket", "2");
-    OPT("num-sorted-run.compaction-trigger", "3"); /* TRIGGER */
+    OPT("num-sorted-run.compaction-trigger", "3"); /* MAX_LEVEL */
     OPT("write-buffer-size", "96 kb");             /* flushes inside commits */
     OPT("write-buffer-spillable", "false");
     OPT("target-file-size", "6 kb"); /* several files per level, upgrades */
@@ -172,8 +173,14 @@ static void gen_record(run *r, pm_model_record *out)
     out->a = (int64_t)rnd(r, 1000) - 300;
     out->b = kind != PAIMON_ROW_UPDATE_BEFORE && rnd(r, 3) != 0 ? (int)rnd(r, 50) : -1;
     if (kind == PAIMON_ROW_DELETE && r->c->engine != PM_MODEL_DEDUPLICATE &&
-        r->c->engine != PM_MODEL_FIRST_ROW)
-        r->dead[k] = true;
+        r->c->engine != PM_MODEL_FIRST_ROW) {
+        if (r->dead_count >= PM_MODEL_KEYS / 2) { /* long runs: keep keys to write */
+            out->kind = PAIMON_ROW_INSERT;
+        } else {
+            r->dead[k] = true;
+            r->dead_count++;
+        }
+    }
 }
 
 static void write_record(run *r, paimon_writer *w, const pm_model_record *rec, int step)
