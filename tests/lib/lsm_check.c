@@ -62,6 +62,17 @@ static bool same_bucket(const pm_manifest_entry *a, const pm_manifest_entry *b)
 
 int pm_test_check_lsm(const char *table, char *msg, size_t cap, int *max_level, size_t *files)
 {
+    pm_test_lsm_levels lv;
+    int rc = pm_test_check_lsm_levels(table, msg, cap, &lv);
+    if (max_level != NULL)
+        *max_level = lv.max_level;
+    if (files != NULL)
+        *files = lv.files;
+    return rc;
+}
+
+int pm_test_check_lsm_levels(const char *table, char *msg, size_t cap, pm_test_lsm_levels *out)
+{
     pm_fs *fs = pm_fs_local_new(false);
     pm_schema *s = NULL;
     pm_snapshot *snap = NULL;
@@ -72,7 +83,8 @@ int pm_test_check_lsm(const char *table, char *msg, size_t cap, int *max_level, 
     key_ctx k;
     int64_t id;
     bool found;
-    int rc = -1, top = -1;
+    int rc = -1, top = -1, bottom = -1;
+    size_t level0 = 0;
 
     pm_arena_init(&arena, 64 * 1024);
     msg[0] = '\0';
@@ -105,6 +117,9 @@ int pm_test_check_lsm(const char *table, char *msg, size_t cap, int *max_level, 
         }
         if (f->level > top)
             top = f->level;
+        if (bottom < 0 || f->level < bottom)
+            bottom = f->level;
+        level0 += f->level == 0;
     }
     /* per bucket and level >= 1: no overlap */
     for (size_t i = 0; i < count; i++) {
@@ -140,10 +155,12 @@ int pm_test_check_lsm(const char *table, char *msg, size_t cap, int *max_level, 
     }
     rc = 0;
 done:
-    if (max_level != NULL)
-        *max_level = top;
-    if (files != NULL)
-        *files = count;
+    if (out != NULL) {
+        out->min_level = bottom;
+        out->max_level = top;
+        out->files = count;
+        out->level0_files = level0;
+    }
     pm_free(group);
     pm_snapshot_free(snap);
     pm_schema_free(s);

@@ -14,4 +14,15 @@
  * the highest level holding a file, -1 without files; `*files`: live files. */
 int pm_test_check_lsm(const char *table, char *msg, size_t cap, int *max_level, size_t *files);
 
+/* Where the live files of the latest snapshot sit. */
+typedef struct pm_test_lsm_levels {
+    int min_level;       /* the lowest level holding a file, -1 without files */
+    int max_level;       /* the highest level holding a file, -1 without files */
+    size_t files;        /* live files */
+    size_t level0_files; /* live files at level 0 */
+} pm_test_lsm_levels;
+
+/* pm_test_check_lsm, also telling where the files sit (`out` may be NULL). */
+int pm_test_check_lsm_levels(const char *table, char *msg, size_t cap, pm_test_lsm_levels *out);
+
 #endif
