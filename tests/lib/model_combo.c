@@ -8,9 +8,9 @@
  * with lookups at every commit.  When one of these lands, flip its line to true: the model
  * then runs every combination that needs it (and until then asserts the refusal, so a
  * writer that starts accepting one fails the test here as a reminder). */
-static const bool WRITES_DELETION_VECTORS = false;
-static const bool WRITES_FIRST_ROW = false;
-static const bool WRITES_LOOKUP_PRODUCER = false;
+static const bool WRITES_DELETION_VECTORS = true;
+static const bool WRITES_FIRST_ROW = true;
+static const bool WRITES_LOOKUP_PRODUCER = true;
 
 /* Java 1.4.2's reasons (SchemaValidation.validateTableSchema checks the first-row producer
  * rule before validateForDeletionVectors, so first-row with input or full-compaction gives
