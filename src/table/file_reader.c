@@ -12,17 +12,17 @@
 struct pm_file_reader {
     pm_data_file *file;
     const char *path;
-    pm_type *read_type;   /* asked of the file: its own fields, by id */
-    pm_type *out_type;    /* out_type + system fields */
-    int *source;          /* per output column: column of the file batch, or -1 (null) */
-    int64_t *ranges;      /* kept row ranges under a deletion vector */
-    bool empty;           /* the deletion vector deletes every row */
+    pm_type *read_type; /* asked of the file: its own fields, by id */
+    pm_type *out_type;  /* out_type + system fields */
+    int *source;        /* per output column: column of the file batch, or -1 (null) */
+    int64_t *ranges;    /* kept row ranges under a deletion vector */
+    bool empty;         /* the deletion vector deletes every row */
     /* A deletion vector that cuts the file into many short ranges is applied row by row
      * instead (reading a range at a time would cost more than reading everything): */
-    const pm_dv *dense;   /* the vector, or NULL */
-    pm_dv *dense_owned;   /* it, when read here */
-    int64_t pos;          /* position of the next row the format yields */
-    uint8_t *select;      /* per row of a batch: kept */
+    const pm_dv *dense; /* the vector, or NULL */
+    pm_dv *dense_owned; /* it, when read here */
+    int64_t pos;        /* position of the next row the format yields */
+    uint8_t *select;    /* per row of a batch: kept */
     size_t select_cap;
     pm_predicate *filter; /* pushed into the format, over read_type */
 };
