@@ -50,14 +50,25 @@ static const pm_dv_range *range_of(const pm_index_manifest_entry *e, const char 
     return NULL;
 }
 
+/* The range of `file`, which must be there (a miss fails the test). */
+static const pm_dv_range *found_range(const pm_index_manifest_entry *e, const char *file)
+{
+    static const pm_dv_range none;
+    const pm_dv_range *r = range_of(e, file);
+    if (r == NULL) {
+        fail_msg("no deletion vector range for %s", file);
+        return &none;
+    }
+    return r;
+}
+
 /* Reads the vector a written entry records for `file`, as a reader would. */
 static pm_dv *read_back(world *w, const pm_index_manifest_entry *e, const char *file)
 {
     char path[256];
-    const pm_dv_range *r = range_of(e, file);
+    const pm_dv_range *r = found_range(e, file);
     pm_dv *dv = NULL;
     paimon_error err = {0};
-    assert_non_null(r);
     snprintf(path, sizeof(path), "/t/index/%s", e->file_name);
     if (pm_dv_read(w->fs, path, r->offset, r->length, &dv, &err) != 0)
         fail_msg("%s", err.message);
@@ -101,7 +112,7 @@ static void test_mark_remove_write(void **state)
     assert_int_equal(e.dv_ranges.count, 2);
     assert_null(range_of(&e, "data-c.parquet"));
     /* records in file-name order, the first right after the version byte */
-    assert_int_equal(range_of(&e, "data-a.parquet")->offset, 1);
+    assert_int_equal(found_range(&e, "data-a.parquet")->offset, 1);
     dv = read_back(&w, &e, "data-b.parquet");
     assert_true(pm_dv_contains(dv, 1) && pm_dv_contains(dv, 7) && !pm_dv_contains(dv, 3));
     assert_false(pm_dv_is_64(dv));
@@ -154,7 +165,7 @@ static void test_bitmap64(void **state)
     assert_true(pm_dv_is_64(dv));
     assert_true(pm_dv_contains(dv, (uint64_t)1 << 33) && pm_dv_contains(dv, 5));
     /* the 64-bit range covers the whole record: 4 + size + 4 */
-    assert_int_equal(range_of(&e, "data-a.parquet")->length, (int32_t)(e.file_size - 1));
+    assert_int_equal(found_range(&e, "data-a.parquet")->length, (int32_t)(e.file_size - 1));
     pm_dv_free(dv);
 
     /* a restored 64-bit vector stays 64-bit under a 32-bit maintainer */
