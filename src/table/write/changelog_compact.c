@@ -22,7 +22,6 @@
 /* One changelog file of the messages being packed. */
 typedef struct file_ref {
     pm_manifest_entry *e; /* its entry in the copy of the messages (renamed in place) */
-    bool compact;         /* from the compact increment, not from new files */
     size_t seq;           /* position in the messages: keeps the sort stable */
 } file_ref;
 
@@ -72,12 +71,10 @@ static const char *format_of(const char *name)
     return dot != NULL ? dot + 1 : NULL;
 }
 
-/* New files' changelogs first, then by bucket, then in message order. */
+/* By bucket, then in message order. */
 static int cmp_ref(const void *pa, const void *pb)
 {
     const file_ref *a = pa, *b = pb;
-    if (a->compact != b->compact)
-        return a->compact ? 1 : -1;
     if (a->e->bucket != b->e->bucket)
         return a->e->bucket < b->e->bucket ? -1 : 1;
     return a->seq < b->seq ? -1 : a->seq > b->seq;
@@ -201,7 +198,7 @@ done:
     return rc;
 }
 
-static int group_add(group *g, pm_manifest_entry *e, bool compact, size_t seq)
+static int group_add(group *g, pm_manifest_entry *e, size_t seq)
 {
     if (g->count == g->cap) {
         size_t cap = g->cap == 0 ? 8 : g->cap * 2;
@@ -211,57 +208,55 @@ static int group_add(group *g, pm_manifest_entry *e, bool compact, size_t seq)
         g->files = grown;
         g->cap = cap;
     }
-    g->files[g->count++] = (file_ref){e, compact, seq};
+    g->files[g->count++] = (file_ref){e, seq};
     g->total += e->file.file_size;
     return 0;
 }
 
 /* ChangelogCompactCoordinateOperator over one commit's messages: groups per partition,
- * packed when they reach `target` bytes or at the end. */
-static int pack_all(packer *p, int64_t target, int64_t max_size, paimon_error *err)
+ * packed when they reach `target` bytes or at the end.  The new files' changelogs and the
+ * compact increment's are grouped apart: they go into two snapshots (APPEND, then COMPACT),
+ * and one physical file must belong to one snapshot (Java's task refuses to mix them; no
+ * changelog producer makes both). */
+static int pack_list(packer *p, bool compact, size_t *seq, int64_t target, int64_t max_size,
+                     paimon_error *err)
 {
+    pm_manifest_entry *es = compact ? p->m->compact_changelog : p->m->changelog;
+    size_t n = compact ? p->m->compact_changelog_count : p->m->changelog_count, ngroups = 0;
     pm_bytes_map parts; /* partition -> index in `groups` + 1, or 0 when none is open */
     group *groups = NULL;
-    size_t ngroups = 0, seq = 0;
     int rc = 0;
 
     pm_bytes_map_init(&parts);
-    if ((groups = pm_calloc(p->m->changelog_count + p->m->compact_changelog_count + 1,
-                            sizeof(*groups))) == NULL) {
+    if ((groups = pm_calloc(n + 1, sizeof(*groups))) == NULL) {
         rc = pm_nomem(err);
         goto done;
     }
-    for (int list = 0; list < 2; list++) {
-        bool compact = list == 1;
-        pm_manifest_entry *es = compact ? p->m->compact_changelog : p->m->changelog;
-        size_t n = compact ? p->m->compact_changelog_count : p->m->changelog_count;
-        for (size_t i = 0; i < n; i++, seq++) {
-            pm_manifest_entry *e = &es[i];
-            int64_t id, gi;
-            bool inserted;
-            /* too big to be worth copying (Java keeps these as they are); empty files
-             * would give a second piece at offset 0; external paths are kept outside;
-             * names that are pieces already are never packed twice */
-            if (e->file.file_size >= max_size || e->file.file_size <= 0 ||
-                e->file.external_path != NULL || format_of(e->file.file_name) == NULL ||
-                pm_compacted_changelog_is(e->file.file_name))
-                continue;
-            if ((id = pm_bytes_map_put(&parts, e->partition.ptr, e->partition.len, 0, &inserted)) <
-                0) {
-                rc = pm_nomem(err);
-                goto done;
-            }
-            if (parts.values[id] == 0)
-                parts.values[id] = (int64_t)++ngroups;
-            gi = parts.values[id] - 1;
-            if (group_add(&groups[gi], e, compact, seq) != 0) {
-                rc = pm_nomem(err);
-                goto done;
-            }
-            if (groups[gi].total >= target) {
-                PM_TRY(pack(p, &groups[gi], err));
-                parts.values[id] = 0;
-            }
+    for (size_t i = 0; i < n; i++, (*seq)++) {
+        pm_manifest_entry *e = &es[i];
+        int64_t id, gi;
+        bool inserted;
+        /* too big to be worth copying (Java keeps these as they are); empty files would give
+         * a second piece at offset 0; external paths are kept outside; names that are pieces
+         * already are never packed twice */
+        if (e->file.file_size >= max_size || e->file.file_size <= 0 ||
+            e->file.external_path != NULL || format_of(e->file.file_name) == NULL ||
+            pm_compacted_changelog_is(e->file.file_name))
+            continue;
+        if ((id = pm_bytes_map_put(&parts, e->partition.ptr, e->partition.len, 0, &inserted)) < 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        if (parts.values[id] == 0)
+            parts.values[id] = (int64_t)++ngroups;
+        gi = parts.values[id] - 1;
+        if (group_add(&groups[gi], e, *seq) != 0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        if (groups[gi].total >= target) {
+            PM_TRY(pack(p, &groups[gi], err));
+            parts.values[id] = 0;
         }
     }
     for (size_t id = 0; id < parts.count; id++)
@@ -273,6 +268,13 @@ done:
     pm_free(groups);
     pm_bytes_map_free(&parts);
     return rc;
+}
+
+static int pack_all(packer *p, int64_t target, int64_t max_size, paimon_error *err)
+{
+    size_t seq = 0;
+    int rc = pack_list(p, false, &seq, target, max_size, err);
+    return rc != 0 ? rc : pack_list(p, true, &seq, target, max_size, err);
 }
 
 /* After a failed commit: true unless a snapshot after `base` is certainly not ours (when

@@ -4,16 +4,17 @@
  * Operator and ChangelogCompactTask do it between the writers and the committer
  * (behaviour.md §4.3; the names are described in format/compacted_changelog.h).
  *
- * Per partition, in the order of the messages (new files' changelogs, then the compact
- * increment's), every changelog file smaller than min(target-file-size / 10 * 7,
- * changelog.precommit-compact.buffer-size) joins its partition's group (target-file-size is
- * the append-table value, 256 MB unless set: changelog files are not in an LSM tree); a
- * group is closed when its files reach target-file-size, and at the end of the commit.  A
- * closed group of two or more files becomes one physical file in the bucket directory of its
- * first file: the new files' changelogs by ascending bucket, then the compact increment's
- * by ascending bucket, each bucket's in message order (the order Java's task reads them
- * in when it runs on one thread).  Every file keeps its entry (sizes, rows, statistics,
- * creation time: Java's DataFileMeta.rename changes the name only) under its new name.
+ * Per partition, in the order of the messages, every changelog file smaller than
+ * min(target-file-size / 10 * 7, changelog.precommit-compact.buffer-size) joins its
+ * partition's group (target-file-size is the append-table value, 256 MB unless set:
+ * changelog files are not in an LSM tree); a group is closed when its files reach
+ * target-file-size, and at the end of the commit.  The new files' changelogs and the compact
+ * increment's are grouped apart (they go into different snapshots; Java's task refuses to
+ * mix them, and no changelog producer makes both).  A closed group of two or more files
+ * becomes one physical file in the bucket directory of its first file, by ascending bucket,
+ * each bucket's in message order (the order Java's task reads them in when it runs on one
+ * thread).  Every file keeps its entry (sizes, rows, statistics, creation time: Java's
+ * DataFileMeta.rename changes the name only) under its new name.
  *
  * Where paimon-c differs from Java, for safety: the original files are removed after the
  * snapshot is committed, not while copying, and a commit that certainly failed removes the
