@@ -12,8 +12,8 @@
 # changelog.precommit-compact), ORC and Avro (key precommit-compact); 8 buckets with a small
 # target-file-size, so a partition's changelogs close their group early and make several
 # packed files per commit (more than partitions x commits); full-compaction by the dedicated
-# job and by the writers (changelogs of the compact increment).  The oracle reads no ORC data
-# files: the ORC twin is not given to it.
+# job and by the writers, and lookup by the writers (changelogs of the compact increment).
+# The oracle reads no ORC data files: the ORC twin is not given to it.
 set -u
 : "${PAIMON_CLI:?}"
 P=$PAIMON_CLI
@@ -111,6 +111,7 @@ pair fullcompact changelog.precommit-compact --option bucket=2 \
   --option changelog-producer=full-compaction --option write-only=true
 pair fullcompact_writer changelog.precommit-compact --option bucket=2 \
   --option changelog-producer=full-compaction --option full-compaction.delta-commits=1
+pair lookup precommit-compact --option bucket=2 --option changelog-producer=lookup
 
 run input_parquet 3 0
 run input_orc 3 0
@@ -118,6 +119,7 @@ run input_avro 3 0
 run input_small 2 0
 run fullcompact 3 1
 run fullcompact_writer 3 0
+run lookup 3 0
 
 check input_parquet 6
 check input_orc 6
@@ -126,4 +128,5 @@ check input_avro 6
 check input_small 17
 check fullcompact 3
 check fullcompact_writer 6
+check lookup 6
 exit $fail
