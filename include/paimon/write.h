@@ -122,7 +122,11 @@ typedef struct paimon_commit_options {
 /* Commits `messages` to `table`.  `*snapshot_id` (may be NULL) receives the id of the new
  * snapshot, or 0 when there was nothing to commit (empty commits are skipped, as Java's
  * batch commits do).  PAIMON_ECONFLICT when a concurrent commit conflicts (the message
- * says with what) or the retries ran out.  The messages are not consumed. */
+ * says with what) or the retries ran out.  The messages are not consumed.  When the table
+ * sets precommit-compact (changelog.precommit-compact), their changelog files are first
+ * packed per partition as Java's Flink sink does (docs/WRITING.md); the packed originals are
+ * removed once the snapshot is committed, and a failed commit removes what it packed, so
+ * the messages can be committed again. */
 PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_messages *messages,
                                    const paimon_commit_options *options, int64_t *snapshot_id,
                                    paimon_error *err);

@@ -29,6 +29,7 @@ PAIMON_API int paimon_table_alter(const char *path, const paimon_alter *change, 
 #include "table/commit.h"
 #include "table/compact.h"
 #include "table/table.h"
+#include "table/write/changelog_compact.h"
 #include "util/alloc.h"
 #include "util/uuid.h"
 
@@ -98,7 +99,7 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     o.overwrite = options->overwrite != 0;
     o.partition = options->partition;
     o.partition_count = options->partition_count;
-    rc = pm_commit(table->fs, table->path, messages, &o, &id, err);
+    rc = pm_changelog_compact_commit(table->fs, table->path, messages, &o, &id, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
     /* name the table once: errors of the table writer already start with its path */

@@ -3,7 +3,9 @@
 
 #include <string.h>
 
+#include "format/compacted_changelog.h"
 #include "util/alloc.h"
+#include "util/error.h"
 
 /* Adding a format: its pm_data_format, and one line here. */
 static const pm_data_format *const FORMATS[] = {
@@ -17,12 +19,19 @@ int pm_data_file_open(pm_data_file **out, pm_fs *fs, const char *path, paimon_er
 {
     pm_input *in = NULL;
     pm_data_file *f = NULL;
+    const char *named = NULL; /* the format a compacted changelog name says it wraps */
     uint8_t head[8] = {0};
     size_t n;
     int rc;
 
     *out = NULL;
-    if ((rc = fs->open(fs, path, &in, err)) != 0)
+    /* A compacted changelog name is never read as it is (Java resolves every such name):
+     * its bytes are a range of a physical file, read as a file of their own. */
+    if (pm_compacted_changelog_is(path))
+        rc = pm_compacted_changelog_open(fs, path, &in, &named, err);
+    else
+        rc = fs->open(fs, path, &in, err);
+    if (rc != 0)
         return rc;
     n = in->size < sizeof(head) ? (size_t)in->size : sizeof(head);
     if ((rc = in->read_at(in, 0, n, head, err)) != 0) {
@@ -33,6 +42,11 @@ int pm_data_file_open(pm_data_file **out, pm_fs *fs, const char *path, paimon_er
         const pm_data_format *fmt = FORMATS[i];
         if (n < fmt->magic_len || memcmp(head, fmt->magic, fmt->magic_len) != 0)
             continue;
+        if (named != NULL && strcmp(named, fmt->name) != 0) {
+            in->close(in);
+            return pm_corrupt(err, "%s: named a cc-%s file, its bytes are %s", path, named,
+                              fmt->name);
+        }
         if ((f = pm_calloc(1, sizeof(*f))) == NULL) {
             in->close(in);
             return pm_nomem(err);
@@ -46,6 +60,8 @@ int pm_data_file_open(pm_data_file **out, pm_fs *fs, const char *path, paimon_er
         return 0;
     }
     in->close(in);
+    if (named != NULL) /* the name promises a data file */
+        return pm_corrupt(err, "%s: not a cc-%s file (unknown magic bytes)", path, named);
     return pm_err_set(err, PAIMON_EUNSUPPORTED,
                       "%s: not a data file paimon-c can read (unknown magic bytes)", path);
 }

@@ -7,6 +7,10 @@
  * modules with one line in data_file.c's table).  Another magic is PAIMON_EUNSUPPORTED
  * naming the file.
  *
+ * A path whose name starts with "compacted-changelog-" names a range of another file
+ * (format/compacted_changelog.h): that range is opened as the file, and its magic must be
+ * the one of the format the name gives.
+ *
  * Thread safety: one thread per pm_data_file.
  */
 #ifndef PM_FORMAT_DATA_FILE_H

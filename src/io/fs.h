@@ -107,6 +107,13 @@ int pm_fs_write_file(pm_fs *fs, const char *path, const void *data, size_t len, 
 int pm_fs_exists(pm_fs *fs, const char *path, bool *exists, paimon_error *err);
 int pm_fs_size(pm_fs *fs, const char *path, uint64_t *size, paimon_error *err);
 
+/* A view of bytes [off, off + len) of `inner` as a file of its own: reads at 0 read `inner`
+ * at `off`, size is `len`, and messages name `path` (copied).  The range must lie within
+ * `inner` (PAIMON_ECORRUPT naming `path` and inner's path otherwise).  Takes ownership of
+ * `inner`, also on failure; caller owns `*out` (release with its close()). */
+int pm_input_slice(pm_input **out, pm_input *inner, uint64_t off, uint64_t len, const char *path,
+                   paimon_error *err);
+
 /* "a" + "/" + "b" without doubling slashes; NULL on allocation failure.  Release with
  * pm_free. */
 char *pm_path_join(const char *dir, const char *name);

@@ -362,17 +362,6 @@ int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_sca
             p->files_skipped++;
             continue;
         }
-        /* changelog.precommit-compact packs the changelogs of several buckets into one
-         * file and names each piece `compacted-changelog-<uuid>$<bucket>-<len>[-<off>-<len>]`
-         * (behaviour.md §4.3): reading the file whole would give wrong rows. */
-        if (strncmp(live[i]->file.file_name, "compacted-changelog-", 20) == 0 &&
-            strchr(live[i]->file.file_name, '$') != NULL) {
-            rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
-                            "%s: snapshot %lld: changelog file %s is a piece of a compacted "
-                            "changelog (changelog.precommit-compact), not readable yet",
-                            t->path, (long long)id, live[i]->file.file_name);
-            goto done;
-        }
         files[nfiles++] = live[i];
     }
     qsort(files, nfiles, sizeof(*files), cmp_change_file);

@@ -7,6 +7,7 @@
 #include "meta/partition.h"
 #include "meta/schema.h"
 #include "table/commit.h"
+#include "table/write/changelog_compact.h"
 #include "table/write/table_write.h"
 #include "util/buf.h"
 
@@ -93,7 +94,7 @@ int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int
         co.commit_user = o->commit_user;
         co.identifier = INT64_MAX; /* a batch job's commit */
         co.kind = PM_COMMIT_COMPACT;
-        PM_TRY(pm_commit(fs, table, &m, &co, snapshot_id, err));
+        PM_TRY(pm_changelog_compact_commit(fs, table, &m, &co, snapshot_id, err));
     }
     if (files_before != NULL)
         *files_before = before;
