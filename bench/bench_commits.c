@@ -63,20 +63,6 @@ static const char *COLUMNS = "k BIGINT NOT NULL, v1 INT, v2 BIGINT, v3 DOUBLE, v
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static void die(const char *what, const paimon_error *err)
-{
-    fprintf(stderr, "bench_commits: %s: %s\n", what, err != NULL ? err->message : "");
-    exit(1);
-}
-
 /* ---- one commit's rows as an Arrow struct array ------------------------------------------- */
 
 /* The buffers of one batch; the arrays point into them (the writer copies what it is given,
@@ -108,7 +94,7 @@ static void batch_init(batch *b, int64_t rows)
     b->v4_data = malloc((size_t)rows * 16);
     if (b->k == NULL || b->v2 == NULL || b->v1 == NULL || b->v4_offsets == NULL || b->v3 == NULL ||
         b->v4_data == NULL)
-        die("out of memory", NULL);
+        bench_die("out of memory", NULL);
 }
 
 static void batch_free(batch *b)
@@ -126,7 +112,7 @@ static void batch_free(batch *b)
 static void batch_fill(batch *b, int64_t commit, int64_t keys, int64_t *last)
 {
     for (int64_t i = 0; i < b->rows; i++) {
-        uint64_t h = next_rand();
+        uint64_t h = bench_xorshift(&rng);
         int64_t key = (int64_t)(h % (uint64_t)keys), seq = commit * b->rows + i;
         b->k[i] = key;
         b->v1[i] = (int32_t)(h >> 40);
@@ -181,11 +167,11 @@ static void table_shape(paimon_table *t, int buckets, shape *s)
     memset(s, 0, sizeof(*s));
     if (paimon_table_files(t, PAIMON_LATEST_SNAPSHOT, &files, &err) != 0 ||
         paimon_table_manifests(t, PAIMON_LATEST_SNAPSHOT, &mans, &err) != 0)
-        die("inspect", &err);
+        bench_die("inspect", &err);
     for (size_t i = 0; i < paimon_list_count(files); i++) {
         const paimon_file_info *f = paimon_list_file(files, i);
         if (f->bucket < 0 || f->bucket >= buckets || f->level < 0 || f->level >= MAX_LEVELS)
-            die("unexpected bucket or level", NULL);
+            bench_die("unexpected bucket or level", NULL);
         per_bucket[f->bucket]++;
         s->files++;
         s->bytes += f->file_size;
@@ -247,7 +233,7 @@ static double plan_only(paimon_table *t, size_t *splits)
     paimon_error err;
     double t0 = bench_now(), dt;
     if (paimon_table_scan(&s, t, NULL, &err) != 0)
-        die("plan", &err);
+        bench_die("plan", &err);
     dt = bench_now() - t0;
     *splits = paimon_scan_split_count(s);
     paimon_scan_free(s);
@@ -267,12 +253,12 @@ static double scan_all(const char *path, const int64_t *last, int64_t keys, int6
     double t0 = bench_now(), c0 = bench_cpu_now(), dt;
     *rows = 0;
     if (paimon_table_open(&t, path, &err) != 0 || paimon_table_scan(&s, t, NULL, &err) != 0)
-        die("scan", &err);
+        bench_die("scan", &err);
     for (size_t i = 0; i < paimon_scan_split_count(s); i++) {
         struct ArrowArrayStream st;
         struct ArrowArray a;
         if (paimon_scan_read_split(s, i, &st, &err) != 0)
-            die("read split", &err);
+            bench_die("read split", &err);
         while (st.get_next(&st, &a) == 0 && a.release != NULL) {
             if (last != NULL) {
                 const struct ArrowArray *kc = a.children[0], *vc = a.children[2];
@@ -294,7 +280,7 @@ static double scan_all(const char *path, const int64_t *last, int64_t keys, int6
             a.release(&a);
         }
         if (st.get_last_error(&st) != NULL)
-            die("read", NULL);
+            bench_die("read", NULL);
         st.release(&st);
     }
     dt = bench_now() - t0;
@@ -351,7 +337,7 @@ static void create_table(const char *path, int buckets, const char *const *opt_k
     co.option_values = vals;
     co.option_count = opt_count + 1;
     if (paimon_table_create(path, &co, &err) != 0)
-        die("create", &err);
+        bench_die("create", &err);
 }
 
 static double scan_all(const char *path, const int64_t *last, int64_t keys, int64_t *rows,
@@ -387,7 +373,7 @@ static double print_shape(paimon_table *t, const char *path, int buckets, int64_
     plan = plan_only(t, &splits);
     scan = scan_all(path, NULL, keys, &scanned, &scan_cpu);
     if (paimon_table_snapshots(t, &snaps, &err) != 0)
-        die("snapshots", &err);
+        bench_die("snapshots", &err);
     snap = (int64_t)paimon_list_count(snaps);
     paimon_list_free(snaps);
     hist[0] = '\0';
@@ -460,7 +446,7 @@ int main(int argc, char **argv)
     }
     if (commits < 1 || rows < 1 || keys < 1 || every < 1 || buckets < 1 || buckets > MAX_BUCKETS ||
         scans < 1 || scans > MAX_SCANS || rows > (1 << 26))
-        die("bad arguments", NULL);
+        bench_die("bad arguments", NULL);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", dir, dir);
     if (system(cmd) != 0)
         return 1;
@@ -473,13 +459,13 @@ int main(int argc, char **argv)
     ctimes = malloc((size_t)every * 2 * sizeof(double)); /* total, then paimon_table_commit */
     rates = malloc((size_t)(commits / every + 1) * sizeof(double));
     if (last == NULL || ctimes == NULL || rates == NULL)
-        die("out of memory", NULL);
+        bench_die("out of memory", NULL);
     for (int64_t i = 0; i < keys; i++)
         last[i] = -1;
     batch_init(&b, rows);
     wo.commit_user = "bench-commits";
     if (paimon_table_open(&t, path, &err) != 0)
-        die("open", &err);
+        bench_die("open", &err);
     t_start = bench_now();
     c_start = bench_cpu_now();
     for (int64_t c = 0; c < commits; c++) {
@@ -492,17 +478,17 @@ int main(int argc, char **argv)
         if (w == NULL) {
             if (paimon_writer_open(&w, t, &wo, &err) != 0 ||
                 paimon_writer_arrow_schema(w, &schema, &err) != 0)
-                die("writer", &err);
+                bench_die("writer", &err);
         }
         if (paimon_writer_write_arrow(w, &schema, &b.array, NULL, &err) != 0 ||
             paimon_commit_messages_new(&m, &err) != 0 ||
             paimon_writer_prepare_commit(w, m, &err) != 0)
-            die("write", &err);
+            bench_die("write", &err);
         co.commit_user = wo.commit_user;
         co.identifier = c + 1;
         t1 = bench_now();
         if (paimon_table_commit(t, m, &co, NULL, &err) != 0)
-            die("commit", &err);
+            bench_die("commit", &err);
         ctimes[every + c % every] = bench_now() - t1;
         paimon_commit_messages_free(m);
         if (reopen) {
@@ -552,7 +538,7 @@ int main(int argc, char **argv)
         o.full = 1;
         o.commit_user = "bench-commits-compact";
         if (paimon_table_compact(t, &o, &id, &err) != 0)
-            die("compact", &err);
+            bench_die("compact", &err);
         t_compact = bench_now() - t0;
         table_shape(t, buckets, &s);
         printf("full compaction: %.2f s, snapshot %" PRId64 "; now %" PRId64 " files, %.1f MB\n",

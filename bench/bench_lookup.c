@@ -33,12 +33,6 @@
 #include "table/table.h"
 #include "util/alloc.h"
 
-static void die(const char *what, const paimon_error *err)
-{
-    fprintf(stderr, "%s: %s\n", what, err->message);
-    exit(1);
-}
-
 static uint64_t mix(uint64_t x)
 {
     x ^= x >> 33;
@@ -65,15 +59,15 @@ static void write_table(const char *path, int64_t rows, int files)
     co.option_values = vals;
     co.option_count = 3;
     if (paimon_table_create(path, &co, &err) != 0)
-        die("create", &err);
+        bench_die("create", &err);
     if (paimon_table_open(&t, path, &err) != 0)
-        die("open", &err);
+        bench_die("open", &err);
     for (int f = 0; f < files; f++) {
         paimon_writer *w;
         paimon_commit_messages *m;
         paimon_commit_options cm = PAIMON_COMMIT_OPTIONS_INIT;
         if (paimon_writer_open(&w, t, NULL, &err) != 0)
-            die("writer", &err);
+            bench_die("writer", &err);
         for (int64_t i = f * per; i < (f + 1) * per; i++) {
             paimon_value row[5];
             char text[32];
@@ -91,12 +85,12 @@ static void write_table(const char *path, int64_t rows, int files)
             row[4].v.s.ptr = text;
             row[4].v.s.len = (size_t)n;
             if (paimon_writer_write_row(w, row, 5, PAIMON_ROW_INSERT, &err) != 0)
-                die("write", &err);
+                bench_die("write", &err);
         }
         if (paimon_commit_messages_new(&m, &err) != 0 ||
             paimon_writer_prepare_commit(w, m, &err) != 0 ||
             paimon_table_commit(t, m, &cm, NULL, &err) != 0)
-            die("commit", &err);
+            bench_die("commit", &err);
         paimon_commit_messages_free(m);
         paimon_writer_free(w);
     }
@@ -111,12 +105,12 @@ static double read_all(const char *path, int64_t *rows)
     double t0 = bench_now();
     *rows = 0;
     if (paimon_table_open(&t, path, &err) != 0 || paimon_table_scan(&s, t, NULL, &err) != 0)
-        die("scan", &err);
+        bench_die("scan", &err);
     for (size_t i = 0; i < paimon_scan_split_count(s); i++) {
         struct ArrowArrayStream st;
         struct ArrowArray a;
         if (paimon_scan_read_split(s, i, &st, &err) != 0)
-            die("read", &err);
+            bench_die("read", &err);
         while (st.get_next(&st, &a) == 0 && a.release != NULL) {
             *rows += a.length;
             a.release(&a);
@@ -139,7 +133,7 @@ static double run_lookups(pm_lookup_levels *l, int64_t rows, int64_t lookups, ui
         pm_datum key = pm_datum_int((int64_t)(mix(seed + (uint64_t)i) % (uint64_t)(2 * rows)));
         pm_lookup_result res;
         if (pm_lookup_levels_get(l, &key, 1, &res, &err) != 0)
-            die("lookup", &err);
+            bench_die("lookup", &err);
         *hits += res.found;
     }
     return bench_now() - t0;
@@ -185,12 +179,12 @@ int main(int argc, char **argv)
                 bench_now() - t0);
     }
     if (paimon_table_open(&t, path, &err) != 0)
-        die("open", &err);
+        bench_die("open", &err);
     memset(&so, 0, sizeof(so));
     so.snapshot.by = PM_SNAPSHOT_LATEST;
     so.keep_level0 = true;
     if (pm_scan_plan_build(t, &so, &plan, &err) != 0)
-        die("plan", &err);
+        bench_die("plan", &err);
     sp = &plan->splits[0];
     if (plan->split_count != 1 || sp->file_count != (size_t)files) {
         fprintf(stderr, "expected %d files in one split\n", files);
@@ -213,13 +207,13 @@ int main(int argc, char **argv)
     c.mode = mode;
     c.num_levels = 4;
     if (pm_lookup_options_read(&c.options, &t->schema->options, &err) != 0)
-        die("options", &err);
+        bench_die("options", &err);
 
     for (int r = 0; r < repeats; r++) {
         pm_lookup_levels *l;
         int64_t h1, h2;
         if (pm_lookup_levels_new(&l, &c, metas, (size_t)files, &err) != 0)
-            die("levels", &err);
+            bench_die("levels", &err);
         cold[r] = run_lookups(l, rows, lookups, 1000u * (uint64_t)r, &h1);
         warm[r] =
             run_lookups(l, rows, lookups, 1000u * (uint64_t)r + 7919u * (uint64_t)lookups, &h2);

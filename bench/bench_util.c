@@ -1,6 +1,8 @@
 /* Benchmark helpers: see bench_util.h. */
 #include "bench_util.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -38,4 +40,20 @@ double bench_median(double *values, size_t n)
         return 0;
     qsort(values, n, sizeof(double), cmp_double);
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+uint64_t bench_xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+void bench_die(const char *what, const paimon_error *err)
+{
+    fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, what,
+            err != NULL ? err->message : "");
+    exit(1);
 }

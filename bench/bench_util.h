@@ -3,10 +3,16 @@
 #define PM_BENCH_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "paimon/error.h"
 
 double bench_now(void);                        /* seconds, monotonic */
 double bench_cpu_now(void);                    /* CPU seconds of this process */
 long bench_peak_rss_kb(void);                  /* peak resident set size of this process */
 double bench_median(double *values, size_t n); /* sorts `values` */
+uint64_t bench_xorshift(uint64_t *state);      /* next of a xorshift64 sequence (nonzero seed) */
+/* Prints "<program>: <what>: <message of err, if any>" and exits with 1. */
+_Noreturn void bench_die(const char *what, const paimon_error *err);
 
 #endif

@@ -41,20 +41,6 @@
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static void die(const char *what, const paimon_error *err)
-{
-    fprintf(stderr, "bench_write: %s: %s\n", what, err != NULL ? err->message : "");
-    exit(1);
-}
-
 static pm_batch **make_pool(const pm_type *row, int64_t keys)
 {
     pm_batch **pool = pm_calloc(POOL, sizeof(*pool));
@@ -62,19 +48,19 @@ static pm_batch **make_pool(const pm_type *row, int64_t keys)
     for (int p = 0; p < POOL; p++) {
         pm_batch *b;
         if (pm_batch_new(&b, row, &err))
-            die("batch", &err);
+            bench_die("batch", &err);
         for (int i = 0; i < BATCH; i++) {
             char s[16];
-            int n =
-                snprintf(s, sizeof(s), "name-%llu", (unsigned long long)(next_rand() % 100000000));
+            int n = snprintf(s, sizeof(s), "name-%llu",
+                             (unsigned long long)(bench_xorshift(&rng) % 100000000));
             pm_datum ts;
             ts.is_null = false;
-            ts.v.ts.millis = 1700000000000ll + (int64_t)(next_rand() % 100000000);
+            ts.v.ts.millis = 1700000000000ll + (int64_t)(bench_xorshift(&rng) % 100000000);
             ts.v.ts.nanos = 0;
-            pm_column_append_i64(b->columns[0], (int64_t)(next_rand() % (uint64_t)keys));
-            pm_column_append_i64(b->columns[1], (int64_t)(next_rand() % 1000000000));
-            pm_column_append_f64(b->columns[2], (double)(next_rand() % 1000000) / 100.0);
-            pm_column_append_i64(b->columns[3], (int32_t)(next_rand() % 100000));
+            pm_column_append_i64(b->columns[0], (int64_t)(bench_xorshift(&rng) % (uint64_t)keys));
+            pm_column_append_i64(b->columns[1], (int64_t)(bench_xorshift(&rng) % 1000000000));
+            pm_column_append_f64(b->columns[2], (double)(bench_xorshift(&rng) % 1000000) / 100.0);
+            pm_column_append_i64(b->columns[3], (int32_t)(bench_xorshift(&rng) % 100000));
             pm_column_append_bytes(b->columns[4], s, (size_t)n);
             pm_column_append_datum(b->columns[5], &ts);
         }
@@ -139,10 +125,10 @@ static double run_parquet(int64_t rows, int64_t keys, int64_t every, const char 
     snprintf(table, sizeof(table), "%s/parquet", dir);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", table);
     if (system(cmd) != 0)
-        die("rm", NULL);
+        bench_die("rm", NULL);
     co.columns = "k BIGINT, v1 BIGINT, v2 DOUBLE, v3 INT, v4 STRING, v5 TIMESTAMP(3)";
     if (paimon_table_create(table, &co, &err) || pm_schema_read_latest(fs, table, &s, &err))
-        die("create", &err);
+        bench_die("create", &err);
     pool = make_pool(s->row, keys);
     t0 = bench_now();
     c0 = cpu_seconds();
@@ -152,18 +138,18 @@ static double run_parquet(int64_t rows, int64_t keys, int64_t every, const char 
             snprintf(path, sizeof(path), "%s/part-%lld.parquet", table, (long long)files++);
             if (pm_file_writer_open(&fw, &pm_parquet_file_format, fs, path, s->row, "zstd",
                                     &s->options, &err))
-                die("open", &err);
+                bench_die("open", &err);
         }
         if (b >= POOL && b % POOL == 0)
             for (int p = 0; p < POOL; p++)
                 shift_keys(pool[p], 7919, keys);
         if (pm_file_writer_write(fw, batch, 0, batch->row_count, &err))
-            die("write", &err);
+            bench_die("write", &err);
         written += batch->row_count;
         since += batch->row_count;
         if (since >= every || written >= rows) {
             if (pm_file_writer_close(fw, NULL, &err))
-                die("close", &err);
+                bench_die("close", &err);
             fw = NULL;
             since = 0;
         }
@@ -202,7 +188,7 @@ static double run(bool pk, const char *extra_key, const char *extra_value, int64
     snprintf(table, sizeof(table), "%s/%s", dir, pk ? "pk" : "append");
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", table);
     if (system(cmd) != 0)
-        die("rm", NULL);
+        bench_die("rm", NULL);
     co.columns = "k BIGINT, v1 BIGINT, v2 DOUBLE, v3 INT, v4 STRING, v5 TIMESTAMP(3)";
     co.primary_keys = pk ? pks : NULL;
     co.primary_key_count = pk ? 1 : 0;
@@ -210,11 +196,11 @@ static double run(bool pk, const char *extra_key, const char *extra_value, int64
     co.option_values = pk ? ovals : ovals + 1;
     co.option_count = (pk ? 4 : 3) + (extra_key != NULL);
     if (paimon_table_create(table, &co, &err))
-        die("create", &err);
+        bench_die("create", &err);
     {
         pm_schema *s;
         if (pm_schema_read_latest(fs, table, &s, &err))
-            die("schema", &err);
+            bench_die("schema", &err);
         pool = make_pool(s->row, keys);
         pm_schema_free(s);
     }
@@ -223,12 +209,12 @@ static double run(bool pk, const char *extra_key, const char *extra_value, int64
     for (int64_t b = 0; written < rows; b++) {
         pm_batch *batch = pool[b % POOL];
         if (w == NULL && pm_table_write_new(&w, fs, table, NULL, &err))
-            die("write", &err);
+            bench_die("write", &err);
         if (b >= POOL && b % POOL == 0)
             for (int p = 0; p < POOL; p++)
                 shift_keys(pool[p], 7919, keys);
         if (pm_table_write_batch(w, batch, NULL, written, &err))
-            die("write", &err);
+            bench_die("write", &err);
         written += batch->row_count;
         since += batch->row_count;
         if (since >= every || written >= rows) {
@@ -237,12 +223,12 @@ static double run(bool pk, const char *extra_key, const char *extra_value, int64
             int64_t id;
             pm_commit_messages_init(&m);
             if (pm_table_write_prepare(w, &m, &err))
-                die("prepare", &err);
+                bench_die("prepare", &err);
             memset(&o, 0, sizeof(o));
             o.commit_user = "bench";
             o.identifier = ident++;
             if (pm_commit(fs, table, &m, &o, &id, &err))
-                die("commit", &err);
+                bench_die("commit", &err);
             pm_commit_messages_release(&m);
             since = 0;
         }

@@ -444,14 +444,35 @@ static int same_values(pm_merge_reader *r, const pm_batch *a, int64_t ra, const 
     return 0;
 }
 
+/* The change of one key from its stored record `before` (NULL: none) to its merge result
+ * (row `res_row` of `res`, or none when `res` is NULL): LookupChangelogMergeFunctionWrapper's
+ * setChangelog, and FullChangelogMergeFunctionWrapper's for several records (whose `before`,
+ * at the max level, is never a retraction). */
+static int update_changes(pm_merge_reader *r, const pm_record *before, const pm_batch *res,
+                          int64_t res_row, int64_t res_seq, int8_t res_kind, paimon_error *err)
+{
+    bool after_add = res != NULL && pm_kind_is_add(res_kind), eq = false;
+    int rc;
+    if (before == NULL || !pm_kind_is_add(before->kind))
+        return after_add ? change(r, res, res_row, res_seq, PM_KIND_INSERT, err) : 0;
+    if (!after_add)
+        return change(r, before->batch, before->row, before->seq, PM_KIND_DELETE, err);
+    if (r->o.compare != NULL &&
+        (rc = same_values(r, before->batch, before->row, res, res_row, &eq, err)) != 0)
+        return rc;
+    if (eq)
+        return 0;
+    if ((rc = change(r, before->batch, before->row, before->seq, PM_KIND_UPDATE_BEFORE, err)) != 0)
+        return rc;
+    return change(r, res, res_row, res_seq, PM_KIND_UPDATE_AFTER, err);
+}
+
 /* FullChangelogMergeFunctionWrapper.getResult: the change of one key's n records, whose
  * reduced result is row `res_row` of `res` (seq, kind), or none when `res` is NULL. */
 static int key_changes(pm_merge_reader *r, size_t n, const pm_batch *res, int64_t res_row,
                        int64_t res_seq, int8_t res_kind, paimon_error *err)
 {
     const pm_record *top = NULL;
-    bool eq = false;
-    int rc;
     for (size_t i = 0; i < n; i++) {
         if (r->recs[i].level != r->o.max_level)
             continue;
@@ -467,21 +488,7 @@ static int key_changes(pm_merge_reader *r, size_t n, const pm_batch *res, int64_
             return change(r, r->recs[0].batch, r->recs[0].row, r->recs[0].seq, PM_KIND_INSERT, err);
         return 0;
     }
-    if (top == NULL) {
-        if (res != NULL && pm_kind_is_add(res_kind))
-            return change(r, res, res_row, res_seq, PM_KIND_INSERT, err);
-        return 0;
-    }
-    if (res == NULL || !pm_kind_is_add(res_kind))
-        return change(r, top->batch, top->row, top->seq, PM_KIND_DELETE, err);
-    if (r->o.compare != NULL &&
-        (rc = same_values(r, top->batch, top->row, res, res_row, &eq, err)) != 0)
-        return rc;
-    if (eq)
-        return 0;
-    if ((rc = change(r, top->batch, top->row, top->seq, PM_KIND_UPDATE_BEFORE, err)) != 0)
-        return rc;
-    return change(r, res, res_row, res_seq, PM_KIND_UPDATE_AFTER, err);
+    return update_changes(r, top, res, res_row, res_seq, res_kind, err);
 }
 
 /* ---- lookup compaction ----------------------------------------------------------------- */
@@ -537,27 +544,6 @@ static const pm_record *high_level(const pm_merge_reader *r, size_t n, bool *lev
             high = &r->recs[i];
     }
     return high;
-}
-
-/* LookupChangelogMergeFunctionWrapper.setChangelog: the change from `before` (NULL: none)
- * to the result (row `res_row` of `res`, or none when `res` is NULL). */
-static int lookup_changes(pm_merge_reader *r, const pm_record *before, const pm_batch *res,
-                          int64_t res_row, int64_t res_seq, int8_t res_kind, paimon_error *err)
-{
-    bool after_add = res != NULL && pm_kind_is_add(res_kind), eq = false;
-    int rc;
-    if (before == NULL || !pm_kind_is_add(before->kind))
-        return after_add ? change(r, res, res_row, res_seq, PM_KIND_INSERT, err) : 0;
-    if (!after_add)
-        return change(r, before->batch, before->row, before->seq, PM_KIND_DELETE, err);
-    if (r->o.compare != NULL &&
-        (rc = same_values(r, before->batch, before->row, res, res_row, &eq, err)) != 0)
-        return rc;
-    if (eq)
-        return 0;
-    if ((rc = change(r, before->batch, before->row, before->seq, PM_KIND_UPDATE_BEFORE, err)) != 0)
-        return rc;
-    return change(r, res, res_row, res_seq, PM_KIND_UPDATE_AFTER, err);
 }
 
 /* Appends row `row` of `src` (values) with seq and kind to the output now (computed rows
@@ -639,7 +625,7 @@ static int lookup_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *e
     if (pick >= 0) {
         const pm_record *p = &r->recs[pick];
         if (level0 && r->o.lookup_changelog &&
-            (rc = lookup_changes(r, high, p->batch, p->row, p->seq, p->kind, err)) != 0)
+            (rc = update_changes(r, high, p->batch, p->row, p->seq, p->kind, err)) != 0)
             return rc;
         if (r->o.drop_delete && !pm_kind_is_add(p->kind))
             return 0;
@@ -654,7 +640,7 @@ static int lookup_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *e
             return rc;
     }
     if (level0 && r->o.lookup_changelog &&
-        (rc = lookup_changes(r, high, emitted ? r->scratch : NULL, 0, seq, kind, err)) != 0)
+        (rc = update_changes(r, high, emitted ? r->scratch : NULL, 0, seq, kind, err)) != 0)
         return rc;
     if (!emitted || (r->o.drop_delete && !pm_kind_is_add(kind)))
         return 0;

@@ -106,6 +106,12 @@ const char *pm_options_get(const pm_options *o, const char *key)
     return idx < 0 ? NULL : o->values[idx];
 }
 
+bool pm_options_is(const pm_options *o, const char *key, const char *value)
+{
+    const char *v = pm_options_get(o, key);
+    return v != NULL && strcasecmp(v, value) == 0;
+}
+
 int pm_options_get_i64(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
                        paimon_error *err)
 {

@@ -31,6 +31,8 @@ int pm_options_set(pm_options *o, const char *key, const char *value);
 bool pm_options_remove(pm_options *o, const char *key);
 /* The value, or NULL when absent.  Borrowed. */
 const char *pm_options_get(const pm_options *o, const char *key);
+/* Whether the key is present with `value`, compared ignoring case (enum options). */
+bool pm_options_is(const pm_options *o, const char *key, const char *value);
 
 /* Typed reads: `fallback` when absent; PAIMON_EINVALID naming the key when malformed. */
 int pm_options_get_i64(const pm_options *o, const char *key, int64_t fallback, int64_t *out,

@@ -28,6 +28,8 @@ for schema in "$FIXTURES"/*/schema; do
   "$PAIMON_CLI" cat "$t" --format jsonl > "$tmp/before" 2> "$tmp/err" ||
     { echo "FAIL: $name: cat before: $(cat "$tmp/err")"; fail=$((fail + 1)); continue; }
   ls -R "$t" > "$tmp/tree-before"
+  # level-0 files that batch reads of lookup tables skip (their rows appear on compaction)
+  level0=$("$PAIMON_CLI" inspect "$t" files --format jsonl | grep -c '"level":0[,}]')
   # the fixture's own files may break --strict (other writers' shapes): only new problems count
   node "$ORACLE_DIR/oracle.mjs" "$t" --strict > /dev/null 2> "$tmp/report-before"
   if ! "$PAIMON_CLI" compact "$t" --full > "$tmp/out" 2> "$tmp/err"; then
@@ -46,10 +48,11 @@ for schema in "$FIXTURES"/*/schema; do
   grep -q "COMPACT" "$tmp/out" || { echo "FAIL: $name: no COMPACT snapshot: $(cat "$tmp/out")"; fail=$((fail + 1)); continue; }
   "$PAIMON_CLI" cat "$t" --format jsonl > "$tmp/after" 2> "$tmp/err" ||
     { echo "FAIL: $name: cat after: $(cat "$tmp/err")"; fail=$((fail + 1)); continue; }
-  # lookup tables: level-0 rows become visible, so `before` is not the reference; the oracle
-  # reading the compacted table is (below, Avro manifests), and the rows must stay put
-  # under a second full compaction
-  [ "$lookup" = yes ] && cp "$tmp/after" "$tmp/before"
+  # lookup tables with level-0 files: their rows become visible, so `before` is not the
+  # reference; the oracle reading the compacted table is (below, Avro manifests), and the
+  # rows must stay put under a second full compaction.  Without level-0 files the rows
+  # must not change.
+  [ "$lookup" = yes ] && [ "$level0" -gt 0 ] && cp "$tmp/after" "$tmp/before"
   node "$ORACLE_DIR/compare.mjs" "$tmp/before" "$tmp/after" > "$tmp/cmp" 2>&1 ||
     { echo "FAIL: $name: rows changed"; cat "$tmp/cmp"; fail=$((fail + 1)); continue; }
   "$LSM_CHECK" "$t" > "$tmp/lsm" 2>&1 || { echo "FAIL: $name: $(cat "$tmp/lsm")"; fail=$((fail + 1)); continue; }

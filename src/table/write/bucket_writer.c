@@ -638,19 +638,6 @@ static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_
     return 0;
 }
 
-/* The directory of the table's index files (index.file-in-data-file-dir: the bucket's). */
-static int index_dir(pm_bucket_writer *w, pm_buf *out, paimon_error *err)
-{
-    bool in_data_dir = false;
-    int rc =
-        pm_options_get_bool(w->c->opts, "index.file-in-data-file-dir", false, &in_data_dir, err);
-    if (rc != 0)
-        return rc;
-    rc = in_data_dir ? pm_buf_puts(out, pm_buf_cstr(&w->dir))
-                     : pm_buf_printf(out, "%s/index", w->c->table);
-    return rc != 0 ? pm_buf_error(err, rc) : 0;
-}
-
 /* A changed bucket's deletion vectors as a new index file of the compact increment
  * (CompactDeletionFile.generateFiles at prepare-commit). */
 static int write_vectors(pm_bucket_writer *w, paimon_error *err)
@@ -664,7 +651,8 @@ static int write_vectors(pm_bucket_writer *w, paimon_error *err)
         return 0;
     pm_arena_init(&arena, 1024);
     pm_buf_init(&dir, 0);
-    if ((rc = index_dir(w, &dir, err)) == 0 &&
+    if ((rc = pm_write_index_dir(w->c, w->partition, w->partition_len, w->bucket, &dir, err)) ==
+            0 &&
         (rc = w->c->fs->mkdirs(w->c->fs, pm_buf_cstr(&dir), err)) == 0)
         rc = pm_dv_maintainer_write(w->dvs, w->c->fs, pm_buf_cstr(&dir), &w->names, w->partition,
                                     w->partition_len, w->bucket, &arena, &e, &written, err);
@@ -748,7 +736,7 @@ static void remove_pending(pm_bucket_writer *w)
         }
     for (size_t i = 0; i < w->pending.compact_index_count; i++) {
         p.len = 0;
-        if (index_dir(w, &p, NULL) == 0 &&
+        if (pm_write_index_dir(w->c, w->partition, w->partition_len, w->bucket, &p, NULL) == 0 &&
             pm_buf_printf(&p, "/%s", w->pending.compact_index[i].file_name) == 0)
             (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
     }

@@ -2,10 +2,8 @@
 #include "table/write/compact_task.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "lsm/merge_reader.h"
 #include "meta/manifest_write.h"
@@ -13,12 +11,6 @@
 #include "table/interval_partition.h"
 #include "util/alloc.h"
 #include "util/error.h"
-
-static bool opt_is(const pm_options *o, const char *key, const char *value)
-{
-    const char *v = pm_options_get(o, key);
-    return v != NULL && strcasecmp(v, value) == 0;
-}
 
 /* The needLookup family of options (CoreOptions.lookupStrategy, lookupCompact,
  * prepareCommitWaitCompaction). */
@@ -36,11 +28,11 @@ static int lookup_init(pm_compactor *k, paimon_error *err)
                                   err)) != 0 ||
         (rc = pm_options_get_bool(o, "lookup-wait", wait_fallback, &k->lookup_wait, err)) != 0)
         return rc;
-    k->first_row = opt_is(o, "merge-engine", "first-row");
-    k->lookup_changelog = opt_is(o, "changelog-producer", "lookup");
-    k->dedup_plain =
-        (pm_options_get(o, "merge-engine") == NULL || opt_is(o, "merge-engine", "deduplicate")) &&
-        k->c->seq_count == 0;
+    k->first_row = pm_options_is(o, "merge-engine", "first-row");
+    k->lookup_changelog = pm_options_is(o, "changelog-producer", "lookup");
+    k->dedup_plain = (pm_options_get(o, "merge-engine") == NULL ||
+                      pm_options_is(o, "merge-engine", "deduplicate")) &&
+                     k->c->seq_count == 0;
     k->need_lookup =
         k->c->primary_key && (k->first_row || k->lookup_changelog || k->dv || force_lookup);
     k->force_up_level0 = k->c->primary_key && (k->need_lookup || force_l0);
@@ -100,10 +92,6 @@ void pm_compactor_release(pm_compactor *k)
         pm_schema_free(k->schemas[i]);
     pm_free(k->schemas);
     pm_lookup_shared_free(k->lookup_shared);
-    if (k->lookup_dir != NULL) {
-        (void)rmdir(k->lookup_dir); /* the levels removed their files when freed */
-        pm_free(k->lookup_dir);
-    }
     memset(k, 0, sizeof(*k));
 }
 
@@ -139,35 +127,13 @@ static const pm_dv *dv_cb(void *ctx, const char *file_name)
     return pm_dv_maintainer_get(ctx, file_name);
 }
 
-/* The directory of local lookup files: $TMPDIR/paimon-lookup-XXXXXX (Java's io tmp dir). */
-static int ensure_lookup_dir(pm_compactor *k, paimon_error *err)
-{
-    const char *base = getenv("TMPDIR");
-    size_t n;
-    if (k->lookup_dir != NULL)
-        return 0;
-    if (base == NULL || base[0] == '\0')
-        base = "/tmp";
-    n = strlen(base) + 32;
-    if ((k->lookup_dir = pm_malloc(n)) == NULL)
-        return pm_nomem(err);
-    snprintf(k->lookup_dir, n, "%s/paimon-lookup-XXXXXX", base);
-    if (mkdtemp(k->lookup_dir) == NULL) {
-        int rc = pm_err_set(err, PAIMON_EIO, "%s: cannot create a lookup directory", k->lookup_dir);
-        pm_free(k->lookup_dir);
-        k->lookup_dir = NULL;
-        return rc;
-    }
-    return 0;
-}
-
 int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir, const char *prefix,
                                pm_dv_maintainer *dvs, const pm_data_file_meta *const *files,
                                size_t n, pm_lookup_levels **out, paimon_error *err)
 {
     pm_lookup_config lc;
     int rc;
-    if ((rc = ensure_lookup_dir(k, err)) != 0)
+    if ((rc = pm_write_ctx_tmp_dir(k->c, err)) != 0)
         return rc;
     if (k->lookup_shared == NULL &&
         (rc = pm_lookup_shared_new(&k->lookup_shared, &k->lookup_opts, err)) != 0)
@@ -180,7 +146,7 @@ int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir, const ch
     lc.schema_ctx = k;
     lc.dv_of = dvs != NULL ? dv_cb : NULL;
     lc.dv_ctx = dvs;
-    lc.local_dir = k->lookup_dir;
+    lc.local_dir = k->c->tmp_dir;
     lc.local_prefix = prefix;
     /* MergeTreeCompactManagerFactory.createRewriter: the persist processor */
     if (k->first_row)
@@ -546,6 +512,49 @@ static pm_section *single(task *t, const pm_manifest_entry *const *file)
     return s;
 }
 
+/* Rewrites section `s` alone, keeping the caller's candidate list aside. */
+static int rewrite_alone(task *t, pm_section *s, paimon_error *err)
+{
+    pm_section **saved = t->cand;
+    size_t saved_count = t->cand_count, saved_cap = t->cand_cap;
+    int rc;
+    t->cand = &s;
+    t->cand_count = 1;
+    t->cand_cap = 1;
+    rc = rewrite_impl(t, err);
+    t->cand = saved;
+    t->cand_count = saved_count;
+    t->cand_cap = saved_cap;
+    return rc;
+}
+
+/* Reads section `s` through the merge for its changelog only (an upgrade that produces
+ * changelog without rewriting: ChangelogMergeTreeRewriter's CHANGELOG_NO_REWRITE). */
+static int changelog_only(task *t, pm_section *s, paimon_error *err)
+{
+    pm_data_writer *cl = NULL;
+    int rc;
+    if ((rc = changelog_writer(t, &cl, err)) == 0 && (rc = merge_section(t, s, NULL, cl, err)) == 0)
+        rc = finish_changelog(t, cl, err);
+    if (rc != 0) {
+        pm_data_writer_abort(cl);
+        return rc;
+    }
+    pm_data_writer_free(cl);
+    return 0;
+}
+
+/* An upgrade by metadata: the file leaves its level and joins the output level. */
+static int move_level(task *t, const pm_data_file_meta *f, paimon_error *err)
+{
+    pm_data_file_meta up = *f;
+    int rc;
+    up.level = t->output;
+    if ((rc = add_entry(t, f, PM_FILE_KIND_DELETE, err)) != 0)
+        return rc;
+    return add_entry(t, &up, PM_FILE_KIND_ADD, err);
+}
+
 /* A lookup table's upgrade of a level-0 file (LookupMergeTreeCompactRewriter.upgradeStrategy,
  * then rewriteOrProduceChangelog over the file alone): the file is read through the lookup
  * wrapper either way (changelog, deletion vectors of the rows it replaces above); it is
@@ -559,9 +568,7 @@ static int lookup_upgrade(task *t, const pm_manifest_entry *const *file, bool ma
     const pm_data_file_meta *f = &(*file)->file;
     pm_data_writer_conf at0, atout;
     pm_section *s = single(t, file);
-    pm_data_writer *cl = NULL;
     bool rewrite, saved_drop = t->drop_delete;
-    pm_data_file_meta up;
     int rc;
     if (s == NULL)
         return pm_nomem(err);
@@ -579,34 +586,15 @@ static int lookup_upgrade(task *t, const pm_manifest_entry *const *file, bool ma
     /* the upgrade drops retractions exactly when deletion vectors are on (forceDropDelete) */
     t->drop_delete = t->k->dv;
     if (rewrite) {
-        pm_section **saved = t->cand;
-        size_t saved_count = t->cand_count, saved_cap = t->cand_cap;
-        t->cand = &s;
-        t->cand_count = 1;
-        t->cand_cap = 1;
-        rc = rewrite_impl(t, err);
-        t->cand = saved;
-        t->cand_count = saved_count;
-        t->cand_cap = saved_cap;
+        rc = rewrite_alone(t, s, err);
         t->drop_delete = saved_drop;
         return rc;
     }
     t->lookup_path = true;
-    if ((rc = changelog_writer(t, &cl, err)) == 0 && (rc = merge_section(t, s, NULL, cl, err)) == 0)
-        rc = finish_changelog(t, cl, err);
+    rc = changelog_only(t, s, err);
     t->lookup_path = false;
     t->drop_delete = saved_drop;
-    if (rc != 0) {
-        pm_data_writer_abort(cl);
-        return rc;
-    }
-    pm_data_writer_free(cl);
-    up = *f;
-    up.level = t->output;
-    if ((rc = add_entry(t, f, PM_FILE_KIND_DELETE, err)) != 0 ||
-        (rc = add_entry(t, &up, PM_FILE_KIND_ADD, err)) != 0)
-        return rc;
-    return 0;
+    return rc != 0 ? rc : move_level(t, f, err);
 }
 
 /* MergeTreeCompactTask.upgrade. */
@@ -616,23 +604,9 @@ static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *
     bool may_delete = !f->has_delete_row_count || f->delete_row_count > 0;
     if ((t->output == t->max_level && may_delete) || t->k->force_rewrite_all) {
         pm_section *s = single(t, file);
-        pm_section **saved = t->cand;
-        size_t saved_count = t->cand_count, saved_cap = t->cand_cap;
-        int rc;
-        if (s == NULL)
-            return pm_nomem(err);
-        /* rewrite this file alone, keeping the caller's candidate list aside */
-        t->cand = &s;
-        t->cand_count = 1;
-        t->cand_cap = 1;
-        rc = rewrite_impl(t, err);
-        t->cand = saved;
-        t->cand_count = saved_count;
-        t->cand_cap = saved_cap;
-        return rc;
+        return s == NULL ? pm_nomem(err) : rewrite_alone(t, s, err);
     }
     if (f->level != t->output) {
-        pm_data_file_meta up = *f;
         int rc;
         if (t->k->need_lookup && !t->k->c->changelog_full && t->b->lookup != NULL && f->level == 0)
             return lookup_upgrade(t, file, may_delete, err);
@@ -640,22 +614,12 @@ static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *
             /* ChangelogMergeTreeRewriter.upgrade, CHANGELOG_NO_REWRITE: the file read alone
              * gives its changelog (every record new to the max level: +I) */
             pm_section *s = single(t, file);
-            pm_data_writer *cl = NULL;
             if (s == NULL)
                 return pm_nomem(err);
-            if ((rc = changelog_writer(t, &cl, err)) != 0)
+            if ((rc = changelog_only(t, s, err)) != 0)
                 return rc;
-            if ((rc = merge_section(t, s, NULL, cl, err)) != 0 ||
-                (rc = finish_changelog(t, cl, err)) != 0) {
-                pm_data_writer_abort(cl);
-                return rc;
-            }
-            pm_data_writer_free(cl);
         }
-        up.level = t->output;
-        if ((rc = add_entry(t, f, PM_FILE_KIND_DELETE, err)) != 0 ||
-            (rc = add_entry(t, &up, PM_FILE_KIND_ADD, err)) != 0)
-            return rc;
+        return move_level(t, f, err);
     }
     return 0;
 }

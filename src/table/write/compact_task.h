@@ -57,8 +57,8 @@ typedef struct pm_compactor {
     bool lookup_changelog;   /* changelog-producer = lookup */
     bool dedup_plain;        /* deduplicate without sequence.field (upgrades need no rewrite) */
     pm_lookup_options lookup_opts;
-    pm_lookup_shared *lookup_shared; /* the cache bounds of every bucket of this write */
-    char *lookup_dir;                /* local lookup files, created on first use; owned */
+    pm_lookup_shared *lookup_shared; /* the cache bounds of every bucket of this write; local
+                                        files go to the write's tmp dir */
 } pm_compactor;
 
 int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err);

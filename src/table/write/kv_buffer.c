@@ -725,28 +725,6 @@ static int out_flush(out_batch *o, pm_data_writer *w, paimon_error *err)
 
 /* ---- spilling -------------------------------------------------------------------------- */
 
-static int ensure_tmp_dir(pm_write_ctx *c, paimon_error *err)
-{
-    const char *base = getenv("TMPDIR");
-    char *dir;
-    size_t n;
-    if (c->tmp_dir != NULL)
-        return 0;
-    if (base == NULL || base[0] == '\0')
-        base = "/tmp";
-    n = strlen(base) + 32;
-    if ((dir = pm_malloc(n)) == NULL)
-        return pm_nomem(err);
-    snprintf(dir, n, "%s/paimon-spill-XXXXXX", base);
-    if (mkdtemp(dir) == NULL) {
-        int rc = pm_err_set(err, PAIMON_EIO, "%s: cannot create a spill directory", dir);
-        pm_free(dir);
-        return rc;
-    }
-    c->tmp_dir = dir;
-    return 0;
-}
-
 /* A new run file for the sorted records of `m`'s cursors (raw, every record kept). */
 static int write_run(pm_kv_buffer *b, merge_state *m, const char *path, paimon_error *err)
 {
@@ -788,7 +766,7 @@ done:
 
 static int next_run_path(pm_kv_buffer *b, pm_buf *path, paimon_error *err)
 {
-    int rc = ensure_tmp_dir(b->c, err);
+    int rc = pm_write_ctx_tmp_dir(b->c, err);
     if (rc != 0)
         return rc;
     path->len = 0;

@@ -383,24 +383,17 @@ done:
     return rc;
 }
 
-/* Where a bucket's deletion-vector index file is: its external path, the bucket directory
- * (index.file-in-data-file-dir), or the table's index directory. */
+/* Where a bucket's deletion-vector index file is: its external path, else in the bucket's
+ * index directory. */
 static int dv_index_path(pm_table_write *w, const pm_index_manifest_entry *e, const uint8_t *part,
                          size_t plen, int32_t bucket, pm_buf *out, paimon_error *err)
 {
-    bool in_data_dir = false;
     int rc;
     if (e->external_path != NULL)
         return pm_buf_puts(out, e->external_path) != 0 ? pm_nomem(err) : 0;
-    if ((rc = pm_options_get_bool(&w->schema->options, "index.file-in-data-file-dir", false,
-                                  &in_data_dir, err)) != 0)
+    if ((rc = pm_write_index_dir(&w->ctx, part, plen, bucket, out, err)) != 0)
         return rc;
-    if (in_data_dir) {
-        if ((rc = pm_write_bucket_dir(&w->ctx, part, plen, bucket, out, err)) != 0)
-            return rc;
-        return pm_buf_printf(out, "/%s", e->file_name) != 0 ? pm_nomem(err) : 0;
-    }
-    return pm_buf_printf(out, "%s/index/%s", w->table, e->file_name) != 0 ? pm_nomem(err) : 0;
+    return pm_buf_printf(out, "/%s", e->file_name) != 0 ? pm_nomem(err) : 0;
 }
 
 /* ---- partitions and writers ------------------------------------------------------------ */

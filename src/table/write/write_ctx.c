@@ -149,12 +149,6 @@ static int unsupported(paimon_error *err, const char *what)
     return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s", what);
 }
 
-static bool opt_is(const pm_options *o, const char *key, const char *value)
-{
-    const char *v = pm_options_get(o, key);
-    return v != NULL && strcasecmp(v, value) == 0;
-}
-
 /* Refuses what this writer cannot write as Java would (behaviour.md §5.1). */
 static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_error *err)
 {
@@ -169,15 +163,16 @@ static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_e
                           (long long)bucket);
     /* deletion vectors, first-row, changelog-producer = lookup and force-lookup compact with
      * lookups at every commit (compact_task.h), as Java's writers do */
-    if (opt_is(o, "bucket-function.type", "hive"))
+    if (pm_options_is(o, "bucket-function.type", "hive"))
         return unsupported(err, "bucket-function.type = hive is not supported yet");
     if (pm_options_get(o, "data-file.external-paths") != NULL)
         return unsupported(err, "data-file.external-paths is not supported yet");
-    if (opt_is(o, "row-tracking.enabled", "true") || opt_is(o, "data-evolution.enabled", "true"))
+    if (pm_options_is(o, "row-tracking.enabled", "true") ||
+        pm_options_is(o, "data-evolution.enabled", "true"))
         return unsupported(err, "row tracking and data evolution are not supported yet");
     /* the commit could not publish the files: refuse before writing any (commit.c) */
-    if (pm_options_get(o, "manifest.format") != NULL && !opt_is(o, "manifest.format", "avro") &&
-        !opt_is(o, "manifest.format", "orc"))
+    if (pm_options_get(o, "manifest.format") != NULL &&
+        !pm_options_is(o, "manifest.format", "avro") && !pm_options_is(o, "manifest.format", "orc"))
         return pm_err_set(err, PAIMON_EUNSUPPORTED,
                           "manifest.format=%s: only Avro and ORC manifests can be written",
                           pm_options_get(o, "manifest.format"));
@@ -427,12 +422,12 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
             c->seq_idx[c->seq_count++] = idx;
             p = comma != NULL ? comma + 1 : NULL;
         }
-        c->seq_descending = opt_is(o, "sequence.field.sort-order", "descending");
+        c->seq_descending = pm_options_is(o, "sequence.field.sort-order", "descending");
         if ((rc = pm_merge_fn_new(&c->merge, s, s->row, err)) != 0)
             return rc;
-        c->changelog_input = opt_is(o, "changelog-producer", "input");
-        c->changelog_full = opt_is(o, "changelog-producer", "full-compaction");
-        if ((c->changelog_full || opt_is(o, "changelog-producer", "lookup")) &&
+        c->changelog_input = pm_options_is(o, "changelog-producer", "input");
+        c->changelog_full = pm_options_is(o, "changelog-producer", "full-compaction");
+        if ((c->changelog_full || pm_options_is(o, "changelog-producer", "lookup")) &&
             (rc = changelog_compare(c, s, err)) != 0)
             return rc;
         if ((rc = pm_options_get_bool(o, "data-file.thin-mode", false, &thin, err)) != 0)
@@ -480,6 +475,41 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
     if ((c->tmp_fs = pm_fs_local_new(false)) == NULL)
         return pm_nomem(err);
     return 0;
+}
+
+int pm_write_ctx_tmp_dir(pm_write_ctx *c, paimon_error *err)
+{
+    const char *base = getenv("TMPDIR");
+    char *dir;
+    size_t n;
+    if (c->tmp_dir != NULL)
+        return 0;
+    if (base == NULL || base[0] == '\0')
+        base = "/tmp";
+    n = strlen(base) + 32;
+    if ((dir = pm_malloc(n)) == NULL)
+        return pm_nomem(err);
+    snprintf(dir, n, "%s/paimon-write-XXXXXX", base);
+    if (mkdtemp(dir) == NULL) {
+        int rc = pm_err_set(err, PAIMON_EIO, "%s: cannot create a temporary directory", dir);
+        pm_free(dir);
+        return rc;
+    }
+    c->tmp_dir = dir;
+    return 0;
+}
+
+int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
+                       int32_t bucket, pm_buf *out, paimon_error *err)
+{
+    bool in_data_dir = false;
+    int rc = pm_options_get_bool(c->opts, "index.file-in-data-file-dir", false, &in_data_dir, err);
+    if (rc != 0)
+        return rc;
+    if (in_data_dir)
+        return pm_write_bucket_dir(c, partition, partition_len, bucket, out, err);
+    rc = pm_buf_printf(out, "%s/index", c->table);
+    return rc != 0 ? pm_buf_error(err, rc) : 0;
 }
 
 void pm_write_ctx_release(pm_write_ctx *c)

@@ -91,7 +91,8 @@ typedef struct pm_write_ctx {
     bool spillable;       /* write-buffer-spillable */
     int64_t spill_fan_in; /* local-sort.max-num-file-handles */
     const char *spill_codec;
-    char *tmp_dir;         /* owned: created on the first spill, removed at the end */
+    char *tmp_dir;         /* owned: spill and lookup files; made on first use, removed at
+                              the end (pm_write_ctx_tmp_dir) */
     pm_fs *tmp_fs;         /* owned: the local file system of spill files */
     pm_options spill_opts; /* owned: the Parquet layout of spill files (small row groups) */
 
@@ -108,6 +109,16 @@ typedef struct pm_write_ctx {
 int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_schema *s,
                       paimon_error *err);
 void pm_write_ctx_release(pm_write_ctx *c);
+
+/* The directory of a bucket's index files, appended to `out`: the table's index directory,
+ * or the bucket's own under index.file-in-data-file-dir. */
+int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
+                       int32_t bucket, pm_buf *out, paimon_error *err);
+
+/* The write's local temporary directory, $TMPDIR/paimon-write-XXXXXX (Java's io tmp dirs):
+ * spill files and local lookup files.  Made on first use; release removes it (its users
+ * remove their files first). */
+int pm_write_ctx_tmp_dir(pm_write_ctx *c, paimon_error *err);
 
 /* The directory of a partition and bucket (data-file.path-directory, the partition path as
  * Java names it, bucket-<b>) appended to `out`. */

@@ -11,6 +11,8 @@
 
 #include "testlib.h"
 
+#include "table_state.h"
+
 #include "lsm_check.h"
 #include "meta/snapshot.h"
 #include "paimon.h"
@@ -101,75 +103,19 @@ static int compact_full(pm_fs *fs, const char *t)
     return pm_table_compact(fs, t, &o, &id, NULL, NULL, &err);
 }
 
-static char *rows_of(const char *path)
-{
-    paimon_table *t;
-    paimon_scan *scan;
-    paimon_scan_options so = PAIMON_SCAN_OPTIONS_INIT;
-    paimon_rows *rows;
-    paimon_error err;
-    pm_strlist lines;
-    pm_buf all;
-    pm_strlist_init(&lines);
-    pm_buf_init(&all, 0);
-    assert_int_equal(paimon_table_open(&t, path, &err), 0);
-    if (paimon_table_scan(&scan, t, &so, &err) != 0)
-        fail_msg("%s: %s", path, err.message);
-    assert_int_equal(paimon_scan_rows(&rows, scan, &err), 0);
-    for (;;) {
-        const char *json;
-        size_t len;
-        int rc = paimon_rows_next(rows, &err);
-        if (rc == PAIMON_ITEROVER)
-            break;
-        if (rc != 0)
-            fail_msg("%s: %s", path, err.message);
-        assert_int_equal(paimon_rows_json(rows, &json, &len, &err), 0);
-        pm_strlist_pushn(&lines, json, len);
-    }
-    pm_strlist_sort(&lines);
-    for (size_t i = 0; i < lines.count; i++) {
-        pm_buf_puts(&all, lines.items[i]);
-        pm_buf_putc(&all, '\n');
-    }
-    pm_strlist_free(&lines);
-    paimon_rows_free(rows);
-    paimon_scan_free(scan);
-    paimon_table_free(t);
-    return (char *)pm_buf_detach(&all, NULL);
-}
-
-static int64_t latest(const char *t)
-{
-    pm_fs *fs = pm_fs_local_new(false);
-    int64_t id = 0;
-    bool found;
-    assert_int_equal(pm_snapshot_latest_id(fs, t, &id, &found, NULL), 0);
-    pm_fs_free(fs);
-    return found ? id : 0;
-}
-
 /* The changelog records the latest snapshot lists (0 without a changelog manifest list). */
 static int64_t latest_changelog_records(const char *t)
 {
     pm_fs *fs = pm_fs_local_new(false);
     pm_snapshot *snap = NULL;
     int64_t n;
-    assert_int_equal(pm_snapshot_read(fs, t, latest(t), &snap, NULL), 0);
+    assert_int_equal(pm_snapshot_read(fs, t, pm_test_latest_snapshot(t), &snap, NULL), 0);
     n = snap->changelog_manifest_list != NULL && snap->changelog_record_count > 0
             ? snap->changelog_record_count
             : 0;
     pm_snapshot_free(snap);
     pm_fs_free(fs);
     return n;
-}
-
-static void remove_table(char *t)
-{
-    char *dir = pm_strndup(t, strlen(t) - 2);
-    pm_test_rmtree(dir);
-    pm_free(dir);
-    pm_free(t);
 }
 
 /* The table as the loop starts it: four commits, level-0 files only when write-only. */
@@ -198,18 +144,18 @@ static void fault_loop(bool dedicated, pm_fault_mode mode)
         char *t = prepare(dedicated);
         pm_fs *fs = pm_fs_fault_new(pm_fs_local_new(false), 0, mode);
         int top = -1;
-        before = rows_of(t);
-        id_before = latest(t);
+        before = pm_test_table_rows(t);
+        id_before = pm_test_latest_snapshot(t);
         assert_int_equal(job(fs, t, dedicated), 0);
         total = pm_fs_fault_count(fs);
         pm_fs_free(fs);
-        after = rows_of(t);
-        id_after = latest(t);
+        after = pm_test_table_rows(t);
+        id_after = pm_test_latest_snapshot(t);
         assert_int_equal(pm_test_check_lsm(t, msg, sizeof(msg), &top, NULL), 0);
         assert_true(top >= 1);            /* it did compact */
         if (g_full_changelog || g_lookup) /* and wrote its changelog with the COMPACT one */
             assert_true(latest_changelog_records(t) > 0);
-        remove_table(t);
+        pm_test_remove_table(t);
     }
     assert_true(total > 20);
     assert_true(id_after > id_before);
@@ -238,8 +184,8 @@ static void fault_loop(bool dedicated, pm_fault_mode mode)
                 assert_true(WEXITSTATUS(status) == PM_FS_HALT_EXIT || WEXITSTATUS(status) == 0);
             }
         }
-        got = rows_of(t);
-        id = latest(t);
+        got = pm_test_table_rows(t);
+        id = pm_test_latest_snapshot(t);
         if (strcmp(got, before) != 0 && strcmp(got, after) != 0)
             fail_msg("operation %ld of %ld: the table reads neither as before nor as after", n,
                      total);
@@ -254,7 +200,7 @@ static void fault_loop(bool dedicated, pm_fault_mode mode)
             char *again;
             assert_int_equal(compact_full(fs, t), 0);
             pm_fs_free(fs);
-            again = rows_of(t);
+            again = pm_test_table_rows(t);
             /* A deletion-vector table whose APPEND snapshot was committed but whose COMPACT
              * one failed holds the new rows in level 0, which its batch reads skip (as
              * Java's do): the compaction then shows them, so it reads as after. */
@@ -263,7 +209,7 @@ static void fault_loop(bool dedicated, pm_fault_mode mode)
             pm_free(again);
         }
         pm_free(got);
-        remove_table(t);
+        pm_test_remove_table(t);
     }
     pm_free(before);
     pm_free(after);
@@ -325,7 +271,7 @@ static void test_concurrent_compactions_conflict(void **state)
     (void)state;
     pm_commit_messages_init(&ma);
     pm_commit_messages_init(&mb);
-    before = rows_of(t);
+    before = pm_test_table_rows(t);
     assert_int_equal(pm_table_write_new(&a, fs, t, &wo, &err), 0);
     assert_int_equal(pm_table_write_new(&b, fs, t, &wo, &err), 0);
     assert_int_equal(pm_table_write_compact(a, true, NULL, NULL, &ma, &err), 0);
@@ -336,12 +282,12 @@ static void test_concurrent_compactions_conflict(void **state)
     o.identifier = 1;
     o.kind = PM_COMMIT_COMPACT;
     assert_int_equal(pm_commit(fs, t, &ma, &o, &id_a, &err), 0);
-    latest_id = latest(t);
+    latest_id = pm_test_latest_snapshot(t);
     assert_int_equal(id_a, latest_id);
     o.commit_user = "d";
     assert_int_equal(pm_commit(fs, t, &mb, &o, &id_b, &err), PAIMON_ECONFLICT);
-    assert_int_equal(latest(t), latest_id);
-    after = rows_of(t);
+    assert_int_equal(pm_test_latest_snapshot(t), latest_id);
+    after = pm_test_table_rows(t);
     assert_string_equal(before, after);
     assert_int_equal(pm_test_check_lsm(t, msg, sizeof(msg), NULL, NULL), 0);
     pm_table_write_free(a);
@@ -351,7 +297,7 @@ static void test_concurrent_compactions_conflict(void **state)
     pm_fs_free(fs);
     pm_free(before);
     pm_free(after);
-    remove_table(t);
+    pm_test_remove_table(t);
 }
 
 int main(void)

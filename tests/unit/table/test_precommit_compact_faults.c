@@ -12,6 +12,8 @@
 
 #include "testlib.h"
 
+#include "table_state.h"
+
 #include "paimon.h"
 #include "paimon/changes.h"
 #include "table/commit.h"
@@ -119,25 +121,6 @@ static size_t count_files(const char *t, const char *prefix)
     return n;
 }
 
-static int64_t latest(const char *t)
-{
-    pm_fs *fs = pm_fs_local_new(false);
-    paimon_error err;
-    int64_t id = 0;
-    bool found;
-    assert_int_equal(pm_snapshot_latest_id(fs, t, &id, &found, &err), 0);
-    pm_fs_free(fs);
-    return id;
-}
-
-static void remove_table(char *t)
-{
-    char *dir = pm_strndup(t, strlen(t) - 2);
-    pm_test_rmtree(dir);
-    pm_free(dir);
-    pm_free(t);
-}
-
 /* A table with snapshot 1 (packed), and the messages of a second write. */
 static char *prepare(pm_commit_messages *m)
 {
@@ -181,7 +164,7 @@ static void fault_loop(pm_fault_mode mode)
         assert_int_equal(count_files(t, "compacted-changelog-"), 4);
         assert_int_equal(count_files(t, "changelog-"), 0);
         pm_commit_messages_release(&m);
-        remove_table(t);
+        pm_test_remove_table(t);
     }
     assert_true(total > 20);
     assert_string_not_equal(before, after);
@@ -214,7 +197,7 @@ static void fault_loop(pm_fault_mode mode)
         if (strcmp(got, before) != 0 && strcmp(got, after) != 0)
             fail_msg("operation %ld of %ld: the changes read neither as before nor as after", n,
                      total);
-        if (mode == PM_FAULT_FAIL && rc != 0 && latest(t) == 1) {
+        if (mode == PM_FAULT_FAIL && rc != 0 && pm_test_latest_snapshot(t) == 1) {
             pm_fs *fs = pm_fs_local_new(false);
             int64_t id = 0;
             char *again;
@@ -236,7 +219,7 @@ static void fault_loop(pm_fault_mode mode)
         }
         pm_free(got);
         pm_commit_messages_release(&m);
-        remove_table(t);
+        pm_test_remove_table(t);
     }
     if (mode == PM_FAULT_FAIL) {
         /* both outcomes happened: failures that cleaned up, and commits that got through */

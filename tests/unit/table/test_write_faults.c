@@ -11,6 +11,8 @@
 
 #include "testlib.h"
 
+#include "table_state.h"
+
 #include "paimon.h"
 #include "paimon/scan.h"
 #include "table/commit.h"
@@ -105,53 +107,6 @@ done:
     return rc;
 }
 
-/* The rows of the latest snapshot as sorted JSON lines. */
-static char *rows_of(const char *path)
-{
-    paimon_table *t;
-    paimon_scan *scan;
-    paimon_scan_options so = PAIMON_SCAN_OPTIONS_INIT;
-    paimon_rows *rows;
-    paimon_error err;
-    pm_strlist lines;
-    pm_buf all;
-    pm_strlist_init(&lines);
-    pm_buf_init(&all, 0);
-    assert_int_equal(paimon_table_open(&t, path, &err), 0);
-    if (paimon_table_scan(&scan, t, &so, &err) != 0)
-        fail_msg("%s: %s", path, err.message);
-    assert_int_equal(paimon_scan_rows(&rows, scan, &err), 0);
-    for (;;) {
-        const char *json;
-        size_t len;
-        int rc = paimon_rows_next(rows, &err);
-        if (rc == PAIMON_ITEROVER)
-            break;
-        if (rc != 0)
-            fail_msg("%s: %s", path, err.message);
-        assert_int_equal(paimon_rows_json(rows, &json, &len, &err), 0);
-        pm_strlist_pushn(&lines, json, len);
-    }
-    pm_strlist_sort(&lines);
-    for (size_t i = 0; i < lines.count; i++) {
-        pm_buf_puts(&all, lines.items[i]);
-        pm_buf_putc(&all, '\n');
-    }
-    pm_strlist_free(&lines);
-    paimon_rows_free(rows);
-    paimon_scan_free(scan);
-    paimon_table_free(t);
-    return (char *)pm_buf_detach(&all, NULL);
-}
-
-static void remove_table(char *t)
-{
-    char *dir = pm_strndup(t, strlen(t) - 2);
-    pm_test_rmtree(dir);
-    pm_free(dir);
-    pm_free(t);
-}
-
 static void fault_loop(const table_case *tc, pm_fault_mode mode)
 {
     char *before, *after;
@@ -161,13 +116,13 @@ static void fault_loop(const table_case *tc, pm_fault_mode mode)
         char *t = create(tc, "wfault-count");
         pm_fs *base = pm_fs_local_new(false), *fs;
         assert_int_equal(write_commit(base, t, 0, 150, 1), 0);
-        before = rows_of(t);
+        before = pm_test_table_rows(t);
         fs = pm_fs_fault_new(base, 0, mode);
         assert_int_equal(write_commit(fs, t, 150, 300, 2), 0);
         total = pm_fs_fault_count(fs);
         pm_fs_free(fs);
-        after = rows_of(t);
-        remove_table(t);
+        after = pm_test_table_rows(t);
+        pm_test_remove_table(t);
     }
     assert_true(total > 20);
     assert_string_not_equal(before, after);
@@ -196,12 +151,12 @@ static void fault_loop(const table_case *tc, pm_fault_mode mode)
                 assert_true(WEXITSTATUS(status) == PM_FS_HALT_EXIT || WEXITSTATUS(status) == 0);
             }
         }
-        got = rows_of(t);
+        got = pm_test_table_rows(t);
         if (strcmp(got, before) != 0 && strcmp(got, after) != 0)
             fail_msg("operation %ld of %ld: the table reads neither as before nor as after", n,
                      total);
         pm_free(got);
-        remove_table(t);
+        pm_test_remove_table(t);
     }
     pm_free(before);
     pm_free(after);
