@@ -1,7 +1,8 @@
 /*
  * What every bucket writer of one table write shares: the schema and options read once,
  * the data-file layout and statistics modes, the merge function, the write-buffer limits.
- * Built by table_write.c; append_writer.c and kv_writer.c only read it.
+ * Built by table_write.c (pm_write_ctx_init, write_ctx.c); the bucket writers, the write
+ * buffer and compaction (bucket_writer.c, kv_buffer.c, compact_task.c) only read it.
  *
  * Data-file layout (metadata.md §13, behaviour.md §1.1):
  *   append tables       the table's columns;
