@@ -217,12 +217,7 @@ static int64_t now_ms(void)
 
 static int compare_key(const pm_lookup_levels *l, const pm_datum *a, const pm_datum *b)
 {
-    for (size_t k = 0; k < l->key_count; k++) {
-        int c = pm_datum_compare(l->key_types[k], &a[k], &b[k]);
-        if (c != 0)
-            return c;
-    }
-    return 0;
+    return pm_datum_compare_key(l->key_types, a, b, l->key_count);
 }
 
 /* ---- the LRU of local files ---------------------------------------------------------------- */
@@ -316,12 +311,7 @@ static void sort_level(pm_lookup_levels *l, int32_t i)
 static int decode_key(pm_lookup_levels *l, const pm_avro_bytes *b, pm_datum *out, const char *file,
                       const char *what, paimon_error *err)
 {
-    pm_binrow row;
-    int rc = pm_binrow_deserialize(&row, b->ptr, b->len, err);
-    if (rc == 0 && row.arity != (int32_t)l->key_count)
-        rc = pm_corrupt(err, "%d fields, the key has %zu", row.arity, l->key_count);
-    for (size_t k = 0; rc == 0 && k < l->key_count; k++)
-        rc = pm_binrow_get(&row, (int32_t)k, l->key_types[k], &out[k], err);
+    int rc = pm_binrow_decode_key(b->ptr, b->len, l->key_types, l->key_count, out, err);
     return rc == 0 ? 0 : pm_err_prefix(err, rc, "data file %s: %s: ", file, what);
 }
 
