@@ -193,8 +193,10 @@ int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paim
     for (size_t i = 0; i < l0; i++) {
         out[n].level = 0;
         out[n].size = all[i]->file.file_size;
-        if ((out[n].files = pm_malloc(sizeof(*out[n].files))) == NULL)
-            goto nomem;
+        if ((out[n].files = pm_malloc(sizeof(*out[n].files))) == NULL) {
+            rc = pm_nomem(err);
+            goto fail;
+        }
         out[n].files[0] = all[i];
         out[n++].file_count = 1;
     }
@@ -206,8 +208,10 @@ int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paim
         if (k == 0)
             continue;
         out[n].level = lv;
-        if ((out[n].files = pm_malloc(k * sizeof(*out[n].files))) == NULL)
-            goto nomem;
+        if ((out[n].files = pm_malloc(k * sizeof(*out[n].files))) == NULL) {
+            rc = pm_nomem(err);
+            goto fail;
+        }
         for (size_t i = 0; i < l->file_count; i++)
             if (l->files[i] != NULL && l->files[i]->file.level == lv) {
                 out[n].files[out[n].file_count++] = l->files[i];
@@ -224,8 +228,6 @@ int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paim
     *runs = out;
     *count = n;
     return 0;
-nomem:
-    rc = pm_nomem(err);
 fail:
     pm_free(all);
     pm_levels_runs_free(out, n + 1);
