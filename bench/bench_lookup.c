@@ -28,6 +28,7 @@
 
 #include "bench_util.h"
 #include "lsm/lookup_levels.h"
+#include "table/file_reader.h"
 #include "paimon.h"
 #include "table/scan.h"
 #include "table/table.h"
@@ -202,6 +203,7 @@ int main(int argc, char **argv)
     c.fs = t->fs;
     c.bucket_dir = bucket_dir;
     c.schema = t->schema;
+    c.open_file = pm_file_reader_open_source;
     c.local_dir = local;
     c.local_prefix = "0-";
     c.mode = mode;

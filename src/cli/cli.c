@@ -1,5 +1,5 @@
 /* Option parsing, error reporting and table output for the command: see cli.h. */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stdarg.h>

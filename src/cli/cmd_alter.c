@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 
 static const char USAGE[] =
     "usage: paimon alter TABLE add-column 'NAME TYPE' [--after COL | --first]\n"

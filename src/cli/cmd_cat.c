@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 
 static const char USAGE[] =
     "usage: paimon cat TABLE [--snapshot N | --tag NAME | --timestamp MILLIS]\n"

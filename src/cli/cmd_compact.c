@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 #include "paimon/write.h"
 
 static const char USAGE[] =

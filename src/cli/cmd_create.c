@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 
 static const char USAGE[] =
     "usage: paimon create TABLE --schema 'COLUMNS' [--primary-key c[,c..]]\n"

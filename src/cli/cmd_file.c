@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 
 #define MAX_SELECT 1024
 
@@ -19,8 +19,9 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: paimon file cat FILE [--select c[,c..]] [--format jsonl|csv|table|none]\n"
                  "       paimon file meta FILE\n\n"
-                 "cat prints the rows of one data file (Parquet) in the canonical form;\n"
-                 "meta prints its schema, row groups, column chunks and statistics.\n");
+                 "cat prints the rows of one data file (Parquet, ORC or Avro) in the canonical\n"
+                 "form; meta prints its schema and layout (Parquet row groups and column chunks,\n"
+                 "ORC stripes, the Avro codec) with their statistics.\n");
 }
 
 /* Splits "a, b,c" into trimmed names (in place). */

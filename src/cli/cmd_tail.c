@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 
 static const char USAGE[] =
     "usage: paimon tail TABLE [--from earliest|latest|snapshot:N|timestamp:MS]\n"

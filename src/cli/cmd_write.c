@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 #include "paimon/write.h"
 
 static const char USAGE[] =

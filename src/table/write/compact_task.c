@@ -146,6 +146,7 @@ int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir, const ch
     lc.schema_ctx = k;
     lc.dv_of = dvs != NULL ? dv_cb : NULL;
     lc.dv_ctx = dvs;
+    lc.open_file = pm_file_reader_open_source;
     lc.local_dir = k->c->tmp_dir;
     lc.local_prefix = prefix;
     /* MergeTreeCompactManagerFactory.createRewriter: the persist processor */
