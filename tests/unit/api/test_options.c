@@ -180,8 +180,8 @@ static void expect_refused(int rc, const paimon_error *err, const char *fn, cons
 {
     char want[160];
     assert_int_equal(rc, PAIMON_EINVALID);
-    snprintf(want, sizeof(want), "%s: %s version %u; this library knows versions 1 to %u", fn,
-             type, version, current);
+    snprintf(want, sizeof(want), "%s: %s version %u; this library knows versions 1 to %u", fn, type,
+             version, current);
     assert_string_equal(err->message, want);
 }
 
