@@ -119,7 +119,9 @@ typedef struct paimon_changes_snapshot {
 
 /* Moves to the next snapshot of the range (every one, skipped ones included) and plans its
  * changes: 0, or PAIMON_ITEROVER after the last.  A snapshot of the range that has gone
- * meanwhile is PAIMON_ENOTFOUND.  `info`'s strings are borrowed; valid until the next call.
+ * meanwhile is PAIMON_ENOTFOUND.  `info`'s strings are borrowed; valid until the next
+ * paimon_changes_next_snapshot() or paimon_changes_free() (a cursor of the snapshot may
+ * outlive them).
  * `info` may be NULL. */
 PAIMON_API int paimon_changes_next_snapshot(paimon_changes *changes, paimon_changes_snapshot *info,
                                             paimon_error *err);

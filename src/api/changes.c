@@ -39,6 +39,7 @@ struct paimon_changes {
     int64_t batch_rows;
     pm_scan_plan *plan; /* of the current snapshot until a cursor takes it, or NULL */
     int64_t current;    /* the current snapshot's id, 0 before the first */
+    char *commit_kind;  /* the current snapshot's, as written (its plan may go to a cursor) */
 };
 
 static int source_next(void *ctx, pm_batch **out, paimon_error *err)
@@ -78,6 +79,7 @@ PAIMON_API void paimon_changes_free(paimon_changes *c)
     if (c == NULL)
         return;
     pm_scan_plan_free(c->plan);
+    pm_free(c->commit_kind);
     for (size_t i = 0; c->type_names != NULL && i <= c->column_count; i++)
         pm_free(c->type_names[i]);
     pm_free(c->type_names);
@@ -201,17 +203,25 @@ PAIMON_API int paimon_changes_next_snapshot(paimon_changes *c, paimon_changes_sn
     pm_scan_plan_free(c->plan);
     c->plan = NULL;
     c->current = 0;
+    pm_free(c->commit_kind);
+    c->commit_kind = NULL;
     if (c->next_id > c->last)
         return PAIMON_ITEROVER;
     if ((rc = pm_changes_plan(c->table, c->schema, c->next_id, &c->plan, &read, err)) != 0)
         return rc;
     c->current = c->next_id++;
+    {
+        const pm_snapshot *s = c->plan->snapshot;
+        const char *kind =
+            s->commit_kind_name != NULL ? s->commit_kind_name : pm_commit_kind_name(s->commit_kind);
+        if ((c->commit_kind = pm_strdup(kind)) == NULL)
+            return pm_nomem(err);
+    }
     if (info != NULL) {
         const pm_snapshot *s = c->plan->snapshot;
         memset(info, 0, sizeof(*info));
         info->id = s->id;
-        info->commit_kind =
-            s->commit_kind_name != NULL ? s->commit_kind_name : pm_commit_kind_name(s->commit_kind);
+        info->commit_kind = c->commit_kind;
         info->time_millis = s->time_millis;
         info->read = read;
         for (size_t i = 0; i < c->plan->split_count; i++)

@@ -108,11 +108,13 @@ void cli_select_free(cli_select *s);
 /* Writes one CSV field (RFC 4180, the quoting `paimon write --format csv` reads back). */
 void cli_csv_field(FILE *out, const char *text, size_t len);
 
-/* A printer of rows in one format, over columns with these names and type strings (copied
- * as needed).  CSV prints its header at once; a table prints at cli_output_end(). */
+/* A printer of rows in one format, over columns with these names and type strings (read
+ * during the call only).  CSV prints its header at once; a table prints at cli_output_end().
+ * cli_output_of() takes the columns of a cursor. */
 typedef struct cli_output cli_output;
 cli_output *cli_output_new(cli_format format, FILE *out, size_t columns, const char *const *names,
                            const char *const *types);
+cli_output *cli_output_of(cli_format format, FILE *out, const paimon_cursor *cursor);
 /* Prints (or gathers) the cursor's current row: 0 or the cursor's error code. */
 int cli_output_row(cli_output *o, paimon_cursor *cursor, paimon_error *err);
 /* Finishes: the table and "(N rows)", or the count for CLI_FORMAT_NONE. */

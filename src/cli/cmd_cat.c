@@ -73,7 +73,6 @@ int cli_cmd_cat(int argc, char **argv)
     cli_format format = CLI_FORMAT_JSONL;
     cli_select select = {NULL, NULL, 0};
     cli_output *out = NULL;
-    const char **names = NULL, **types = NULL;
     char *base = NULL;
     long long limit = -1, count = 0, v;
     int rc = cli_parse("cat", argc, argv, OPTIONS, &a), given = 0;
@@ -142,16 +141,7 @@ int cli_cmd_cat(int argc, char **argv)
         rc = cli_fail(&err, false);
         goto done;
     }
-    {
-        size_t nc = paimon_cursor_column_count(cur);
-        names = cli_calloc(nc, sizeof(char *));
-        types = cli_calloc(nc, sizeof(char *));
-        for (size_t i = 0; i < nc; i++) {
-            names[i] = paimon_cursor_column_name(cur, i);
-            types[i] = paimon_cursor_column_type(cur, i);
-        }
-        out = cli_output_new(format, stdout, nc, names, types);
-    }
+    out = cli_output_of(format, stdout, cur);
     while (limit < 0 || count < limit) {
         rc = paimon_cursor_next(cur, &err);
         if (rc == PAIMON_ITEROVER)
@@ -173,8 +163,6 @@ done:
         rc = CLI_EXIT_FAILED;
     }
     cli_output_free(out);
-    free(names);
-    free(types);
     paimon_cursor_free(cur);
     paimon_scan_free(scan);
     paimon_table_free(t);

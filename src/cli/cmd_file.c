@@ -59,8 +59,6 @@ static int cat(const char *path, const paimon_file_read_options *o, cli_format f
     paimon_cursor *cur = NULL;
     paimon_error err = {0, {0}};
     cli_output *out = NULL;
-    const char **names = NULL, **types = NULL;
-    size_t nc;
     int rc;
 
     if ((rc = paimon_file_open(&f, path, &err)) != 0 ||
@@ -72,14 +70,7 @@ static int cat(const char *path, const paimon_file_read_options *o, cli_format f
         rc = count_rows(cur);
         goto done;
     }
-    nc = paimon_cursor_column_count(cur);
-    names = cli_calloc(nc, sizeof(char *));
-    types = cli_calloc(nc, sizeof(char *));
-    for (size_t i = 0; i < nc; i++) {
-        names[i] = paimon_cursor_column_name(cur, i);
-        types[i] = paimon_cursor_column_type(cur, i);
-    }
-    out = cli_output_new(format, stdout, nc, names, types);
+    out = cli_output_of(format, stdout, cur);
     while ((rc = paimon_cursor_next(cur, &err)) == 0 && (rc = cli_output_row(out, cur, &err)) == 0)
         ;
     if (rc != PAIMON_ITEROVER) {
@@ -91,8 +82,6 @@ static int cat(const char *path, const paimon_file_read_options *o, cli_format f
     rc = CLI_EXIT_OK;
 done:
     cli_output_free(out);
-    free(names);
-    free(types);
     paimon_cursor_free(cur);
     paimon_file_free(f);
     return rc;

@@ -199,6 +199,21 @@ cli_output *cli_output_new(cli_format format, FILE *out, size_t columns, const c
     return o;
 }
 
+cli_output *cli_output_of(cli_format format, FILE *out, const paimon_cursor *cursor)
+{
+    size_t n = paimon_cursor_column_count(cursor);
+    const char **names = cli_calloc(n, sizeof(char *)), **types = cli_calloc(n, sizeof(char *));
+    cli_output *o;
+    for (size_t i = 0; i < n; i++) {
+        names[i] = paimon_cursor_column_name(cursor, i);
+        types[i] = paimon_cursor_column_type(cursor, i);
+    }
+    o = cli_output_new(format, out, n, names, types);
+    free(names);
+    free(types);
+    return o;
+}
+
 /* A string value as the table shows it: quoted when it could pass for NULL or another. */
 static char *table_string(const char *text, size_t len)
 {

@@ -134,6 +134,8 @@ static void test_snapshots_and_kinds(void **state)
                               "{\"_ROW_KIND\":\"+U\",\"id\":1,\"v\":\"c\"}\n"
                               "{\"_ROW_KIND\":\"-D\",\"id\":2,\"v\":\"b\"}\n");
     assert_string_equal(kinds, "IIUuD");
+    /* the snapshot's info outlives its cursor (which took the snapshot's plan) */
+    assert_string_equal(info.commit_kind, "APPEND");
     pm_free(rows);
     assert_int_equal(paimon_changes_next_snapshot(ch, &info, &err), PAIMON_ITEROVER);
     assert_int_equal(paimon_changes_cursor(&cur, ch, &err), PAIMON_EINVALID);
