@@ -81,8 +81,16 @@ int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int
     PM_TRY(pm_schema_read_latest(fs, table, &schema, err));
     PM_TRY(pm_schema_partition_fields(schema, f.parts, PM_WRITE_MAX_KEYS, &f.part_count, err));
     PM_TRY(pm_partition_naming_from(schema, &f.naming, err));
-    PM_TRY(check_items(&f, err));
-    PM_TRY(pm_table_write_new(&w, fs, table, &wo, err));
+    rc = check_items(&f, err);
+    if (rc == 0)
+        rc = pm_table_write_new(&w, fs, table, &wo, err);
+    if (rc != 0) {
+        /* The request or the table's options: name the table.  Corrupt or unreadable files
+         * are named by their paths, which start with the table's. */
+        if (rc != PAIMON_ENOMEM && rc != PAIMON_ECORRUPT && rc != PAIMON_EIO)
+            pm_err_prefix(err, rc, "%s: ", table);
+        goto done;
+    }
     PM_TRY(
         pm_table_write_compact(w, o->full, o->partition_count > 0 ? matches : NULL, &f, &m, err));
     for (size_t i = 0; i < m.compact_count; i++) {

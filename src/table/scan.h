@@ -78,6 +78,18 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
                        paimon_error *err);
 void pm_scan_plan_free(pm_scan_plan *p);
 
+/* Plans the read of a table's own rows (or of `$ro`, o->read_optimized) with a filter given
+ * as text, as a scan of the public API asks (table/scan_table.c): the snapshot is chosen
+ * first (the latest is pinned by id), the filter is parsed over that snapshot's schema, and
+ * planning prunes with it.  The latest snapshot of a table that has none is an empty plan:
+ * no snapshot (NULL), no splits, the table's latest schema.  An explicit snapshot, tag or
+ * timestamp that does not exist is PAIMON_ENOTFOUND, a filter that does not parse
+ * PAIMON_EINVALID.  `*filter` receives the parsed filter (NULL without one), which the plan's
+ * split readers borrow; the caller frees it with pm_predicate_free() after them.  Caller
+ * owns `*out`; release with pm_scan_plan_free(). */
+int pm_scan_plan_table(paimon_table *t, const pm_scan_options *o, const char *filter_text,
+                       pm_scan_plan **out, pm_predicate **filter, paimon_error *err);
+
 /* The data file path of an entry (partition directory as Java names it, bucket directory,
  * or _EXTERNAL_PATH).  Allocated in `arena`; NULL with *err set on failure. */
 const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,

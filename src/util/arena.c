@@ -113,7 +113,8 @@ char *pm_arena_strndup(pm_arena *a, const char *s, size_t len)
     char *p = pm_arena_alloc(a, len + 1);
     if (p == NULL)
         return NULL;
-    memcpy(p, s, len);
+    if (len > 0) /* s may be NULL then (an empty pm_buf) */
+        memcpy(p, s, len);
     p[len] = '\0';
     return p;
 }

@@ -291,7 +291,7 @@ static int read_rows(paimon_table *t, scan_args a, pm_buf *out, paimon_error *er
 {
     paimon_scan_options o = PAIMON_SCAN_OPTIONS_INIT;
     paimon_scan *scan = NULL;
-    paimon_rows *rows = NULL;
+    paimon_cursor *rows = NULL;
     int rc;
     o.system_table = a.system_table;
     o.snapshot_id = a.snapshot;
@@ -302,15 +302,15 @@ static int read_rows(paimon_table *t, scan_args a, pm_buf *out, paimon_error *er
     pm_buf_reset(out);
     if ((rc = paimon_table_scan(&scan, t, &o, err)) != 0)
         return rc;
-    assert_int_equal(paimon_scan_rows(&rows, scan, err), 0);
-    while ((rc = paimon_rows_next(rows, err)) == 0) {
+    assert_int_equal(paimon_scan_cursor(&rows, scan, err), 0);
+    while ((rc = paimon_cursor_next(rows, err)) == 0) {
         const char *json;
         size_t len;
-        assert_int_equal(paimon_rows_json(rows, &json, &len, err), 0);
+        assert_int_equal(paimon_cursor_row_json(rows, &json, &len, err), 0);
         assert_int_equal(pm_buf_append(out, json, len), 0);
         assert_int_equal(pm_buf_putc(out, '\n'), 0);
     }
-    paimon_rows_free(rows);
+    paimon_cursor_free(rows);
     paimon_scan_free(scan);
     return rc == PAIMON_ITEROVER ? 0 : rc;
 }
@@ -534,7 +534,12 @@ static void test_splits_and_arrow(void **state)
     assert_string_equal(info.partition, "{}");
     assert_int_equal(paimon_scan_split_file(scan, 0, 0, &f, &err), PAIMON_EINVALID);
     assert_string_equal(paimon_scan_column_type(scan, 5), "TIMESTAMP(3) NOT NULL");
-    assert_int_equal(paimon_scan_read_split(scan, 0, &stream, &err), 0);
+    {
+        paimon_cursor *cur;
+        assert_int_equal(paimon_scan_split_cursor(&cur, scan, 0, &err), 0);
+        assert_int_equal(paimon_cursor_arrow_stream(cur, &stream, &err), 0);
+        paimon_cursor_free(cur); /* the stream does not need it */
+    }
     assert_int_equal(stream.get_schema(&stream, &schema), 0);
     assert_int_equal(schema.n_children, 14);
     assert_string_equal(schema.children[0]->name, "snapshot_id");
