@@ -16,6 +16,7 @@
 
 #include "data/input_int.h"
 #include "util/alloc.h"
+#include "util/utf8.h"
 
 /* ---- tokens ---------------------------------------------------------------------------- */
 
@@ -36,32 +37,6 @@ static int hex4(const uint8_t *p, uint32_t *out)
     }
     *out = v;
     return 0;
-}
-
-static int put_utf8(pm_buf *b, uint32_t cp)
-{
-    uint8_t u[4];
-    size_t n;
-    if (cp < 0x80) {
-        u[0] = (uint8_t)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        u[0] = (uint8_t)(0xc0 | (cp >> 6));
-        u[1] = (uint8_t)(0x80 | (cp & 0x3f));
-        n = 2;
-    } else if (cp < 0x10000) {
-        u[0] = (uint8_t)(0xe0 | (cp >> 12));
-        u[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
-        u[2] = (uint8_t)(0x80 | (cp & 0x3f));
-        n = 3;
-    } else {
-        u[0] = (uint8_t)(0xf0 | (cp >> 18));
-        u[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3f));
-        u[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
-        u[3] = (uint8_t)(0x80 | (cp & 0x3f));
-        n = 4;
-    }
-    return pm_buf_append(b, u, n);
 }
 
 /* Decodes the escapes of a string whose raw content is [a, end) into `out` (or only checks
@@ -105,7 +80,7 @@ static int unescape(pm_input_ctx *x, const uint8_t *a, const uint8_t *end, pm_bu
                 return pm_input_fail(x, "lone surrogate \\u%04X in a string", (unsigned)cp);
             }
             if (out != NULL)
-                rc = put_utf8(out, cp);
+                rc = pm_utf8_put(out, cp); /* never a surrogate: paired above */
             p += 6;
             continue;
         default:

@@ -15,6 +15,7 @@
 #include "data/canonical.h"
 #include "data/input_int.h"
 #include "util/alloc.h"
+#include "util/utf8.h"
 
 #define SHOW(s, n) pm_input_show(shown, (s), (n))
 
@@ -530,59 +531,12 @@ int pm_input_base64_decode(pm_buf *out, const uint8_t *s, size_t n)
 
 /* ---- strings and binaries -------------------------------------------------------------- */
 
-/* Validates UTF-8 (no overlongs, surrogates or values past U+10FFFF) and counts code
- * points.  False when invalid. */
-static bool utf8_count(const uint8_t *s, size_t n, size_t *chars)
-{
-    size_t i = 0, count = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            /* runs of ASCII, 8 bytes at a time */
-            while (i + 8 <= n) {
-                uint64_t w;
-                memcpy(&w, s + i, 8);
-                if (w & 0x8080808080808080ull)
-                    break;
-                i += 8;
-                count += 8;
-            }
-            while (i < n && s[i] < 0x80) {
-                i++;
-                count++;
-            }
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf) {
-            if (i + 1 >= n || (s[i + 1] & 0xc0) != 0x80)
-                return false;
-            i += 2;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            uint8_t lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-            if (i + 2 >= n || s[i + 1] < lo || s[i + 1] > hi || (s[i + 2] & 0xc0) != 0x80)
-                return false;
-            i += 3;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            uint8_t lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-            if (i + 3 >= n || s[i + 1] < lo || s[i + 1] > hi || (s[i + 2] & 0xc0) != 0x80 ||
-                (s[i + 3] & 0xc0) != 0x80)
-                return false;
-            i += 4;
-        } else {
-            return false;
-        }
-        count++;
-    }
-    *chars = count;
-    return true;
-}
-
 static int string_value(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t n)
 {
     char shown[160], tn[96];
     size_t chars = 0;
     int rc;
-    if (!utf8_count(s, n, &chars))
+    if (!pm_utf8_validate(s, n, &chars)) /* no overlongs, surrogates, past U+10FFFF */
         return pm_input_fail(x, "%s is not valid UTF-8", SHOW(s, n));
     if (chars > (size_t)c->type->length)
         return pm_input_fail(x, "%s has %zu characters, more than %s allows", SHOW(s, n), chars,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/utf8.h"
 
 int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **out,
                   paimon_error *err)
@@ -56,39 +57,6 @@ int pm_json_get_str(const json_t *obj, const char *key, bool required, const cha
     return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_seq(const uint8_t *s, size_t avail)
-{
-    uint8_t c = s[0];
-    size_t n;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n > avail)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return n;
-}
-
 /* `jackson`: escape other control characters as Jackson does (\u001F, upper-case hex). */
 static int quote(pm_buf *out, const char *str, size_t len, bool jackson)
 {
@@ -122,7 +90,7 @@ static int quote(pm_buf *out, const char *str, size_t len, bool jackson)
             default: rc = pm_buf_printf(out, jackson ? "\\u%04X" : "\\u%04x", c); break;
             }
             i++;
-        } else if ((n = utf8_seq(s + i, len - i)) != 0) {
+        } else if ((n = pm_utf8_decode(s + i, len - i, NULL)) != 0) {
             rc = pm_buf_append(out, s + i, n);
             i += n;
         } else {
