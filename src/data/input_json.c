@@ -237,6 +237,53 @@ int pm_input_json_wrong(pm_input_ctx *x, pm_input_cur *c, const char *expected)
                          pm_input_show(shown, p, (size_t)(e - p)));
 }
 
+int pm_input_json_members(pm_input_ctx *x, pm_input_cur *c, pm_buf *scratch, const char *key_what,
+                          pm_input_member_fn fn, void *arg)
+{
+    int rc;
+    c->p++; /* the '{' */
+    pm_input_ws(c);
+    if (c->p < c->end && *c->p == '}') {
+        c->p++;
+        return 0;
+    }
+    for (;;) {
+        const uint8_t *key = NULL;
+        size_t klen = 0;
+        pm_input_ws(c);
+        if (c->p >= c->end || *c->p != '"')
+            return pm_input_json_wrong(x, c, key_what);
+        if ((rc = pm_input_json_string(x, c, scratch, &key, &klen)) != 0)
+            return rc;
+        pm_input_ws(c);
+        if (c->p >= c->end || *c->p != ':')
+            return pm_input_json_wrong(x, c, "':'");
+        c->p++;
+        if ((rc = fn(arg, x, c, key, klen)) != 0)
+            return rc;
+        pm_input_ws(c);
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (c->p < c->end && *c->p == '}') {
+            c->p++;
+            return 0;
+        }
+        return pm_input_json_wrong(x, c, "',' or '}'");
+    }
+}
+
+static int skip_depth(pm_input_ctx *x, pm_input_cur *c, int depth);
+
+static int skip_member(void *arg, pm_input_ctx *x, pm_input_cur *c, const uint8_t *key,
+                       size_t key_len)
+{
+    (void)key;
+    (void)key_len;
+    return skip_depth(x, c, *(const int *)arg + 1);
+}
+
 static int skip_depth(pm_input_ctx *x, pm_input_cur *c, int depth)
 {
     bool is_int;
@@ -275,36 +322,7 @@ static int skip_depth(pm_input_ctx *x, pm_input_cur *c, int depth)
             }
             return pm_input_json_wrong(x, c, "',' or ']'");
         }
-    case '{':
-        c->p++;
-        pm_input_ws(c);
-        if (c->p < c->end && *c->p == '}') {
-            c->p++;
-            return 0;
-        }
-        for (;;) {
-            pm_input_ws(c);
-            if (c->p >= c->end || *c->p != '"')
-                return pm_input_json_wrong(x, c, "a key string");
-            if ((rc = pm_input_json_string(x, c, NULL, &s, &n)) != 0)
-                return rc;
-            pm_input_ws(c);
-            if (c->p >= c->end || *c->p != ':')
-                return pm_input_json_wrong(x, c, "':'");
-            c->p++;
-            if ((rc = skip_depth(x, c, depth + 1)) != 0)
-                return rc;
-            pm_input_ws(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                continue;
-            }
-            if (c->p < c->end && *c->p == '}') {
-                c->p++;
-                return 0;
-            }
-            return pm_input_json_wrong(x, c, "',' or '}'");
-        }
+    case '{': return pm_input_json_members(x, c, NULL, "a key string", skip_member, &depth);
     default:
         if ((e = pm_input_json_number_end(c->p, c->end, &is_int)) == NULL)
             return pm_input_json_wrong(x, c, "a JSON value");

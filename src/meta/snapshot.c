@@ -204,11 +204,5 @@ json_t *pm_snapshot_to_json(const pm_snapshot *s)
 
 int pm_snapshot_write_json(const pm_snapshot *s, pm_buf *out)
 {
-    json_t *o = pm_snapshot_to_json(s);
-    int rc;
-    if (o == NULL)
-        return PAIMON_ENOMEM;
-    rc = pm_json_write_jackson(out, o);
-    json_decref(o);
-    return rc;
+    return pm_json_write_jackson_owned(out, pm_snapshot_to_json(s));
 }

@@ -70,22 +70,28 @@ static int snapshot_exists(pm_fs *fs, const char *table, int64_t id, bool *exist
     return rc;
 }
 
-int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found, paimon_error *err)
+/* The id a hint file names, if it still holds: its snapshot exists and the one beyond it
+ * (the next for LATEST, `step` 1; the previous for EARLIEST, `step` -1) does not.  Else
+ * the directory is the truth: the last or first id listed. */
+static int hinted_id(pm_fs *fs, const char *table, const char *hint_name, int step, int64_t *id,
+                     bool *found, paimon_error *err)
 {
     int64_t hint = 0, *ids = NULL;
     size_t n = 0;
-    bool ok, exists, next_exists;
+    bool ok, exists, beyond = false;
     int rc;
 
     *found = false;
     *id = 0;
-    if ((rc = read_hint(fs, table, "LATEST", &hint, &ok, err)) != 0)
+    if ((rc = read_hint(fs, table, hint_name, &hint, &ok, err)) != 0)
         return rc;
     if (ok && hint > 0) {
-        if ((rc = snapshot_exists(fs, table, hint, &exists, err)) != 0 ||
-            (rc = snapshot_exists(fs, table, hint + 1, &next_exists, err)) != 0)
+        if ((rc = snapshot_exists(fs, table, hint, &exists, err)) != 0)
             return rc;
-        if (exists && !next_exists) {
+        if ((step > 0 || (exists && hint > 1)) &&
+            (rc = snapshot_exists(fs, table, hint + step, &beyond, err)) != 0)
+            return rc;
+        if (exists && !beyond) {
             *id = hint;
             *found = true;
             return 0;
@@ -95,44 +101,22 @@ int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found
     if ((rc = pm_snapshot_list_ids(fs, table, &ids, &n, err)) != 0)
         return rc;
     if (n > 0) {
-        *id = ids[n - 1];
+        *id = step > 0 ? ids[n - 1] : ids[0];
         *found = true;
     }
     pm_free(ids);
     return 0;
 }
 
+int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found, paimon_error *err)
+{
+    return hinted_id(fs, table, "LATEST", 1, id, found, err);
+}
+
 int pm_snapshot_earliest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
                             paimon_error *err)
 {
-    int64_t hint = 0, *ids = NULL;
-    size_t n = 0;
-    bool ok, exists, prev_exists = false;
-    int rc;
-
-    *found = false;
-    *id = 0;
-    if ((rc = read_hint(fs, table, "EARLIEST", &hint, &ok, err)) != 0)
-        return rc;
-    if (ok && hint > 0) {
-        if ((rc = snapshot_exists(fs, table, hint, &exists, err)) != 0)
-            return rc;
-        if (exists && hint > 1 && (rc = snapshot_exists(fs, table, hint - 1, &prev_exists, err)))
-            return rc;
-        if (exists && !prev_exists) {
-            *id = hint;
-            *found = true;
-            return 0;
-        }
-    }
-    if ((rc = pm_snapshot_list_ids(fs, table, &ids, &n, err)) != 0)
-        return rc;
-    if (n > 0) {
-        *id = ids[0];
-        *found = true;
-    }
-    pm_free(ids);
-    return 0;
+    return hinted_id(fs, table, "EARLIEST", -1, id, found, err);
 }
 
 int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out, paimon_error *err)
@@ -162,20 +146,7 @@ int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out
 
 int pm_snapshot_commit(pm_fs *fs, const char *table, const pm_snapshot *s, paimon_error *err)
 {
-    char *path = pm_snapshot_path(table, s->id);
-    pm_buf b;
-    int rc;
-    if (path == NULL)
-        return pm_nomem(err);
-    pm_buf_init(&b, 0);
-    rc = pm_snapshot_write_json(s, &b);
-    if (rc != 0)
-        rc = pm_buf_error(err, rc);
-    else
-        rc = fs->write_atomic(fs, path, b.data, b.len, false, err);
-    pm_buf_free(&b);
-    pm_free(path);
-    return rc;
+    return pm_metadata_create_json(fs, pm_snapshot_path(table, s->id), pm_snapshot_to_json(s), err);
 }
 
 int pm_snapshot_write_hint(pm_fs *fs, const char *table, const char *hint, int64_t id,
@@ -285,29 +256,14 @@ int pm_tag_write(pm_fs *fs, const char *table, const pm_tag *tag, paimon_error *
 {
     char *path = tag_path(table, tag->name);
     json_t *o = pm_snapshot_to_json(tag->snapshot);
-    pm_buf b;
-    int rc = 0;
-    pm_buf_init(&b, 0);
-    if (path == NULL || o == NULL) {
-        rc = pm_nomem(err);
-        goto done;
+    if (o != NULL &&
+        ((tag->create_time != NULL && json_object_set(o, "tagCreateTime", tag->create_time) != 0) ||
+         (tag->time_retained != NULL &&
+          json_object_set(o, "tagTimeRetained", tag->time_retained) != 0))) {
+        json_decref(o);
+        o = NULL; /* out of memory */
     }
-    if ((tag->create_time != NULL && json_object_set(o, "tagCreateTime", tag->create_time) != 0) ||
-        (tag->time_retained != NULL &&
-         json_object_set(o, "tagTimeRetained", tag->time_retained) != 0)) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    if ((rc = pm_json_write_jackson(&b, o)) != 0) {
-        rc = pm_buf_error(err, rc);
-        goto done;
-    }
-    rc = fs->write_atomic(fs, path, b.data, b.len, false, err);
-done:
-    pm_buf_free(&b);
-    json_decref(o);
-    pm_free(path);
-    return rc;
+    return pm_metadata_create_json(fs, path, o, err);
 }
 
 /* ---- consumers ------------------------------------------------------------------------- */

@@ -192,6 +192,16 @@ int pm_json_write_jackson(pm_buf *out, const json_t *value)
     return write_value(out, value, 0, true);
 }
 
+int pm_json_write_jackson_owned(pm_buf *out, json_t *value)
+{
+    int rc;
+    if (value == NULL)
+        return PAIMON_ENOMEM;
+    rc = pm_json_write_jackson(out, value);
+    json_decref(value);
+    return rc;
+}
+
 int pm_json_write_compact(pm_buf *out, const json_t *value)
 {
     return write_value(out, value, 0, false);

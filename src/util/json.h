@@ -44,6 +44,10 @@ int pm_json_quote_jackson(pm_buf *out, const char *s, size_t len);
 /* Appends `value` in Jackson's default pretty-printed layout. */
 int pm_json_write_jackson(pm_buf *out, const json_t *value);
 
+/* The same for a value just built: takes ownership of `value`; NULL (the build ran out of
+ * memory) gives PAIMON_ENOMEM. */
+int pm_json_write_jackson_owned(pm_buf *out, json_t *value);
+
 /* Appends `value` as compact JSON ("k":v, no spaces), as Jackson's default writer does.
  * Both writers escape strings with pm_json_quote_jackson(). */
 int pm_json_write_compact(pm_buf *out, const json_t *value);
