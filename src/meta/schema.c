@@ -51,12 +51,8 @@ int pm_schema_parse(const uint8_t *data, size_t len, const char *what, pm_schema
     int rc;
 
     *out = NULL;
-    if ((rc = pm_json_parse(data, len, what, &root, err)) != 0)
+    if ((rc = pm_json_parse_object(data, len, what, &root, err)) != 0)
         return rc;
-    if (!json_is_object(root)) {
-        rc = pm_corrupt(err, "%s: not a JSON object", what);
-        goto done;
-    }
     s = pm_calloc(1, sizeof(*s));
     if (s == NULL) {
         rc = pm_nomem(err);

@@ -22,7 +22,7 @@ void pm_schema_cache_release(pm_schema_cache *c)
     c->cap = 0;
 }
 
-int pm_schema_cache_get(pm_schema_cache *c, int64_t id, const pm_schema **out, paimon_error *err)
+int pm_schema_cache_load(pm_schema_cache *c, int64_t id, const pm_schema **out, paimon_error *err)
 {
     if (id < 0 || id > PM_SCHEMA_CACHE_MAX_ID)
         return pm_corrupt(err, "%s: data file with schema id %lld", c->table, (long long)id);

@@ -34,10 +34,21 @@ void pm_schema_cache_init(pm_schema_cache *c, pm_fs *fs, const char *table);
  * Accepts a zeroed cache. */
 void pm_schema_cache_release(pm_schema_cache *c);
 
+/* Reads schema `id` into the cache (the slow half of pm_schema_cache_get). */
+int pm_schema_cache_load(pm_schema_cache *c, int64_t id, const pm_schema **out, paimon_error *err);
+
 /* Schema `id`, read on first use.  Borrowed; valid until pm_schema_cache_release.
  * PAIMON_ECORRUPT names the table for an id out of range; pm_schema_read's errors pass
- * through. */
-int pm_schema_cache_get(pm_schema_cache *c, int64_t id, const pm_schema **out, paimon_error *err);
+ * through.  A hit is inline: planning asks once per manifest entry. */
+static inline int pm_schema_cache_get(pm_schema_cache *c, int64_t id, const pm_schema **out,
+                                      paimon_error *err)
+{
+    if (id >= 0 && (uint64_t)id < c->cap && c->by_id[id] != NULL) {
+        *out = c->by_id[id];
+        return 0;
+    }
+    return pm_schema_cache_load(c, id, out, err);
+}
 
 /* pm_schema_cache_get with the cache as `ctx`: the shape of the `schema_of` callbacks that
  * lower layers take (lsm/lookup_levels.h). */

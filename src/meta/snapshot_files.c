@@ -206,16 +206,22 @@ int pm_tag_list(pm_fs *fs, const char *table, pm_strlist *names, paimon_error *e
     return list_prefixed(fs, table, PM_DIR_TAG, "tag-", names, err);
 }
 
-static char *tag_path(const char *table, const char *name)
+/* "<table>/<dir>/<prefix><name>"; release with pm_free. */
+static char *prefixed_path(const char *table, const char *dir, const char *prefix, const char *name)
 {
-    size_t n = strlen(name) + 5;
+    size_t n = strlen(prefix) + strlen(name) + 1;
     char *file = pm_malloc(n), *path;
     if (file == NULL)
         return NULL;
-    snprintf(file, n, "tag-%s", name);
-    path = pm_table_file(table, PM_DIR_TAG, file);
+    snprintf(file, n, "%s%s", prefix, name);
+    path = pm_table_file(table, dir, file);
     pm_free(file);
     return path;
+}
+
+static char *tag_path(const char *table, const char *name)
+{
+    return prefixed_path(table, PM_DIR_TAG, "tag-", name);
 }
 
 int pm_tag_read(pm_fs *fs, const char *table, const char *name, pm_tag **out, paimon_error *err)
@@ -270,14 +276,7 @@ int pm_tag_write(pm_fs *fs, const char *table, const pm_tag *tag, paimon_error *
 
 static char *consumer_path(const char *table, const char *id)
 {
-    size_t n = strlen(id) + 10;
-    char *file = pm_malloc(n), *path;
-    if (file == NULL)
-        return NULL;
-    snprintf(file, n, "consumer-%s", id);
-    path = pm_table_file(table, PM_DIR_CONSUMER, file);
-    pm_free(file);
-    return path;
+    return prefixed_path(table, PM_DIR_CONSUMER, "consumer-", id);
 }
 
 int pm_consumer_list(pm_fs *fs, const char *table, pm_strlist *ids, paimon_error *err)
@@ -297,9 +296,7 @@ int pm_consumer_read(pm_fs *fs, const char *table, const char *id, int64_t *next
         return pm_nomem(err);
     rc = pm_fs_read_all(fs, path, 1 << 20, &data, &len, err);
     if (rc == 0)
-        rc = pm_json_parse(data, len, path, &root, err);
-    if (rc == 0 && !json_is_object(root))
-        rc = pm_corrupt(err, "%s: not a JSON object", path);
+        rc = pm_json_parse_object(data, len, path, &root, err);
     if (rc == 0)
         rc = pm_json_get_i64(root, "nextSnapshot", true, next_snapshot, NULL, path, err);
     json_decref(root);

@@ -32,6 +32,19 @@ static int list_new(pm_list_kind kind, size_t item_size, size_t count, paimon_li
     return 0;
 }
 
+/* The end of every list's build: PAIMON_ENOMEM when an allocation failed on the way, else
+ * the list is handed out with its first `count` items (*out = *l, *l = NULL). */
+static int list_finish(paimon_list **l, size_t count, bool failed, paimon_list **out,
+                       paimon_error *err)
+{
+    if (failed)
+        return pm_nomem(err);
+    (*l)->count = count;
+    *out = *l;
+    *l = NULL;
+    return 0;
+}
+
 void pm_list_free(paimon_list *l)
 {
     if (l == NULL)
@@ -120,9 +133,7 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
             goto done;
         }
     }
-    l->count = kept;
-    *out = l;
-    l = NULL;
+    rc = list_finish(&l, kept, false, out, err);
 done:
     pm_list_free(l);
     pm_free(ids);
@@ -211,9 +222,7 @@ int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err)
             goto done;
         }
     }
-    l->count = n;
-    *out = l;
-    l = NULL;
+    rc = list_finish(&l, n, false, out, err);
 done:
     pm_list_free(l);
     pm_free(ids);
@@ -251,14 +260,9 @@ int pm_inspect_options(paimon_table *t, int64_t snapshot_id, paimon_list **out, 
         o->key = keep(l, s->options.keys[i], &failed);
         o->value = keep(l, s->options.values[i], &failed);
     }
-    if (failed) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    l->count = s->options.count;
-    qsort(l->items, l->count, sizeof(paimon_option_info), cmp_option);
-    *out = l;
-    l = NULL;
+    if (!failed)
+        qsort(l->items, s->options.count, sizeof(paimon_option_info), cmp_option);
+    rc = list_finish(&l, s->options.count, failed, out, err);
 done:
     pm_list_free(l);
     if (s != t->schema)
@@ -364,13 +368,7 @@ int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out
             info->partition_max = partition_json(l, &c, &m->partition_stats.max_values, &failed);
         }
     }
-    if (failed) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    l->count = total;
-    *out = l;
-    l = NULL;
+    rc = list_finish(&l, total, failed, out, err);
 done:
     pm_list_free(l);
     snap_ctx_close(t, &c);
@@ -446,13 +444,7 @@ int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, pa
             info->path = keep_buf(l, &b, &failed);
         }
     }
-    if (failed) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    l->count = n;
-    *out = l;
-    l = NULL;
+    rc = list_finish(&l, n, failed, out, err);
 done:
     pm_buf_free(&b);
     pm_list_free(l);

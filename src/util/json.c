@@ -22,6 +22,18 @@ int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **ou
     return 0;
 }
 
+int pm_json_parse_object(const uint8_t *data, size_t len, const char *what, json_t **out,
+                         paimon_error *err)
+{
+    int rc = pm_json_parse(data, len, what, out, err);
+    if (rc == 0 && !json_is_object(*out)) {
+        json_decref(*out);
+        *out = NULL;
+        rc = pm_corrupt(err, "%s: not a JSON object", what);
+    }
+    return rc;
+}
+
 int pm_json_get_i64(const json_t *obj, const char *key, bool required, int64_t *out, bool *present,
                     const char *what, paimon_error *err)
 {

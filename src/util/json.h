@@ -25,6 +25,11 @@
 int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **out,
                   paimon_error *err);
 
+/* The same for a document that must be a JSON object (a metadata file): anything else is
+ * PAIMON_ECORRUPT "WHAT: not a JSON object".  Caller owns `*out` (json_decref). */
+int pm_json_parse_object(const uint8_t *data, size_t len, const char *what, json_t **out,
+                         paimon_error *err);
+
 /* Member accessors.  `what` names the file for messages.  A missing member is an error
  * when `required`, otherwise the out value is left as given and *present is false.  JSON
  * null counts as missing. */
