@@ -168,6 +168,27 @@ static bool text_is(const uint8_t *s, size_t n, const char *lit)
     return n == l && memcmp(s, lit, l) == 0;
 }
 
+/* The exponent after an 'e' or 'E' at s[*i]: an optional sign and at least one digit (false
+ * without), the magnitude saturating once it reaches `cap` (far past any scale); *i moves
+ * past it. */
+static bool read_exponent(const uint8_t *s, size_t n, size_t *i, int64_t cap, int64_t *out)
+{
+    bool neg = false;
+    int64_t v = 0;
+    size_t at = *i + 1, start;
+    if (at < n && (s[at] == '-' || s[at] == '+'))
+        neg = s[at++] == '-';
+    start = at;
+    for (; at < n && is_digit(s[at]); at++)
+        if (v < cap)
+            v = v * 10 + (s[at] - '0');
+    *i = at;
+    if (at == start)
+        return false;
+    *out = neg ? -v : v;
+    return true;
+}
+
 /* Parses decimal floating-point text: [+-]? digits [. digits] [e [+-] digits], at least one
  * digit, or the specials NaN, Infinity, -Infinity (also +Infinity).  Returns 0, 1 for bad
  * syntax, 2 out of range.  Clinger's fast path (exact mantissa and power of ten, one
@@ -222,19 +243,10 @@ static int parse_real(const uint8_t *s, size_t n, bool single, double *dout, flo
     if (digits == 0)
         return 1;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        bool eneg = false;
-        int64_t ev = 0;
-        size_t start;
-        i++;
-        if (i < n && (s[i] == '-' || s[i] == '+'))
-            eneg = s[i++] == '-';
-        start = i;
-        for (; i < n && is_digit(s[i]); i++)
-            if (ev < 1000000)
-                ev = ev * 10 + (s[i] - '0');
-        if (i == start)
+        int64_t ev;
+        if (!read_exponent(s, n, &i, 1000000, &ev))
             return 1;
-        e10 += eneg ? -ev : ev;
+        e10 += ev;
     }
     if (i != n)
         return 1;
@@ -380,21 +392,8 @@ int pm_input_decimal_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
     }
     if (int_b == int_a && frac_b == frac_a)
         return type_fail(x, c->type, s, n, "is not a valid ", "");
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        bool eneg = false;
-        size_t start;
-        i++;
-        if (i < n && (s[i] == '-' || s[i] == '+'))
-            eneg = s[i++] == '-';
-        start = i;
-        for (; i < n && is_digit(s[i]); i++)
-            if (exp < 100000)
-                exp = exp * 10 + (s[i] - '0');
-        if (i == start)
-            return type_fail(x, c->type, s, n, "is not a valid ", "");
-        if (eneg)
-            exp = -exp;
-    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E') && !read_exponent(s, n, &i, 100000, &exp))
+        return type_fail(x, c->type, s, n, "is not a valid ", "");
     if (i != n)
         return type_fail(x, c->type, s, n, "is not a valid ", "");
 
