@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifest_util.h"
 #include "testlib.h"
 
 #include "data/binary_row.h"
@@ -54,44 +55,15 @@ static pm_manifest_entry entry(int kind, const char *name, const char *p, int32_
     return e;
 }
 
-static void write_manifest(pm_fs *fs, const char *name, const pm_manifest_entry *entries, size_t n,
-                           pm_manifest_file_meta *meta)
-{
-    paimon_error err = {0};
-    int64_t size = 0;
-    assert_int_equal(pm_manifest_file_write(fs, "t", name, &PM_MANIFEST_ENTRY_DESC, entries, n,
-                                            "null", 0, &size, &err),
-                     0);
-    memset(meta, 0, sizeof(*meta));
-    meta->version = PM_MANIFEST_LIST_VERSION;
-    meta->file_name = name;
-    meta->file_size = size;
-    for (size_t i = 0; i < n; i++) {
-        if (entries[i].kind == PM_FILE_KIND_ADD)
-            meta->num_added_files++;
-        else
-            meta->num_deleted_files++;
-    }
-}
-
-static void write_list(pm_fs *fs, const char *name, const pm_manifest_file_meta *metas, size_t n)
-{
-    paimon_error err = {0};
-    int64_t size = 0;
-    assert_int_equal(pm_manifest_file_write(fs, "t", name, &PM_MANIFEST_FILE_META_DESC, metas, n,
-                                            "null", 0, &size, &err),
-                     0);
-}
-
 /* A snapshot whose base list holds `base` and delta list `delta` (one manifest each). */
 static void make_snapshot(pm_fs *fs, pm_snapshot *snap, const pm_manifest_entry *base, size_t nb,
                           const pm_manifest_entry *delta, size_t nd)
 {
     pm_manifest_file_meta m;
-    write_manifest(fs, "m-base", base, nb, &m);
-    write_list(fs, "list-base", &m, 1);
-    write_manifest(fs, "m-delta", delta, nd, &m);
-    write_list(fs, "list-delta", &m, 1);
+    pm_test_write_manifest(fs, "m-base", base, nb, &m);
+    pm_test_write_list(fs, "list-base", &m, 1);
+    pm_test_write_manifest(fs, "m-delta", delta, nd, &m);
+    pm_test_write_list(fs, "list-delta", &m, 1);
     memset(snap, 0, sizeof(*snap));
     snap->id = 1;
     snap->base_manifest_list = "list-base";
