@@ -66,20 +66,21 @@ bool pm_levels_remove(pm_levels *l, const char *name, int32_t level)
     return false;
 }
 
-/* Level-0 order: newest first (Levels' TreeSet comparator). */
-static int compare_level0(const void *pa, const void *pb)
+int pm_levels_level0_compare(const pm_data_file_meta *a, const pm_data_file_meta *b)
 {
-    const pm_data_file_meta *a = &(*(const pm_manifest_entry *const *)pa)->file;
-    const pm_data_file_meta *b = &(*(const pm_manifest_entry *const *)pb)->file;
-    int c;
     if (a->max_sequence_number != b->max_sequence_number)
         return a->max_sequence_number > b->max_sequence_number ? -1 : 1;
     if (a->min_sequence_number != b->min_sequence_number)
         return a->min_sequence_number < b->min_sequence_number ? -1 : 1;
     if (a->creation_time != b->creation_time)
         return a->creation_time < b->creation_time ? -1 : 1;
-    c = strcmp(a->file_name, b->file_name);
-    return c;
+    return strcmp(a->file_name, b->file_name);
+}
+
+static int compare_level0(const void *pa, const void *pb)
+{
+    return pm_levels_level0_compare(&(*(const pm_manifest_entry *const *)pa)->file,
+                                    &(*(const pm_manifest_entry *const *)pb)->file);
 }
 
 /* ---- the key order of a level >= 1 ------------------------------------------------------- */

@@ -71,4 +71,9 @@ int32_t pm_levels_highest(const pm_levels *l);
 /* Live files. */
 size_t pm_levels_file_count(const pm_levels *l);
 
+/* Level 0's order (Java Levels' TreeSet comparator): newest first -- max sequence number
+ * descending, then min sequence number, creation time and file name ascending.  The one
+ * rule for every holder of level-0 files (lsm/levels.c, lsm/lookup_levels.c). */
+int pm_levels_level0_compare(const pm_data_file_meta *a, const pm_data_file_meta *b);
+
 #endif /* PM_LSM_LEVELS_H */

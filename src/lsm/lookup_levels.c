@@ -11,6 +11,7 @@
 
 #include "data/binary_row.h"
 #include "data/datum_compare.h"
+#include "lsm/levels.h"
 #include "lsm/lookup_cache.h"
 #include "lsm/lookup_file.h"
 #include "util/alloc.h"
@@ -279,16 +280,7 @@ static void enforce_bounds(pm_lookup_shared *s)
 
 static int compare_level0(const void *x, const void *y)
 {
-    const pm_data_file_meta *a = (*(lfile *const *)x)->meta, *b = (*(lfile *const *)y)->meta;
-    /* Levels' level-0 TreeSet: max sequence number descending, then min sequence number,
-     * creation time and file name ascending. */
-    if (a->max_sequence_number != b->max_sequence_number)
-        return a->max_sequence_number > b->max_sequence_number ? -1 : 1;
-    if (a->min_sequence_number != b->min_sequence_number)
-        return a->min_sequence_number < b->min_sequence_number ? -1 : 1;
-    if (a->creation_time != b->creation_time)
-        return a->creation_time < b->creation_time ? -1 : 1;
-    return strcmp(a->file_name, b->file_name);
+    return pm_levels_level0_compare((*(lfile *const *)x)->meta, (*(lfile *const *)y)->meta);
 }
 
 static int compare_run(const void *x, const void *y, void *ctx)

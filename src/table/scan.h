@@ -95,4 +95,13 @@ int pm_scan_plan_table(paimon_table *t, const pm_scan_options *o, const char *fi
 const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,
                               pm_arena *arena, paimon_error *err);
 
+/* Appends to `p` a split of files[0..n) (n >= 1, all of one partition and bucket, in read
+ * order): the entry pointers are copied into the plan's arena (the entries must live as long
+ * as the plan), each file's path is resolved under p->schema (pm_data_file_path), and no file
+ * has a deletion vector until the caller sets s->dvs[i].  `*cap` is the capacity of
+ * p->splits, 0 for a plan without splits.  `*out` (may be NULL) is the new split: borrowed,
+ * valid until the next split is added (scan_split.c). */
+int pm_scan_plan_add_split(pm_scan_plan *p, paimon_table *t, const pm_manifest_entry *const *files,
+                           size_t n, bool raw, size_t *cap, pm_split **out, paimon_error *err);
+
 #endif /* PM_TABLE_SCAN_H */
