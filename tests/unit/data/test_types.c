@@ -87,7 +87,6 @@ static void test_nested_types(void **state)
     check("MAP<STRING,ARRAY<MAP<INT,DOUBLE>>>", "MAP<STRING, ARRAY<MAP<INT, DOUBLE>>>");
     check("ROW<a INT, b STRING NOT NULL>", "ROW<a INT, b STRING NOT NULL>");
     check("ROW(a INT, `b c` ROW<x DECIMAL(5, 2)>)", "ROW<a INT, `b c` ROW<x DECIMAL(5, 2)>>");
-    check("ROW<>", "ROW<>");
 }
 
 static void check_error(const char *in, const char *fragment)
