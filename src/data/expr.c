@@ -528,13 +528,16 @@ static int parse_factor(lexer *lx, pm_predicate **out)
     if (lx->kind == T_LPAREN) {
         if ((rc = enter(lx)) != 0 || (rc = next(lx)) != 0 || (rc = parse_or(lx, out)) != 0)
             return rc;
-        if (lx->kind != T_RPAREN) {
+        lx->depth--;
+        if (lx->kind != T_RPAREN)
+            rc = fail(lx, "')' expected");
+        else
+            rc = next(lx);
+        if (rc != 0) { /* the caller takes no predicate from a failure */
             pm_predicate_free(*out);
             *out = NULL;
-            return fail(lx, "')' expected");
         }
-        lx->depth--;
-        return next(lx);
+        return rc;
     }
     if (word(lx, "TRUE") || word(lx, "FALSE")) {
         /* A constant, unless a comparison follows (`TRUE = flag`). */

@@ -171,6 +171,9 @@ static void test_errors(void **state)
     check_error("name = 'unterminated", PAIMON_EINVALID, "position");
     check_error("b = X'0g'", PAIMON_EINVALID, "position");
     check_error("id == 1", PAIMON_EINVALID, "position");
+    /* a bad character right after ')' (found by fuzzing: the inner predicate leaked) */
+    check_error("(id = 1)~", PAIMON_EINVALID, "unexpected character at position 9");
+    check_error("((id = 1) OR (id = 2)!)", PAIMON_EINVALID, "'!' must be '!='");
 }
 
 /* Issue 19 item 12: a keyword where a column or literal belongs is a syntax error
