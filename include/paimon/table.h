@@ -71,6 +71,11 @@ PAIMON_API int paimon_table_create(const char *path, const paimon_create_options
  * anything: 0, or PAIMON_EINVALID with the position of the first problem. */
 PAIMON_API int paimon_columns_check(const char *columns, paimon_error *err);
 
+/* Checks a TYPE string (one column's type in the COLUMNS syntax, as an alter-type change
+ * gives it) without changing anything: 0, or PAIMON_EINVALID with the position of the first
+ * problem (an unknown type, bad parameters, nesting deeper than a table can hold). */
+PAIMON_API int paimon_type_check(const char *type, paimon_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,6 +38,18 @@ PAIMON_API int paimon_columns_check(const char *columns, paimon_error *err)
     return rc;
 }
 
+PAIMON_API int paimon_type_check(const char *type, paimon_error *err)
+{
+    pm_type *t = NULL;
+    int rc;
+    paimon_error_clear(err);
+    if (type == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "no type given");
+    rc = pm_type_parse(type, &t, err);
+    pm_type_free(t);
+    return rc;
+}
+
 static int add_keys(pm_strlist *list, const char *const *keys, size_t count, const char *kind,
                     paimon_error *err)
 {

@@ -77,13 +77,12 @@ int cli_cmd_alter(int argc, char **argv)
     change.value = ACTIONS[act].args == 2 ? a.positional[3] : NULL;
     change.after = cli_get(&a, "after");
     change.first = cli_has(&a, "first");
-    if (change.kind == PAIMON_ALTER_ADD_COLUMN || change.kind == PAIMON_ALTER_ALTER_TYPE) {
-        /* A column or type that does not parse is bad usage (exit 2), as for create. */
-        const char *text = change.kind == PAIMON_ALTER_ADD_COLUMN ? change.column : NULL;
-        if (text != NULL && paimon_columns_check(text, &err) != 0) {
-            fprintf(stderr, "paimon: alter: %s\n", err.message);
-            return CLI_EXIT_USAGE;
-        }
+    /* A column or type that does not parse is bad usage (exit 2), as for create. */
+    if ((change.kind == PAIMON_ALTER_ADD_COLUMN &&
+         paimon_columns_check(change.column, &err) != 0) ||
+        (change.kind == PAIMON_ALTER_ALTER_TYPE && paimon_type_check(change.value, &err) != 0)) {
+        fprintf(stderr, "paimon: alter: %s\n", err.message);
+        return CLI_EXIT_USAGE;
     }
     if (change.kind == PAIMON_ALTER_SET_OPTION) {
         char *eq;

@@ -62,6 +62,23 @@ int64_t pm_time_units_per_second(int precision)
 
 /* ---- columns --------------------------------------------------------------------------- */
 
+void pm_column_retype(pm_column *c, const pm_type *t)
+{
+    /* recursion as deep as the type: at most PM_MAX_NESTING */
+    c->type = t;
+    if (t->id == PM_TYPE_ROW) {
+        for (size_t i = 0; i < c->child_count && i < t->field_count; i++)
+            pm_column_retype(c->children[i], t->fields[i].type);
+    } else if (t->id == PM_TYPE_ARRAY) {
+        pm_column_retype(c->children[0], t->element);
+    } else if (t->id == PM_TYPE_MAP || t->id == PM_TYPE_MULTISET) {
+        pm_column_retype(c->children[0], t->element);
+        if (c->child_count > 1)
+            pm_column_retype(c->children[1],
+                             t->id == PM_TYPE_MAP ? t->value : &pm_multiset_count_type);
+    }
+}
+
 void pm_column_free(pm_column *c)
 {
     if (c == NULL)

@@ -143,6 +143,9 @@ int pm_batch_set_rows(pm_batch *b, int64_t rows, paimon_error *err);
  * allocation failure or for an unsupported type. */
 pm_column *pm_column_new(const pm_type *type);
 void pm_column_free(pm_column *c);
+/* Points `c` and its children at `t` (borrowed), a type tree of the column's own shape, as
+ * when a column moves to another batch and the tree it borrowed is freed. */
+void pm_column_retype(pm_column *c, const pm_type *t);
 void pm_column_reset(pm_column *c);
 
 /* Reserves room for `n` more slots in values/offsets/validity (not in children). */

@@ -13,6 +13,9 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
+#define ECHO_MAX  100 /* bytes of the expression quoted in a message */
+#define TOKEN_MAX 40  /* bytes of the offending token quoted in a message */
+
 typedef enum tok {
     T_END,
     T_WORD,   /* identifier or keyword */
@@ -35,18 +38,26 @@ typedef struct lexer {
     paimon_error *err;
     pm_buf scratch;     /* unquoted strings */
     const char *column; /* the column a literal is for, named in errors; or NULL */
+    int depth;          /* parentheses and NOTs open at the cursor */
 } lexer;
+
+/* The expression for a message: at most ECHO_MAX bytes of it. */
+#define ECHO(lx)                                                                                   \
+    (strlen((lx)->text) > ECHO_MAX ? ECHO_MAX : (int)strlen((lx)->text)), (lx)->text,              \
+        (strlen((lx)->text) > ECHO_MAX ? "..." : "")
 
 static int fail(lexer *lx, const char *what)
 {
     const char *sep = lx->column != NULL ? ": " : "";
     const char *col = lx->column != NULL ? lx->column : "";
     if (lx->kind == T_END)
-        return pm_err_set(lx->err, PAIMON_EINVALID, "expression '%s': %s%s%s at the end", lx->text,
-                          col, sep, what);
-    return pm_err_set(lx->err, PAIMON_EINVALID, "expression '%s': %s%s%s at position %zu ('%.*s')",
-                      lx->text, col, sep, what, (size_t)(lx->start - lx->text) + 1, (int)lx->len,
-                      lx->start);
+        return pm_err_set(lx->err, PAIMON_EINVALID, "expression '%.*s%s': %s%s%s at the end",
+                          ECHO(lx), col, sep, what);
+    return pm_err_set(lx->err, PAIMON_EINVALID,
+                      "expression '%.*s%s': %s%s%s at position %zu ('%.*s%s')", ECHO(lx), col, sep,
+                      what, (size_t)(lx->start - lx->text) + 1,
+                      lx->len > TOKEN_MAX ? TOKEN_MAX : (int)lx->len, lx->start,
+                      lx->len > TOKEN_MAX ? "..." : "");
 }
 
 static int next(lexer *lx)
@@ -120,6 +131,16 @@ static bool word(const lexer *lx, const char *kw)
     return lx->kind == T_WORD && strlen(kw) == lx->len && strncasecmp(lx->start, kw, lx->len) == 0;
 }
 
+/* Words of the grammar that can never name a column unless back-quoted. */
+static bool keyword(const lexer *lx)
+{
+    static const char *const KEYWORDS[] = {"AND", "OR", "NOT", "IN", "IS", "BETWEEN", "LIKE"};
+    for (size_t i = 0; i < sizeof(KEYWORDS) / sizeof(KEYWORDS[0]); i++)
+        if (word(lx, KEYWORDS[i]))
+            return true;
+    return false;
+}
+
 /* The text of a quoted token without quotes, undoubled, in lx->scratch. */
 static int unquote(lexer *lx)
 {
@@ -142,6 +163,8 @@ static int column(lexer *lx, int *col)
     char name[256];
     size_t idx;
     int rc;
+    if (keyword(lx))
+        return fail(lx, "a column expected, not a keyword (back-quote a column of that name)");
     if (lx->kind == T_WORD) {
         if (lx->len >= sizeof(name))
             return fail(lx, "column name too long");
@@ -162,8 +185,8 @@ static int column(lexer *lx, int *col)
                 found = true;
             }
         if (!found)
-            return pm_err_set(lx->err, PAIMON_ENOTFOUND, "%s: unknown column in expression '%s'",
-                              name, lx->text);
+            return pm_err_set(lx->err, PAIMON_ENOTFOUND,
+                              "%s: unknown column in expression '%.*s%s'", name, ECHO(lx));
     }
     if (pm_type_is_nested(lx->row->fields[idx].type))
         return pm_err_set(lx->err, PAIMON_EINVALID,
@@ -178,8 +201,8 @@ static bool is_column_token(const lexer *lx)
 {
     if (lx->kind == T_QUOTED)
         return true;
-    return lx->kind == T_WORD && !word(lx, "TRUE") && !word(lx, "FALSE") && !word(lx, "NULL") &&
-           !word(lx, "DATE") && !word(lx, "TIME") && !word(lx, "TIMESTAMP") &&
+    return lx->kind == T_WORD && !keyword(lx) && !word(lx, "TRUE") && !word(lx, "FALSE") &&
+           !word(lx, "NULL") && !word(lx, "DATE") && !word(lx, "TIME") && !word(lx, "TIMESTAMP") &&
            !(lx->len == 1 && (lx->start[0] == 'X' || lx->start[0] == 'x') && lx->p[0] == '\'');
 }
 
@@ -361,6 +384,8 @@ static int parse_test(lexer *lx, pm_predicate **out)
     pm_buf store;
     const pm_type *t;
 
+    if (keyword(lx))
+        return fail(lx, "a column or a literal expected, not a keyword");
     if (!is_column_token(lx)) {
         /* literal op column: find the column first (its type converts the literal), then
          * parse the literal with a second lexer started at the literal's first token. */
@@ -478,24 +503,41 @@ static int parse_test(lexer *lx, pm_predicate **out)
     }
 }
 
+/* Enters one more level of NOT or parentheses at the current token. */
+static int enter(lexer *lx)
+{
+    char what[64];
+    if (lx->depth < PM_EXPR_MAX_DEPTH) {
+        lx->depth++;
+        return 0;
+    }
+    snprintf(what, sizeof(what), "expression nested deeper than %d levels", PM_EXPR_MAX_DEPTH);
+    return fail(lx, what);
+}
+
 static int parse_factor(lexer *lx, pm_predicate **out)
 {
     int rc;
     if (word(lx, "NOT")) {
         pm_predicate *inner = NULL;
-        if ((rc = next(lx)) != 0 || (rc = parse_factor(lx, &inner)) != 0)
+        if ((rc = enter(lx)) != 0 || (rc = next(lx)) != 0 || (rc = parse_factor(lx, &inner)) != 0)
             return rc;
+        lx->depth--;
         return pm_predicate_not(out, inner, lx->err);
     }
     if (lx->kind == T_LPAREN) {
-        if ((rc = next(lx)) != 0 || (rc = parse_or(lx, out)) != 0)
+        if ((rc = enter(lx)) != 0 || (rc = next(lx)) != 0 || (rc = parse_or(lx, out)) != 0)
             return rc;
-        if (lx->kind != T_RPAREN) {
+        lx->depth--;
+        if (lx->kind != T_RPAREN)
+            rc = fail(lx, "')' expected");
+        else
+            rc = next(lx);
+        if (rc != 0) { /* the caller takes no predicate from a failure */
             pm_predicate_free(*out);
             *out = NULL;
-            return fail(lx, "')' expected");
         }
-        return next(lx);
+        return rc;
     }
     if (word(lx, "TRUE") || word(lx, "FALSE")) {
         /* A constant, unless a comparison follows (`TRUE = flag`). */

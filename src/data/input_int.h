@@ -26,8 +26,9 @@
 #include "util/error.h"
 
 /* Deepest nesting of JSON values (arrays and objects) the reader walks, whatever the type:
- * bounds the recursion on hostile input. */
-#define PM_INPUT_MAX_DEPTH 64
+ * bounds the recursion on hostile input.  A column's values nest as deep as its type, which
+ * is at most PM_MAX_NESTING. */
+#define PM_INPUT_MAX_DEPTH PM_MAX_NESTING
 
 /* ---- Debezium encodings --------------------------------------------------------------- */
 

@@ -6,7 +6,11 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
-static int field_from_json(const json_t *obj, pm_type *row, paimon_error *err);
+/* Errors name their path ("field a: ARRAY element: ...") for the top levels only, so the
+ * reason still fits the message when it comes from deep inside a type. */
+#define PATH_LEVELS 8
+
+static int field_from_json(const json_t *obj, pm_type *row, int depth, paimon_error *err);
 
 /* Splits "ARRAY NOT NULL" into the kind and nullability. */
 static bool kind_is(const char *text, const char *kind, bool *nullable)
@@ -25,11 +29,17 @@ static bool kind_is(const char *text, const char *kind, bool *nullable)
     return false;
 }
 
-int pm_type_from_json(const json_t *json, pm_type **out, paimon_error *err)
+static int too_deep(paimon_error *err)
+{
+    return pm_corrupt(err, "type nested deeper than %d levels", PM_MAX_NESTING);
+}
+
+/* A type inside `depth` ARRAY/MAP/MULTISET/ROW types. */
+static int type_from_json(const json_t *json, int depth, pm_type **out, paimon_error *err)
 {
     const char *kind;
     pm_type *t = NULL;
-    bool nullable = true;
+    bool nullable = true, path = depth < PATH_LEVELS;
     int rc;
 
     *out = NULL;
@@ -37,26 +47,38 @@ int pm_type_from_json(const json_t *json, pm_type **out, paimon_error *err)
         rc = pm_type_parse(json_string_value(json), out, err);
         if (rc == PAIMON_EINVALID && err != NULL)
             err->code = rc = PAIMON_ECORRUPT;
+        if (rc == 0 && depth + pm_type_nesting(*out) > PM_MAX_NESTING) {
+            pm_type_free(*out);
+            *out = NULL;
+            rc = too_deep(err);
+        }
         return rc;
     }
     if (!json_is_object(json) || !json_is_string(json_object_get(json, "type")))
         return pm_corrupt(err, "type must be a string or an object with a \"type\"");
     kind = json_string_value(json_object_get(json, "type"));
+    if ((kind_is(kind, "ARRAY", &nullable) || kind_is(kind, "MULTISET", &nullable) ||
+         kind_is(kind, "MAP", &nullable) || kind_is(kind, "ROW", &nullable)) &&
+        depth + 1 > PM_MAX_NESTING)
+        return too_deep(err);
     if (kind_is(kind, "ARRAY", &nullable) || kind_is(kind, "MULTISET", &nullable)) {
         t = pm_type_new(kind[0] == 'A' ? PM_TYPE_ARRAY : PM_TYPE_MULTISET);
         if (t == NULL)
             return pm_nomem(err);
-        rc = pm_type_from_json(json_object_get(json, "element"), &t->element, err);
-        if (rc != 0)
+        rc = type_from_json(json_object_get(json, "element"), depth + 1, &t->element, err);
+        if (rc != 0 && path)
             rc = pm_err_prefix(err, rc, "%s element: ", kind);
     } else if (kind_is(kind, "MAP", &nullable)) {
         t = pm_type_new(PM_TYPE_MAP);
         if (t == NULL)
             return pm_nomem(err);
-        rc = pm_type_from_json(json_object_get(json, "key"), &t->element, err);
-        if (rc != 0)
+        rc = type_from_json(json_object_get(json, "key"), depth + 1, &t->element, err);
+        if (rc != 0 && path)
             rc = pm_err_prefix(err, rc, "MAP key: ");
-        else if ((rc = pm_type_from_json(json_object_get(json, "value"), &t->value, err)) != 0)
+        else if (rc == 0 &&
+                 (rc = type_from_json(json_object_get(json, "value"), depth + 1, &t->value, err)) !=
+                     0 &&
+                 path)
             rc = pm_err_prefix(err, rc, "MAP value: ");
     } else if (kind_is(kind, "ROW", &nullable)) {
         const json_t *fields = json_object_get(json, "fields");
@@ -71,11 +93,18 @@ int pm_type_from_json(const json_t *json, pm_type **out, paimon_error *err)
         json_array_foreach(fields, i, f)
         {
             if (rc == 0)
-                rc = field_from_json(f, t, err);
+                rc = field_from_json(f, t, depth + 1, err);
         }
     } else {
         /* Atomic types may also appear as {"type": "INT"} in hand-written files. */
-        return pm_type_parse(kind, out, err) == 0 ? 0 : pm_corrupt(err, "unknown type %s", kind);
+        if (pm_type_parse(kind, out, err) != 0)
+            return pm_corrupt(err, "unknown type %.100s", kind);
+        if (depth + pm_type_nesting(*out) > PM_MAX_NESTING) {
+            pm_type_free(*out);
+            *out = NULL;
+            return too_deep(err);
+        }
+        return 0;
     }
     if (rc != 0) {
         pm_type_free(t);
@@ -84,6 +113,11 @@ int pm_type_from_json(const json_t *json, pm_type **out, paimon_error *err)
     t->nullable = nullable;
     *out = t;
     return 0;
+}
+
+int pm_type_from_json(const json_t *json, pm_type **out, paimon_error *err)
+{
+    return type_from_json(json, 0, out, err);
 }
 
 static int optional_string(const json_t *obj, const char *key, char **out, paimon_error *err)
@@ -98,7 +132,8 @@ static int optional_string(const json_t *obj, const char *key, char **out, paimo
     return *out == NULL ? pm_nomem(err) : 0;
 }
 
-static int field_from_json(const json_t *obj, pm_type *row, paimon_error *err)
+/* A field of a ROW whose type is inside `depth` nested types (the table's fields: 0). */
+static int field_from_json(const json_t *obj, pm_type *row, int depth, paimon_error *err)
 {
     const json_t *id = json_object_get(obj, "id"), *name = json_object_get(obj, "name");
     pm_type *type = NULL;
@@ -112,9 +147,11 @@ static int field_from_json(const json_t *obj, pm_type *row, paimon_error *err)
     if (!json_is_integer(id) || json_integer_value(id) < -2147483647 - 1 ||
         json_integer_value(id) > 2147483647)
         return pm_corrupt(err, "field %s: missing or invalid \"id\"", json_string_value(name));
-    rc = pm_type_from_json(json_object_get(obj, "type"), &type, err);
+    rc = type_from_json(json_object_get(obj, "type"), depth, &type, err);
     if (rc != 0)
-        return pm_err_prefix(err, rc, "field %s: ", json_string_value(name));
+        return depth < PATH_LEVELS
+                   ? pm_err_prefix(err, rc, "field %.100s: ", json_string_value(name))
+                   : rc;
     rc = pm_type_row_add(row, (int32_t)json_integer_value(id), json_string_value(name), type);
     if (rc != 0)
         return pm_nomem(err);
@@ -142,7 +179,7 @@ int pm_fields_from_json(const json_t *array, pm_type **out, paimon_error *err)
     }
     json_array_foreach(array, i, f)
     {
-        if ((rc = field_from_json(f, row, err)) != 0)
+        if ((rc = field_from_json(f, row, 0, err)) != 0)
             break;
     }
     if (rc != 0) {

@@ -3,6 +3,14 @@
  * accept what Java's DataTypeJsonParser accepts for atomic types, plus the nested
  * ARRAY<T>, MAP<K, V>, MULTISET<T> and ROW<name T, …> forms of `paimon create`.
  * See types.h for the contract.
+ *
+ * The text is user input (a COLUMNS argument, an alter-type) or a schema file's string, so
+ * the recursion is bounded: a type nested deeper than PM_MAX_NESTING is refused where the
+ * constructor that crosses the bound starts, before the parser descends into it (the
+ * suffix forms `INT ARRAY ARRAY` nest without recursion and are counted as well).  What
+ * no table can store is refused too: a ROW without fields and a name that is only white
+ * space (Java's RowType.validateFields).  Messages echo at most ECHO_MAX bytes of the text,
+ * so the position still fits in the message of a 90 KB argument.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,6 +32,9 @@ typedef enum tok_kind {
     TOK_PUNCT /* one of ( ) < > , */
 } tok_kind;
 
+#define ECHO_MAX  100 /* bytes of the input quoted in a message */
+#define TOKEN_MAX 40  /* bytes of the offending token quoted in a message */
+
 typedef struct parser {
     const char *text; /* whole input, for messages */
     const char *p;    /* cursor */
@@ -35,12 +46,25 @@ typedef struct parser {
 
 static int syntax(parser *ps, const char *what)
 {
-    size_t pos = (size_t)(ps->start - ps->text);
+    size_t pos = (size_t)(ps->start - ps->text), text_len = strlen(ps->text);
+    int shown = text_len > ECHO_MAX ? ECHO_MAX : (int)text_len;
+    const char *more = text_len > ECHO_MAX ? "..." : "";
     if (ps->kind == TOK_END)
-        return pm_err_set(ps->err, PAIMON_EINVALID, "type '%s': %s at end of input", ps->text,
-                          what);
-    return pm_err_set(ps->err, PAIMON_EINVALID, "type '%s': %s at position %zu ('%.*s')", ps->text,
-                      what, pos + 1, (int)ps->len, ps->start);
+        return pm_err_set(ps->err, PAIMON_EINVALID, "type '%.*s%s': %s at end of input", shown,
+                          ps->text, more, what);
+    return pm_err_set(ps->err, PAIMON_EINVALID, "type '%.*s%s': %s at position %zu ('%.*s%s')",
+                      shown, ps->text, more, what, pos + 1,
+                      ps->len > TOKEN_MAX ? TOKEN_MAX : (int)ps->len, ps->start,
+                      ps->len > TOKEN_MAX ? "..." : "");
+}
+
+/* A constructor at `depth` enclosing constructors (the current token) would nest deeper
+ * than a table can hold. */
+static int too_deep(parser *ps)
+{
+    char what[64];
+    snprintf(what, sizeof(what), "type nested deeper than %d levels", PM_MAX_NESTING);
+    return syntax(ps, what);
 }
 
 /* Advances to the next token. */
@@ -155,7 +179,10 @@ static int optional_param(parser *ps, int64_t min, int64_t max, int32_t *out, co
     return expect_punct(ps, ')');
 }
 
-static int parse_type(parser *ps, pm_type **out);
+/* Each parse function takes `depth`, the number of ARRAY/MAP/MULTISET/ROW constructors
+ * around the type it parses, and reports the `height` (pm_type_nesting) of what it parsed;
+ * depth + height never exceeds PM_MAX_NESTING. */
+static int parse_type(parser *ps, int depth, pm_type **out, int *height);
 
 /* name in a ROW or COLUMNS list: a word or a `quoted` name, unquoted into a new string. */
 static int parse_name(parser *ps, char **out)
@@ -168,7 +195,9 @@ static int parse_name(parser *ps, char **out)
     } else if (ps->kind == TOK_QUOTED) {
         name = pm_malloc(ps->len);
         if (name != NULL) {
+            bool blank = true;
             for (size_t i = 1; i + 1 < ps->len; i++) {
+                blank &= isspace((unsigned char)ps->start[i]) != 0;
                 name[n++] = ps->start[i];
                 if (ps->start[i] == '`')
                     i++; /* skip the doubled quote */
@@ -177,6 +206,10 @@ static int parse_name(parser *ps, char **out)
             if (n == 0) {
                 pm_free(name);
                 return syntax(ps, "empty column name");
+            }
+            if (blank) {
+                pm_free(name);
+                return syntax(ps, "a column name needs a character that is not white space");
             }
         }
     } else {
@@ -207,13 +240,16 @@ static char *unquote_string(const parser *ps)
     return s;
 }
 
-/* field [, field]* up to (not including) `close`.  Ids are assigned later. */
-static int parse_field_list(parser *ps, pm_type *row, char close)
+/* field [, field]* up to (not including) `close`.  Ids are assigned later.  The fields'
+ * types are at `depth`; *height is the highest of them. */
+static int parse_field_list(parser *ps, pm_type *row, char close, int depth, int *height)
 {
     int rc;
+    *height = 0;
     for (;;) {
         char *name = NULL;
         pm_type *ft = NULL;
+        int h = 0;
         if ((rc = parse_name(ps, &name)) != 0)
             return rc;
         if (pm_type_field_by_name(row, name, NULL) != NULL) {
@@ -222,9 +258,11 @@ static int parse_field_list(parser *ps, pm_type *row, char close)
             pm_free(name);
             return PAIMON_EINVALID;
         }
-        rc = parse_type(ps, &ft);
+        rc = parse_type(ps, depth, &ft, &h);
         if (rc == 0)
             rc = pm_type_row_add(row, -1, name, ft);
+        if (h > *height)
+            *height = h;
         pm_free(name);
         if (rc != 0)
             return rc == PAIMON_ENOMEM ? pm_nomem(ps->err) : rc;
@@ -250,10 +288,16 @@ static int parse_field_list(parser *ps, pm_type *row, char close)
     }
 }
 
-static int parse_base(parser *ps, pm_type **out)
+static int parse_base(parser *ps, int depth, pm_type **out, int *height)
 {
     pm_type *t = NULL;
-    int rc = 0;
+    int rc = 0, h = 0, h2 = 0;
+
+    *height = 0;
+    if ((is_word(ps, "ARRAY") || is_word(ps, "MULTISET") || is_word(ps, "MAP") ||
+         is_word(ps, "ROW")) &&
+        depth + 1 > PM_MAX_NESTING)
+        return too_deep(ps);
 
 #define SIMPLE(kw, tid)                                                                            \
     if (is_word(ps, kw)) {                                                                         \
@@ -363,8 +407,9 @@ static int parse_base(parser *ps, pm_type **out)
         if ((t = pm_type_new(is_word(ps, "ARRAY") ? PM_TYPE_ARRAY : PM_TYPE_MULTISET)) == NULL)
             return pm_nomem(ps->err);
         if ((rc = next(ps)) != 0 || (rc = expect_punct(ps, '<')) != 0 ||
-            (rc = parse_type(ps, &t->element)) != 0)
+            (rc = parse_type(ps, depth + 1, &t->element, &h)) != 0)
             goto done;
+        *height = h + 1;
         rc = expect_punct(ps, '>');
         goto done;
     }
@@ -372,9 +417,11 @@ static int parse_base(parser *ps, pm_type **out)
         if ((t = pm_type_new(PM_TYPE_MAP)) == NULL)
             return pm_nomem(ps->err);
         if ((rc = next(ps)) != 0 || (rc = expect_punct(ps, '<')) != 0 ||
-            (rc = parse_type(ps, &t->element)) != 0 || (rc = expect_punct(ps, ',')) != 0 ||
-            (rc = parse_type(ps, &t->value)) != 0)
+            (rc = parse_type(ps, depth + 1, &t->element, &h)) != 0 ||
+            (rc = expect_punct(ps, ',')) != 0 ||
+            (rc = parse_type(ps, depth + 1, &t->value, &h2)) != 0)
             goto done;
+        *height = (h > h2 ? h : h2) + 1;
         rc = expect_punct(ps, '>');
         goto done;
     }
@@ -391,8 +438,15 @@ static int parse_base(parser *ps, pm_type **out)
         close = is_punct(ps, '<') ? '>' : ')';
         if ((rc = next(ps)) != 0)
             goto done;
-        if (!is_punct(ps, close) && (rc = parse_field_list(ps, t, close)) != 0)
+        /* Java's RowType takes an empty field list, but Parquet cannot store an empty group
+         * and no engine can write a value of it: refused, as at create. */
+        if (is_punct(ps, close)) {
+            rc = syntax(ps, "a ROW needs at least one field");
             goto done;
+        }
+        if ((rc = parse_field_list(ps, t, close, depth + 1, &h)) != 0)
+            goto done;
+        *height = h + 1;
         rc = expect_punct(ps, close);
         goto done;
     }
@@ -423,17 +477,24 @@ static int parse_nullability(parser *ps, bool *nullable)
     return 0;
 }
 
-static int parse_type(parser *ps, pm_type **out)
+static int parse_type(parser *ps, int depth, pm_type **out, int *height)
 {
     pm_type *t = NULL;
-    int rc = parse_base(ps, &t);
+    int rc = parse_base(ps, depth, &t, height);
     if (rc != 0)
         return rc;
     if ((rc = parse_nullability(ps, &t->nullable)) != 0)
         goto fail;
-    /* Suffix notation: "INT ARRAY", "STRING MULTISET". */
+    /* Suffix notation: "INT ARRAY", "STRING MULTISET".  Each wraps what came before, so the
+     * whole type grows one level deeper. */
     while (is_word(ps, "ARRAY") || is_word(ps, "MULTISET")) {
-        pm_type *wrap = pm_type_new(is_word(ps, "ARRAY") ? PM_TYPE_ARRAY : PM_TYPE_MULTISET);
+        pm_type *wrap;
+        if (depth + *height + 1 > PM_MAX_NESTING) {
+            rc = too_deep(ps);
+            goto fail;
+        }
+        (*height)++;
+        wrap = pm_type_new(is_word(ps, "ARRAY") ? PM_TYPE_ARRAY : PM_TYPE_MULTISET);
         if (wrap == NULL) {
             rc = pm_nomem(ps->err);
             goto fail;
@@ -469,10 +530,10 @@ int pm_type_parse(const char *text, pm_type **out, paimon_error *err)
     parser ps = {text, text, TOK_END, text, 0, err};
     pm_type *t = NULL;
     int32_t counter = -1;
-    int rc;
+    int rc, height;
 
     *out = NULL;
-    if ((rc = next(&ps)) != 0 || (rc = parse_type(&ps, &t)) != 0)
+    if ((rc = next(&ps)) != 0 || (rc = parse_type(&ps, 0, &t, &height)) != 0)
         return rc;
     if (ps.kind != TOK_END) {
         pm_type_free(t);
@@ -488,7 +549,7 @@ int pm_columns_parse(const char *text, pm_type **out, paimon_error *err)
     parser ps = {text, text, TOK_END, text, 0, err};
     pm_type *row = pm_type_new(PM_TYPE_ROW);
     int32_t counter = -1;
-    int rc;
+    int rc, height;
 
     *out = NULL;
     if (row == NULL)
@@ -500,7 +561,7 @@ int pm_columns_parse(const char *text, pm_type **out, paimon_error *err)
         rc = pm_err_set(err, PAIMON_EINVALID, "columns '%s': no column given", text);
         goto fail;
     }
-    if ((rc = parse_field_list(&ps, row, '\0')) != 0)
+    if ((rc = parse_field_list(&ps, row, '\0', 0, &height)) != 0)
         goto fail;
     if (ps.kind != TOK_END) {
         rc = syntax(&ps, "unexpected token");

@@ -199,6 +199,31 @@ const pm_field *pm_type_field_by_id(const pm_type *row, int32_t id, size_t *idx)
     return NULL;
 }
 
+/* The nesting of `t`, looking at most `limit` levels below it. */
+static int nesting(const pm_type *t, int limit)
+{
+    int best = 0, sub;
+    if (t == NULL || !pm_type_is_nested(t))
+        return 0;
+    if (limit == 0)
+        return 1;
+    best = nesting(t->element, limit - 1);
+    sub = nesting(t->value, limit - 1);
+    if (sub > best)
+        best = sub;
+    for (size_t i = 0; i < t->field_count; i++) {
+        sub = nesting(t->fields[i].type, limit - 1);
+        if (sub > best)
+            best = sub;
+    }
+    return best + 1;
+}
+
+int pm_type_nesting(const pm_type *t)
+{
+    return nesting(t, PM_MAX_NESTING + 1);
+}
+
 int32_t pm_type_highest_field_id(const pm_type *t)
 {
     int32_t best = -1, sub;

@@ -53,6 +53,17 @@ typedef enum pm_type_id {
     PM_TYPE_BLOB           /* 1.4+: parsed and carried, not read or written */
 } pm_type_id;
 
+/* The deepest nesting of a Paimon type: ARRAY, MAP, MULTISET and ROW constructors around the
+ * innermost atomic type of one column (`ARRAY<ROW<a INT>>` is 2; the table's own row does not
+ * count).  Java sets no limit (its structured field ids assume less than 1024 levels); 64 is
+ * far beyond any real schema and keeps every recursion over types, values and file schemas
+ * shallow.  Every parser or decoder that builds a type from user input or file bytes refuses
+ * deeper types (types, schema JSON, Avro, Parquet and ORC file schemas), so the recursive
+ * functions over pm_type trees (free, clone, equality, format, casts, Arrow, batches) never
+ * see one; the bounds on nested values (JSON input, Avro schemas, Parquet levels) derive
+ * from it. */
+#define PM_MAX_NESTING 64
+
 #define PM_MAX_LENGTH                      2147483647 /* Integer.MAX_VALUE: VARCHAR(MAX) = STRING */
 #define PM_DECIMAL_MAX_PRECISION           38
 #define PM_DECIMAL_MAX_COMPACT_PRECISION   18 /* precision that fits an int64 unscaled value */
@@ -116,6 +127,11 @@ bool pm_type_is_compact(const pm_type *t);
 /* The field of a ROW type by name (exact match), or NULL. */
 const pm_field *pm_type_field_by_name(const pm_type *row, const char *name, size_t *idx);
 const pm_field *pm_type_field_by_id(const pm_type *row, int32_t id, size_t *idx);
+
+/* The nesting depth of `t` (see PM_MAX_NESTING): 0 for atomic types, 1 + the deepest child
+ * for ARRAY, MAP, MULTISET and ROW (a ROW without fields is 1).  Stops counting past
+ * PM_MAX_NESTING + 1, so it is safe on any tree. */
+int pm_type_nesting(const pm_type *t);
 
 /* The highest field id in the tree (nested rows included); -1 when there is none. */
 int32_t pm_type_highest_field_id(const pm_type *t);

@@ -4,8 +4,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "data/type_json.h"
+#include "format/avro/avro_data.h"
 #include "meta/paths.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -236,11 +238,48 @@ static int check_keys(const pm_schema *s, const pm_strlist *keys, const char *ki
     return 0;
 }
 
+/* True when `t` holds a VARIANT anywhere (the tree is at most PM_MAX_NESTING deep). */
+static bool has_variant(const pm_type *t)
+{
+    if (t == NULL)
+        return false;
+    if (t->id == PM_TYPE_VARIANT || has_variant(t->element) || has_variant(t->value))
+        return true;
+    for (size_t i = 0; i < t->field_count; i++)
+        if (has_variant(t->fields[i].type))
+            return true;
+    return false;
+}
+
+/* What the table's file format cannot store, refused as Java's FileFormat.validateDataFields
+ * refuses it when a table is created or altered (SchemaValidation.validateTableSchema). */
+static int check_columns(const pm_schema *s, paimon_error *err)
+{
+    const char *format = pm_options_get(&s->options, "file.format");
+    if (format == NULL)
+        format = "parquet"; /* CoreOptions.FILE_FORMAT's default */
+    for (size_t i = 0; i < s->row->field_count; i++) {
+        const pm_field *f = &s->row->fields[i];
+        if (pm_type_nesting(f->type) > PM_MAX_NESTING)
+            return pm_err_set(err, PAIMON_EINVALID, "column %s: type nested deeper than %d levels",
+                              f->name, PM_MAX_NESTING);
+        /* OrcTypeUtil.convertToOrcType has no ORC type for VARIANT. */
+        if (strcasecmp(format, "orc") == 0 && has_variant(f->type))
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "column %s: ORC has no form for VARIANT (file.format orc)", f->name);
+    }
+    if (strcasecmp(format, "avro") == 0)
+        return pm_avro_data_check(s->row, err);
+    return 0;
+}
+
 int pm_schema_validate(const pm_schema *s, paimon_error *err)
 {
     int rc;
     if (s->row == NULL || s->row->field_count == 0)
         return pm_err_set(err, PAIMON_EINVALID, "a table needs at least one column");
+    if ((rc = check_columns(s, err)) != 0)
+        return rc;
     if ((rc = pm_type_check_ids(s->row, err)) != 0)
         return rc;
     if (pm_type_highest_field_id(s->row) > s->highest_field_id)

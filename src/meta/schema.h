@@ -49,9 +49,12 @@ int pm_schema_write_json(const pm_schema *s, pm_buf *out);
 /* Builds the JSON object (caller owns the reference); NULL on allocation failure. */
 json_t *pm_schema_to_json(const pm_schema *s);
 
-/* Checks what Java checks when a schema is created: unique field ids and names, partition
- * and primary keys that are columns, listed once, primary keys that include the partition
- * keys (and leave at least one column), a highest field id that covers every id. */
+/* Checks what Java checks when a schema is created or altered: unique field ids and names,
+ * partition and primary keys that are columns, listed once, primary keys that include the
+ * partition keys (and leave at least one column), a highest field id that covers every id;
+ * types no deeper than PM_MAX_NESTING, and what the table's file.format cannot store
+ * (Java's FileFormat.validateDataFields: VARIANT in ORC; in Avro TIMESTAMP above 6 and TIME
+ * above 3 digits, VARIANT, names that are not Avro names, pm_avro_data_check). */
 int pm_schema_validate(const pm_schema *s, paimon_error *err);
 
 /* ---- derived views --------------------------------------------------------------------- */

@@ -35,22 +35,6 @@ static pm_type *system_field_type(pm_type_id id)
     return t;
 }
 
-/* Sets `c`'s type (and its children's) to `t`, whose shape equals the column's own. */
-static void retype(pm_column *c, const pm_type *t)
-{
-    c->type = t;
-    if (t->id == PM_TYPE_ROW) {
-        for (size_t i = 0; i < c->child_count && i < t->field_count; i++)
-            retype(c->children[i], t->fields[i].type);
-    } else if (t->id == PM_TYPE_ARRAY) {
-        retype(c->children[0], t->element);
-    } else if (t->id == PM_TYPE_MAP || t->id == PM_TYPE_MULTISET) {
-        retype(c->children[0], t->element);
-        if (c->child_count > 1)
-            retype(c->children[1], t->id == PM_TYPE_MAP ? t->value : &pm_multiset_count_type);
-    }
-}
-
 static int null_column(const pm_type *t, int64_t rows, pm_column **out, paimon_error *err)
 {
     pm_column *c = pm_column_new(t);
@@ -116,7 +100,7 @@ static int evolve_column(pm_column *src, const pm_type *to, const char *what, pm
     if (pm_type_equals_ignore_nullable(src->type, to) ||
         (to->id == src->type->id && !pm_type_is_nested(to) && to->length == src->type->length &&
          to->precision == src->type->precision && to->scale == src->type->scale)) {
-        retype(src, to);
+        pm_column_retype(src, to);
         *out = src;
         *moved = true;
         return 0;

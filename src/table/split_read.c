@@ -536,38 +536,10 @@ static int project(pm_split_reader *r, pm_batch *in, pm_batch **out, paimon_erro
     for (size_t i = r->kind_off; i < r->out_count; i++) {
         pm_column *c = in->columns[i - r->kind_off];
         in->columns[i - r->kind_off] = NULL;
-        /* Same shape, the batch's own type tree. */
         pm_column_free(b->columns[i]);
         b->columns[i] = c;
-        c->type = b->type->fields[i].type;
-        {
-            /* children borrow the type tree too */
-            pm_column *stack[64];
-            const pm_type *types[64];
-            size_t top = 0;
-            stack[top] = c;
-            types[top++] = c->type;
-            while (top > 0) {
-                pm_column *x = stack[--top];
-                const pm_type *t = types[top];
-                x->type = t;
-                if (t->id == PM_TYPE_ROW) {
-                    for (size_t k = 0; k < x->child_count && top < 64; k++) {
-                        stack[top] = x->children[k];
-                        types[top++] = t->fields[k].type;
-                    }
-                } else if ((t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MAP ||
-                            t->id == PM_TYPE_MULTISET) &&
-                           x->child_count > 0 && top < 63) {
-                    stack[top] = x->children[0];
-                    types[top++] = t->element;
-                    if (x->child_count > 1) {
-                        stack[top] = x->children[1];
-                        types[top++] = t->id == PM_TYPE_MAP ? t->value : &pm_multiset_count_type;
-                    }
-                }
-            }
-        }
+        /* Same shape, the batch's own type tree (children too: the old tree goes with `in`). */
+        pm_column_retype(c, b->type->fields[i].type);
     }
     b->row_count = in->row_count;
     *out = b;

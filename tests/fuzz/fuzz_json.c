@@ -1,12 +1,14 @@
 /*
- * Fuzz target: the JSON readers (schema files, snapshot and tag files) and the type-string
- * and COLUMNS parsers, all fed the same input.
+ * Fuzz target: the JSON readers (schema files, snapshot and tag files), the type-string
+ * and COLUMNS parsers, and the filter-expression parser (over a fixed row of every
+ * comparable type), all fed the same input.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/expr.h"
 #include "data/types.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
@@ -51,6 +53,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (pm_columns_parse(text, &type, &err) == 0)
         pm_type_free(type);
+    {
+        static pm_type *row = NULL;
+        pm_predicate *p = NULL;
+        if (row == NULL &&
+            pm_columns_parse("id BIGINT, name STRING, amount DECIMAL(10, 2), d DATE, "
+                             "ts TIMESTAMP(3), t TIME, ok BOOLEAN, b BYTES, f DOUBLE, `in` INT",
+                             &row, &err) != 0)
+            abort();
+        if (pm_expr_parse(text, row, &p, &err) == 0)
+            pm_predicate_free(p);
+    }
     free(text);
     return 0;
 }

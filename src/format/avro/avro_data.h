@@ -41,6 +41,12 @@
 #include "io/fs.h"
 #include "util/buf.h"
 
+/* Checks that Avro can store rows of `row_type` as Java's AvroFileFormat.validateDataFields
+ * does when a table with file.format avro is created or altered: TIMESTAMP precision at most
+ * 6, TIME at most 3, no VARIANT, names that are Avro names, and record names (made from the
+ * field paths) defined once.  PAIMON_EINVALID names the column otherwise. */
+int pm_avro_data_check(const pm_type *row_type, paimon_error *err);
+
 /* Appends the writer schema JSON Java prints for `row_type`. */
 int pm_avro_data_schema_json(const pm_type *row_type, pm_buf *out, paimon_error *err);
 

@@ -14,8 +14,9 @@
 #include "util/alloc.h"
 #include "util/time.h"
 
-#define MAX_FILE  ((size_t)2 << 30)
-#define MAX_DEPTH 32
+#define MAX_FILE ((size_t)2 << 30)
+/* Paimon types nest at most PM_MAX_NESTING deep below the top-level columns (depth 1). */
+#define MAX_DEPTH (PM_MAX_NESTING + 1)
 
 typedef enum op {
     OP_SKIP, /* not read: skipped with the generic skipper */
@@ -110,7 +111,7 @@ static int type_of(const pm_avro_schema *s, int32_t *next_id, int depth, pm_type
     pm_type_id id;
     *out = NULL;
     if (depth > MAX_DEPTH)
-        return PAIMON_ELIMIT;
+        return PAIMON_ECORRUPT;
     switch (w->kind) {
     case PM_AVRO_BOOLEAN: id = PM_TYPE_BOOLEAN; break;
     case PM_AVRO_INT:
@@ -193,6 +194,9 @@ int pm_avro_data_type_of(const pm_avro_schema *record, pm_type **out, paimon_err
     rc = type_of(record, &next, 0, out);
     if (rc == PAIMON_EUNSUPPORTED)
         return pm_err_set(err, rc, "an Avro type has no Paimon type");
+    if (rc == PAIMON_ECORRUPT)
+        return pm_corrupt(err, "the Avro schema in the header nests deeper than %d types",
+                          PM_MAX_NESTING);
     if (rc != 0)
         return pm_buf_error(err, rc);
     (*out)->nullable = false;
@@ -253,7 +257,8 @@ static int build(avro_file *f, aplan *p, const pm_avro_schema *s, const pm_type 
     const pm_avro_schema *w = unwrap(s, &p->null_branch, &p->value_branch);
     p->w = w;
     if (depth > MAX_DEPTH)
-        return pm_err_set(err, PAIMON_ELIMIT, "%s: Avro types nested too deeply", f->path);
+        return pm_corrupt(err, "%s: the Avro schema in the header nests deeper than %d types",
+                          f->path, PM_MAX_NESTING);
     switch (t->id) {
     case PM_TYPE_BOOLEAN:
         if (w->kind != PM_AVRO_BOOLEAN)

@@ -13,6 +13,7 @@
 #include "format/avro/avro_record.h"
 #include "util/alloc.h"
 #include "util/json.h"
+#include "util/strlist.h"
 #include "util/time.h"
 
 /* ---- the schema ------------------------------------------------------------------------ */
@@ -60,7 +61,7 @@ static int record_schema(const pm_type *row, const char *name, bool top, pm_buf 
 static int schema_of(const pm_type *t, const char *name, pm_buf *out, int depth)
 {
     int rc = 0;
-    if (depth > 64)
+    if (depth > PM_MAX_NESTING + 1) /* the top-level columns are depth 1 */
         return PAIMON_ELIMIT;
     if (t->nullable && (rc = pm_buf_puts(out, "[\"null\",")) != 0)
         return rc;
@@ -147,6 +148,137 @@ int pm_avro_data_schema_json(const pm_type *row_type, pm_buf *out, paimon_error 
                           "a column type Avro cannot hold (TIMESTAMP above 6 or TIME above 3 "
                           "digits, VARIANT, BLOB)");
     return rc != 0 ? pm_buf_error(err, rc) : 0;
+}
+
+/* ---- what Avro cannot store ------------------------------------------------------------ */
+
+typedef struct check_ctx {
+    pm_strlist records; /* record names given so far */
+    paimon_error *err;
+} check_ctx;
+
+/* Java's Avro (Schema.validateName): a letter or '_', then letters, digits and '_'.  Bytes
+ * of multi-byte UTF-8 characters count as letters (Java's Character.isLetter accepts the
+ * letters of every script). */
+static bool valid_name(const char *name)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    if (*p == '\0' || (*p >= '0' && *p <= '9'))
+        return false;
+    for (; *p != '\0'; p++)
+        if (!(*p >= 0x80 || *p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= 'A' && *p <= 'Z')))
+            return false;
+    return true;
+}
+
+static int refuse(check_ctx *c, const char *column, const char *what)
+{
+    return pm_err_set(c->err, PAIMON_EINVALID, "column %s: %s (file.format avro)", column, what);
+}
+
+/* A record named `name` (Java's AvroSchemaConverter names records after their path, and an
+ * Avro schema may define a name only once). */
+static int record_name(check_ctx *c, const char *name, const char *column)
+{
+    char what[PAIMON_ERROR_MESSAGE_MAX];
+    if (pm_strlist_find(&c->records, name) < 0)
+        return pm_strlist_push(&c->records, name) != 0 ? pm_nomem(c->err) : 0;
+    snprintf(what, sizeof(what), "Avro record name %s would be defined twice", name);
+    return refuse(c, column, what);
+}
+
+/* Walks `t` as schema_of() names its records; `column` is its path for messages. */
+static int check_type(check_ctx *c, const pm_type *t, const char *name, const char *column,
+                      int depth)
+{
+    char what[96];
+    pm_buf kn, vn, path;
+    int rc = 0;
+    if (depth > PM_MAX_NESTING + 1)
+        return refuse(c, column, "type nested too deeply");
+    switch (t->id) {
+    case PM_TYPE_TIME:
+        if (t->precision <= 3)
+            return 0;
+        snprintf(what, sizeof(what), "Avro keeps TIME to 3 fraction digits, not %d", t->precision);
+        return refuse(c, column, what);
+    case PM_TYPE_TIMESTAMP:
+    case PM_TYPE_TIMESTAMP_LTZ:
+        if (t->precision <= 6)
+            return 0;
+        snprintf(what, sizeof(what), "Avro keeps TIMESTAMP to 6 fraction digits, not %d",
+                 t->precision);
+        return refuse(c, column, what);
+    case PM_TYPE_VARIANT: return refuse(c, column, "Avro has no form for VARIANT");
+    case PM_TYPE_ARRAY: return check_type(c, t->element, name, column, depth + 1);
+    case PM_TYPE_MAP:
+    case PM_TYPE_MULTISET: {
+        const pm_type *value = t->id == PM_TYPE_MAP ? t->value : &pm_multiset_count_type;
+        if (string_key(t->element))
+            return check_type(c, value, name, column, depth + 1);
+        pm_buf_init(&kn, 0);
+        pm_buf_init(&vn, 0);
+        if (pm_buf_printf(&kn, "%s_key", name) != 0 || pm_buf_printf(&vn, "%s_value", name) != 0)
+            rc = pm_nomem(c->err);
+        if (rc == 0)
+            rc = record_name(c, name, column);
+        if (rc == 0)
+            rc = check_type(c, t->element, pm_buf_cstr(&kn), column, depth + 1);
+        if (rc == 0)
+            rc = check_type(c, value, pm_buf_cstr(&vn), column, depth + 1);
+        pm_buf_free(&kn);
+        pm_buf_free(&vn);
+        return rc;
+    }
+    case PM_TYPE_ROW:
+        if ((rc = record_name(c, name, column)) != 0)
+            return rc;
+        for (size_t i = 0; rc == 0 && i < t->field_count; i++) {
+            const pm_field *f = &t->fields[i];
+            pm_buf_init(&kn, 0);
+            pm_buf_init(&path, 0);
+            if (pm_buf_printf(&kn, "%s_%s", name, f->name) != 0 ||
+                pm_buf_printf(&path, "%s.%s", column, f->name) != 0)
+                rc = pm_nomem(c->err);
+            else if (!valid_name(f->name))
+                rc = refuse(c, pm_buf_cstr(&path),
+                            "an Avro name starts with a letter or '_' and holds only letters, "
+                            "digits and '_'");
+            else
+                rc = check_type(c, f->type, pm_buf_cstr(&kn), pm_buf_cstr(&path), depth + 1);
+            pm_buf_free(&kn);
+            pm_buf_free(&path);
+        }
+        return rc;
+    default: return 0;
+    }
+}
+
+int pm_avro_data_check(const pm_type *row_type, paimon_error *err)
+{
+    check_ctx c;
+    int rc = 0;
+    pm_strlist_init(&c.records);
+    c.err = err;
+    if (pm_strlist_push(&c.records, "record") != 0)
+        rc = pm_nomem(err);
+    for (size_t i = 0; rc == 0 && i < row_type->field_count; i++) {
+        const pm_field *f = &row_type->fields[i];
+        pm_buf name;
+        pm_buf_init(&name, 0);
+        if (pm_buf_printf(&name, "record_%s", f->name) != 0)
+            rc = pm_nomem(err);
+        else if (!valid_name(f->name))
+            rc = refuse(&c, f->name,
+                        "an Avro name starts with a letter or '_' and holds only letters, "
+                        "digits and '_'");
+        else
+            rc = check_type(&c, f->type, pm_buf_cstr(&name), f->name, 1);
+        pm_buf_free(&name);
+    }
+    pm_strlist_free(&c.records);
+    return rc;
 }
 
 /* ---- values ---------------------------------------------------------------------------- */

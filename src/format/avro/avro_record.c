@@ -9,7 +9,9 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
-#define MAX_SKIP_DEPTH 64
+/* Schemas nest at most PM_AVRO_MAX_DEPTH nodes and refer to no record being defined, so this
+ * bound (with room for the depth a caller starts at) is never reached by a parsed schema. */
+#define MAX_SKIP_DEPTH (2 * PM_AVRO_MAX_DEPTH)
 
 int pm_avro_bytes_cmp(const pm_avro_bytes *a, const pm_avro_bytes *b)
 {

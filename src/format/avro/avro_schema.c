@@ -6,7 +6,6 @@
 
 #include "util/alloc.h"
 
-#define MAX_DEPTH 64   /* nesting limit: a hostile schema cannot exhaust the stack */
 #define MAX_NAMED 4096 /* named types per schema */
 
 typedef struct named {
@@ -29,9 +28,28 @@ static int parse_node(parse_ctx *c, const json_t *j, const char *ns, int depth,
 static pm_avro_schema *new_node(parse_ctx *c, pm_avro_kind kind)
 {
     pm_avro_schema *s = pm_arena_calloc(c->arena, 1, sizeof(*s));
-    if (s != NULL)
+    if (s != NULL) {
         s->kind = kind;
+        s->expanded = 1;
+    }
     return s;
+}
+
+/* Adds a child's expanded size to its parent's, saturating just past the bound. */
+static void grow(pm_avro_schema *parent, const pm_avro_schema *child)
+{
+    parent->expanded += child->expanded;
+    if (parent->expanded > PM_AVRO_MAX_NODES)
+        parent->expanded = PM_AVRO_MAX_NODES + 1;
+}
+
+/* A reference to a named type: refused while that record is still being defined. */
+static int reference(parse_ctx *c, pm_avro_schema *ref, pm_avro_schema **out)
+{
+    if (ref->open)
+        return pm_corrupt(c->err, "%s: Avro record %s refers to itself", c->what, ref->name);
+    *out = ref;
+    return 0;
 }
 
 static const struct {
@@ -133,6 +151,7 @@ static int parse_record(parse_ctx *c, const json_t *j, pm_avro_schema *s, const 
         rc = parse_node(c, json_object_get(f, "type"), ns, depth + 1, &s->fields[i].type);
         if (rc != 0)
             return rc;
+        grow(s, s->fields[i].type);
     }
     return 0;
 }
@@ -178,7 +197,10 @@ static int parse_object(parse_ctx *c, const json_t *j, const char *ns, int depth
         if ((rc = register_name(c, s)) != 0)
             return rc;
         if (s->kind == PM_AVRO_RECORD) {
-            if ((rc = parse_record(c, j, s, own_ns, depth)) != 0)
+            s->open = true;
+            rc = parse_record(c, j, s, own_ns, depth);
+            s->open = false;
+            if (rc != 0)
                 return rc;
         } else if (s->kind == PM_AVRO_ENUM) {
             const json_t *symbols = json_object_get(j, "symbols");
@@ -201,12 +223,12 @@ static int parse_object(parse_ctx *c, const json_t *j, const char *ns, int depth
                         &s->items);
         if (rc != 0)
             return rc;
+        grow(s, s->items);
     } else {
         pm_avro_schema *ref = lookup(c, tname, ns);
         if (ref == NULL)
             return pm_corrupt(c->err, "%s: unknown Avro type %s", c->what, tname);
-        *out = ref;
-        return 0;
+        return reference(c, ref, out);
     }
     if (s == NULL)
         return pm_nomem(c->err);
@@ -227,8 +249,9 @@ static int parse_node(parse_ctx *c, const json_t *j, const char *ns, int depth,
                       pm_avro_schema **out)
 {
     pm_avro_kind kind;
-    if (depth > MAX_DEPTH)
-        return pm_corrupt(c->err, "%s: Avro schema nested deeper than %d", c->what, MAX_DEPTH);
+    if (depth > PM_AVRO_MAX_DEPTH)
+        return pm_corrupt(c->err, "%s: Avro schema nested deeper than %d nodes", c->what,
+                          PM_AVRO_MAX_DEPTH);
     if (json_is_string(j)) {
         const char *name = json_string_value(j);
         pm_avro_schema *ref;
@@ -239,8 +262,7 @@ static int parse_node(parse_ctx *c, const json_t *j, const char *ns, int depth,
         ref = lookup(c, name, ns);
         if (ref == NULL)
             return pm_corrupt(c->err, "%s: unknown Avro type %s", c->what, name);
-        *out = ref;
-        return 0;
+        return reference(c, ref, out);
     }
     if (json_is_array(j)) {
         pm_avro_schema *s = new_node(c, PM_AVRO_UNION);
@@ -261,6 +283,7 @@ static int parse_node(parse_ctx *c, const json_t *j, const char *ns, int depth,
                 return rc;
             if (s->branches[i]->kind == PM_AVRO_UNION)
                 return pm_corrupt(c->err, "%s: Avro union directly inside a union", c->what);
+            grow(s, s->branches[i]);
         }
         *out = s;
         return 0;
@@ -281,6 +304,11 @@ int pm_avro_schema_parse(const char *json, size_t len, pm_arena *arena, const ch
     if (root == NULL)
         return pm_corrupt(err, "%s: malformed Avro schema JSON: %s", what, je.text);
     rc = parse_node(&c, root, NULL, 0, out);
+    if (rc == 0 && (*out)->expanded > PM_AVRO_MAX_NODES) {
+        *out = NULL;
+        rc = pm_corrupt(err, "%s: Avro schema expands to more than %d nodes", what,
+                        PM_AVRO_MAX_NODES);
+    }
     pm_free(c.names);
     json_decref(root);
     return rc;

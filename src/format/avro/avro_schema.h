@@ -6,7 +6,14 @@
  * references (by full name or by name within the enclosing namespace), logical-type
  * annotations (kept as strings, with decimal precision/scale).  The tree lives in the
  * arena given to pm_avro_schema_parse(); nodes are shared when a named type is referenced
- * again, so the tree is a DAG (recursive records are possible and walked by reference).
+ * again, so the tree is a DAG.
+ *
+ * Bounds, since the schema comes from a file's header and decoders walk it recursively,
+ * once per value: nesting at most PM_AVRO_MAX_DEPTH schema nodes deep; no record that
+ * refers to itself (Paimon never writes one and Java's converter cannot read one: a
+ * recursive walk over it would never end); and at most PM_AVRO_MAX_NODES nodes when
+ * references are expanded (a chain of records each naming the previous one twice would
+ * otherwise expand to 2^depth nodes).  Beyond any of them the schema is PAIMON_ECORRUPT.
  */
 #ifndef PM_FORMAT_AVRO_SCHEMA_H
 #define PM_FORMAT_AVRO_SCHEMA_H
@@ -15,8 +22,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "data/types.h"
 #include "util/arena.h"
 #include "util/error.h"
+
+/* Schema nodes per Paimon nesting level, at most: a nullable MAP with keys other than
+ * strings is a union, an array, an entry record and its value field's union. */
+#define PM_AVRO_MAX_DEPTH (4 * PM_MAX_NESTING + 4)
+#define PM_AVRO_MAX_NODES (1 << 20)
 
 typedef enum pm_avro_kind {
     PM_AVRO_NULL,
@@ -53,6 +66,9 @@ struct pm_avro_schema {
     pm_avro_schema *items;     /* array items, map values */
     pm_avro_schema **branches; /* union */
     size_t branch_count;
+    size_t expanded; /* nodes of this subtree with references expanded, at most
+                        PM_AVRO_MAX_NODES + 1 */
+    bool open;       /* a record whose fields are being parsed */
 };
 
 /* Parses schema JSON (`len` bytes).  Nodes are allocated in `arena`.  Malformed schemas are

@@ -57,8 +57,10 @@ int pm_pq_schema_build(const pq_file_meta *m, pm_arena *a, pq_schema *s, const c
                 return pm_corrupt(err, "%s: schema element %s has repetition %d", path, e->name,
                                   (int)e->repetition);
             if (n->def > PQ_MAX_LEVEL)
-                return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: nesting deeper than %d levels",
-                                  path, PQ_MAX_LEVEL);
+                return pm_corrupt(err,
+                                  "%s: footer schema element %u (%s) nests deeper than %d "
+                                  "definition levels",
+                                  path, i, e->name, PQ_MAX_LEVEL);
         }
         if (group) {
             if (e->num_children == 0 && i != 0)
@@ -67,8 +69,9 @@ int pm_pq_schema_build(const pq_file_meta *m, pm_arena *a, pq_schema *s, const c
             if (n->children == NULL)
                 return pm_nomem(err);
             if (depth >= PQ_MAX_LEVEL + 1)
-                return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: nesting deeper than %d levels",
-                                  path, PQ_MAX_LEVEL);
+                return pm_corrupt(err,
+                                  "%s: footer schema element %u (%s) nests deeper than %d groups",
+                                  path, i, e->name, PQ_MAX_LEVEL);
             stack[depth] = (int)i;
             pending[depth] = e->num_children;
             depth++;
@@ -421,9 +424,23 @@ static int value_type(const pq_schema *s, int n, bool nullable, pm_type **out, c
     return 0;
 }
 
+/* A column's type nests no deeper than a Paimon type may (REQUIRED groups add no level, so
+ * the level bound alone does not keep it there). */
+static int check_nesting(const pq_schema *s, int n, pm_type **t, const char *path,
+                         paimon_error *err)
+{
+    if (pm_type_nesting(*t) <= PM_MAX_NESTING)
+        return 0;
+    pm_type_free(*t);
+    *t = NULL;
+    return pm_corrupt(err, "%s: footer schema element %d (%s) nests deeper than %d types", path, n,
+                      s->nodes[n].elem->name, PM_MAX_NESTING);
+}
+
 int pm_pq_node_type(const pq_schema *s, int n, pm_type **out, paimon_error *err)
 {
-    return field_type(s, n, out, "parquet", err);
+    int rc = field_type(s, n, out, "parquet", err);
+    return rc != 0 ? rc : check_nesting(s, n, out, "parquet", err);
 }
 
 int pm_pq_file_type(const pq_schema *s, pm_type **out, const char *path, paimon_error *err)
@@ -438,7 +455,8 @@ int pm_pq_file_type(const pq_schema *s, pm_type **out, const char *path, paimon_
         int c = s->nodes[0].children[i];
         const pq_schema_elem *e = s->nodes[c].elem;
         pm_type *t = NULL;
-        if ((rc = field_type(s, c, &t, path, err)) != 0)
+        if ((rc = field_type(s, c, &t, path, err)) != 0 ||
+            (rc = check_nesting(s, c, &t, path, err)) != 0)
             break;
         if (pm_type_row_add(row, e->has_field_id ? e->field_id : -1, e->name, t) != 0) {
             rc = pm_nomem(err);

@@ -4,7 +4,8 @@
  * Tree: the flat, depth-first SchemaElement list of the footer becomes nodes with parents,
  * children, and the Dremel levels of each node: def(N) counts the non-REQUIRED nodes on the
  * path from the root to N (inclusive), rep(N) the REPEATED ones.  A leaf's max levels are
- * its own def and rep.  Levels are limited to PQ_MAX_LEVEL so they fit a byte.
+ * its own def and rep.  Levels are limited to PQ_MAX_LEVEL so they fit a byte, and the
+ * Paimon types of the nodes to PM_MAX_NESTING (PAIMON_ECORRUPT beyond either).
  *
  * Types: pm_pq_node_type() maps a node to the Paimon type Java Paimon reads it as
  * (shared/spec/canonical-rows.md, "A single data file"; ParquetSchemaConverter):
@@ -36,7 +37,10 @@
 #include "data/types.h"
 #include "format/parquet/meta.h"
 
-#define PQ_MAX_LEVEL 100 /* nesting deeper than this is refused */
+/* The highest definition level: a Paimon type of PM_MAX_NESTING levels takes at most two
+ * per level (an optional LIST or MAP group and its repeated child) and one for its leaf;
+ * deeper files are refused (a byte still holds every level). */
+#define PQ_MAX_LEVEL (2 * PM_MAX_NESTING + 1)
 
 typedef struct pq_node {
     const pq_schema_elem *elem; /* borrowed from the file metadata */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "data/expr.h"
+#include "util/alloc.h"
 #include "testlib.h"
 
 static pm_type *row_type(void)
@@ -170,6 +171,78 @@ static void test_errors(void **state)
     check_error("name = 'unterminated", PAIMON_EINVALID, "position");
     check_error("b = X'0g'", PAIMON_EINVALID, "position");
     check_error("id == 1", PAIMON_EINVALID, "position");
+    /* a bad character right after ')' (found by fuzzing: the inner predicate leaked) */
+    check_error("(id = 1)~", PAIMON_EINVALID, "unexpected character at position 9");
+    check_error("((id = 1) OR (id = 2)!)", PAIMON_EINVALID, "'!' must be '!='");
+}
+
+/* Issue 19 item 12: a keyword where a column or literal belongs is a syntax error
+ * (PAIMON_EINVALID, exit 2), not an unknown column; a column of that name is back-quoted. */
+static void test_keywords(void **state)
+{
+    static const char *const exprs[] = {"AND *",
+                                        "IN (1)",
+                                        "OR id = 1",
+                                        "BETWEEN 1 AND 2",
+                                        "LIKE 'a'",
+                                        "IS NULL",
+                                        "id = 1 AND OR id = 2",
+                                        "1 = AND",
+                                        "id = 1 OR (and = 1)"};
+    pm_type *row = NULL;
+    pm_predicate *p = NULL;
+    paimon_error err = {0};
+    (void)state;
+    for (size_t i = 0; i < sizeof(exprs) / sizeof(exprs[0]); i++)
+        check_error(exprs[i], PAIMON_EINVALID, "not a keyword");
+    check_error("AND *", PAIMON_EINVALID, "at position 1 ('AND')");
+    check_error("id BETWEEN 1 AND 2", PAIMON_EINVALID, "at position 4 ('BETWEEN')");
+    /* a column named like a keyword, back-quoted */
+    assert_int_equal(pm_columns_parse("`in` INT, `and` STRING", &row, &err), 0);
+    assert_int_equal(pm_expr_parse("`in` = 1 AND `and` IS NULL", row, &p, &err), 0);
+    pm_predicate_free(p);
+    assert_int_equal(pm_expr_parse("in = 1", row, &p, &err), PAIMON_EINVALID);
+    assert_null(p);
+    pm_type_free(row);
+}
+
+/* A predicate nested `levels` deep: parentheses, or NOTs. */
+static char *deep(int levels, bool nots)
+{
+    pm_buf b;
+    pm_buf_init(&b, 0);
+    for (int i = 0; i < levels; i++)
+        pm_buf_puts(&b, nots ? "NOT " : "(");
+    pm_buf_puts(&b, "id = 1");
+    for (int i = 0; !nots && i < levels; i++)
+        pm_buf_putc(&b, ')');
+    return (char *)pm_buf_detach(&b, NULL);
+}
+
+/* Issue 19 item 8: 20,000 parentheses overflowed the stack; nesting is bounded. */
+static void test_depth(void **state)
+{
+    (void)state;
+    for (int nots = 0; nots < 2; nots++) {
+        char *text = deep(PM_EXPR_MAX_DEPTH, nots);
+        check(text, nots && PM_EXPR_MAX_DEPTH % 2 == 1 ? "012" : "102");
+        pm_free(text);
+        text = deep(PM_EXPR_MAX_DEPTH + 1, nots);
+        check_error(text, PAIMON_EINVALID, "expression nested deeper than 256 levels at position");
+        pm_free(text);
+        text = deep(20000, nots);
+        check_error(text, PAIMON_EINVALID, "expression nested deeper than 256 levels");
+        pm_free(text);
+    }
+    /* the levels are those open at once: many parenthesized terms side by side are fine */
+    {
+        pm_buf b;
+        pm_buf_init(&b, 0);
+        for (int i = 0; i < 1000; i++)
+            pm_buf_puts(&b, i == 0 ? "(id = 1)" : " OR (id = 1)");
+        check(pm_buf_cstr(&b), "102");
+        pm_buf_free(&b);
+    }
 }
 
 /* Literals keep their values after parsing (a number read after its buffer went out of scope
@@ -211,10 +284,9 @@ static void test_literal_storage(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_literals),
-        cmocka_unit_test(test_operators),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_literal_storage),
+        cmocka_unit_test(test_literals), cmocka_unit_test(test_operators),
+        cmocka_unit_test(test_errors),   cmocka_unit_test(test_literal_storage),
+        cmocka_unit_test(test_keywords), cmocka_unit_test(test_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

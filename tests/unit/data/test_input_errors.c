@@ -343,6 +343,71 @@ static void test_limits_and_io(void **state)
     pm_type_free(row);
 }
 
+/* `open` x levels, `inner`, `close` x levels. */
+static char *repeat3(const char *head, const char *open, int levels, const char *inner,
+                     const char *close, const char *tail)
+{
+    pm_buf b;
+    pm_buf_init(&b, 0);
+    pm_buf_puts(&b, head);
+    for (int i = 0; i < levels; i++)
+        pm_buf_puts(&b, open);
+    pm_buf_puts(&b, inner);
+    for (int i = 0; i < levels; i++)
+        pm_buf_puts(&b, close);
+    pm_buf_puts(&b, tail);
+    return (char *)pm_buf_detach(&b, NULL);
+}
+
+/* Issue 19 item 8: values nest as deep as the deepest type (PM_MAX_NESTING) in every form;
+ * a skipped value (a Debezium envelope's "source") at most as deep; 20,000 levels are an
+ * error naming the line, never a stack overflow. */
+static void test_nesting(void **state)
+{
+    static const char *const forms[][6] = {
+        /* type open, type close, value open, value close, canonical open, canonical close */
+        {"ARRAY<", ">", "[", "]", "[", "]"},
+        {"MAP<INT, ", ">", "[[1,", "]]", "[[1,", "]]"},
+        {"MAP<STRING, ", ">", "{\"k\":", "}", "[[\"k\",", "]]"},
+        {"ROW<a ", ">", "{\"a\":", "}", "{\"a\":", "}"},
+    };
+    static const int skipped[] = {PM_MAX_NESTING, PM_MAX_NESTING + 1, 20000};
+    (void)state;
+    for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+        char *type = repeat3("id INT, c ", forms[f][0], PM_MAX_NESTING, "INT", forms[f][1], "");
+        char *row =
+            repeat3("{\"id\":1,\"c\":", forms[f][2], PM_MAX_NESTING, "7", forms[f][3], "}\n");
+        char *want =
+            repeat3("{\"id\":1,\"c\":", forms[f][4], PM_MAX_NESTING, "7", forms[f][5], "}\n");
+        char *deeper = repeat3("{\"id\":1,\"c\":", forms[f][2], 20000, "7", forms[f][3], "}\n");
+        char *got = read_all(PM_INPUT_JSONL, type, row, strlen(row), NULL);
+        assert_string_equal(got, want);
+        pm_free(got);
+        got = read_all(PM_INPUT_JSONL, type, deeper, strlen(deeper), NULL);
+        if (strncmp(got, E "line 1, column c", strlen(E "line 1, column c")) != 0)
+            fail_msg("%s", got);
+        pm_free(got);
+        pm_free(type);
+        pm_free(row);
+        pm_free(want);
+        pm_free(deeper);
+    }
+    /* an envelope field the reader skips, as arrays and as objects */
+    for (size_t i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++) {
+        for (int k = 0; k < 2; k++) {
+            char *event = repeat3("{\"op\":\"c\",\"source\":", k == 0 ? "[" : "{\"x\":", skipped[i],
+                                  "1", k == 0 ? "]" : "}", ",\"after\":{\"a\":1}}\n");
+            char *got = read_all(PM_INPUT_DEBEZIUM_JSON, "a INT", event, strlen(event), NULL);
+            if (i == 0)
+                assert_string_equal(got, "{\"a\":1}\n");
+            else
+                assert_string_equal(got, E "line 1: JSON nested deeper than 64 levels");
+            pm_free(got);
+            pm_free(event);
+        }
+    }
+}
+
 /* Every allocation may fail: the reader reports PAIMON_ENOMEM and leaks nothing. */
 static void test_allocation_failures(void **state)
 {
@@ -451,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_jsonl_rows),           cmocka_unit_test(test_csv),
         cmocka_unit_test(test_limits_and_io),        cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_rows_before_an_error), cmocka_unit_test(test_show_value),
+        cmocka_unit_test(test_nesting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

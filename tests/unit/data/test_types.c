@@ -87,7 +87,6 @@ static void test_nested_types(void **state)
     check("MAP<STRING,ARRAY<MAP<INT,DOUBLE>>>", "MAP<STRING, ARRAY<MAP<INT, DOUBLE>>>");
     check("ROW<a INT, b STRING NOT NULL>", "ROW<a INT, b STRING NOT NULL>");
     check("ROW(a INT, `b c` ROW<x DECIMAL(5, 2)>)", "ROW<a INT, `b c` ROW<x DECIMAL(5, 2)>>");
-    check("ROW<>", "ROW<>");
 }
 
 static void check_error(const char *in, const char *fragment)
@@ -117,6 +116,149 @@ static void test_type_errors(void **state)
     check_error("ROW<a INT, a STRING>", "duplicate column name 'a'");
     check_error("ROW<`a INT>", "unterminated quoted name");
     check_error("BIGINT $", "unexpected character");
+}
+
+/* A type of `levels` nested constructors of one form around INT: "ARRAY<" .. ">",
+ * "MAP<INT, " .. ">", "ROW<a " .. ">", "MULTISET<" .. ">", or the suffix " ARRAY" after
+ * "INT". */
+static char *nested(const char *open, const char *close, int levels)
+{
+    pm_buf b;
+    pm_buf_init(&b, 0);
+    if (close == NULL) {
+        pm_buf_puts(&b, "INT");
+        for (int i = 0; i < levels; i++)
+            pm_buf_puts(&b, open);
+    } else {
+        for (int i = 0; i < levels; i++)
+            pm_buf_puts(&b, open);
+        pm_buf_puts(&b, "INT");
+        for (int i = 0; i < levels; i++)
+            pm_buf_puts(&b, close);
+    }
+    return (char *)pm_buf_detach(&b, NULL);
+}
+
+/* Issue 19 item 8: every form nests up to PM_MAX_NESTING, one more is refused where it
+ * starts, 20,000 levels are refused the same way (no stack overflow), in a type string and
+ * in COLUMNS; ROW<> and blank names are refused (item 9). */
+static void test_nesting_bound(void **state)
+{
+    static const char *const forms[][2] = {
+        {"ARRAY<", ">"}, {"MULTISET<", ">"}, {"MAP<INT, ", ">"},  {"ROW<a ", ">"},
+        {"ROW(a ", ")"}, {" ARRAY", NULL},   {" MULTISET", NULL},
+    };
+    (void)state;
+    for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+        static const int levels[] = {PM_MAX_NESTING, PM_MAX_NESTING + 1, 20000};
+        for (size_t k = 0; k < 3; k++) {
+            char *text = nested(forms[f][0], forms[f][1], levels[k]);
+            pm_type *t = NULL, *row = NULL;
+            paimon_error err = {0};
+            pm_buf cols;
+            int rc = pm_type_parse(text, &t, &err);
+            pm_buf_init(&cols, 0);
+            pm_buf_printf(&cols, "id INT, c %s", text);
+            if (k == 0) {
+                if (rc != 0)
+                    fail_msg("%s x%d: %s", forms[f][0], levels[k], err.message);
+                assert_int_equal(pm_type_nesting(t), PM_MAX_NESTING);
+                assert_int_equal(pm_columns_parse(pm_buf_cstr(&cols), &row, &err), 0);
+                assert_int_equal(pm_type_nesting(row->fields[1].type), PM_MAX_NESTING);
+            } else {
+                assert_int_equal(rc, PAIMON_EINVALID);
+                assert_null(t);
+                if (strstr(err.message, "type nested deeper than 64 levels at position") == NULL)
+                    fail_msg("%s x%d: '%s'", forms[f][0], levels[k], err.message);
+                /* the input is quoted short, so the position fits the message */
+                assert_true(strlen(err.message) < 300);
+                assert_int_equal(pm_columns_parse(pm_buf_cstr(&cols), &row, &err), PAIMON_EINVALID);
+                assert_non_null(strstr(err.message, "type nested deeper than 64 levels"));
+            }
+            pm_type_free(t);
+            pm_type_free(row);
+            pm_buf_free(&cols);
+            pm_free(text);
+        }
+    }
+    /* the levels of mixed forms add up, suffixes included */
+    {
+        char *inner = nested("ARRAY<", ">", PM_MAX_NESTING - 2);
+        pm_buf b;
+        pm_type *t = NULL;
+        paimon_error err = {0};
+        pm_buf_init(&b, 0);
+        pm_buf_printf(&b, "ROW<a %s ARRAY>", inner);
+        assert_int_equal(pm_type_parse(pm_buf_cstr(&b), &t, &err), 0);
+        assert_int_equal(pm_type_nesting(t), PM_MAX_NESTING);
+        pm_type_free(t);
+        pm_buf_reset(&b);
+        pm_buf_printf(&b, "ROW<a %s ARRAY MULTISET>", inner);
+        assert_int_equal(pm_type_parse(pm_buf_cstr(&b), &t, &err), PAIMON_EINVALID);
+        assert_non_null(strstr(err.message, "('MULTISET')"));
+        pm_buf_free(&b);
+        pm_free(inner);
+    }
+    check_error("ROW<>", "a ROW needs at least one field at position 5");
+    check_error("ROW()", "a ROW needs at least one field");
+    check_error("ARRAY<ROW<a ROW<>>>", "a ROW needs at least one field at position 17");
+    check_error("ROW<`  ` INT>", "a column name needs a character that is not white space");
+    {
+        pm_type *row = NULL;
+        paimon_error err = {0};
+        assert_int_equal(pm_columns_parse("a INT, `\t ` INT", &row, &err), PAIMON_EINVALID);
+        assert_non_null(strstr(err.message, "not white space"));
+        assert_int_equal(pm_columns_parse("a INT, r ROW<>", &row, &err), PAIMON_EINVALID);
+        assert_non_null(strstr(err.message, "a ROW needs at least one field"));
+    }
+}
+
+/* Schema-file JSON: object nesting and nested type strings count together. */
+static void test_json_nesting_bound(void **state)
+{
+    (void)state;
+    for (int levels = PM_MAX_NESTING - 1; levels <= PM_MAX_NESTING + 1; levels++) {
+        for (int form = 0; form < 3; form++) {
+            /* form 0: ARRAY objects; 1: ROW objects; 2: ARRAY objects around the string
+             * "ARRAY<ARRAY<INT>>" (two more levels) */
+            int objects = form == 2 ? levels - 2 : levels;
+            pm_buf b;
+            json_t *in;
+            pm_type *row = NULL;
+            paimon_error err = {0};
+            int rc;
+            pm_buf_init(&b, 0);
+            pm_buf_puts(&b, "[{\"id\":0,\"name\":\"c\",\"type\":");
+            for (int i = 0; i < objects; i++)
+                pm_buf_printf(&b,
+                              form == 1 ? "{\"type\":\"ROW\",\"fields\":[{\"id\":%d,\"name\":"
+                                          "\"a\",\"type\":"
+                                        : "{\"type\":\"ARRAY\",\"element\":",
+                              i + 1);
+            pm_buf_puts(&b, form == 2 ? "\"ARRAY<ARRAY<INT>>\"" : "\"INT\"");
+            for (int i = 0; i < objects; i++)
+                pm_buf_puts(&b, form == 1 ? "}]}" : "}");
+            pm_buf_puts(&b, "}]");
+            in = json_loads(pm_buf_cstr(&b), 0, NULL);
+            assert_non_null(in);
+            rc = pm_fields_from_json(in, &row, &err);
+            if (levels <= PM_MAX_NESTING) {
+                if (rc != 0)
+                    fail_msg("form %d x%d: %s", form, levels, err.message);
+                assert_int_equal(pm_type_nesting(row->fields[0].type), levels);
+            } else {
+                assert_int_equal(rc, PAIMON_ECORRUPT);
+                assert_null(row);
+                if (strstr(err.message, "type nested deeper than 64 levels") == NULL)
+                    fail_msg("form %d: '%s'", form, err.message);
+                /* the path is named for the top levels only: the reason stays readable */
+                assert_non_null(strstr(err.message, "field c: "));
+            }
+            pm_type_free(row);
+            json_decref(in);
+            pm_buf_free(&b);
+        }
+    }
 }
 
 static void test_columns_and_ids(void **state)
@@ -260,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_type_errors),     cmocka_unit_test(test_columns_and_ids),
         cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_duplicate_ids_rejected),
         cmocka_unit_test(test_clone_and_equal), cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_nesting_bound),   cmocka_unit_test(test_json_nesting_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

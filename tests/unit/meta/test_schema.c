@@ -135,6 +135,98 @@ static void test_validation(void **state)
     }
 }
 
+/* A schema file whose column is `levels` ARRAY objects deep. */
+static char *deep_schema(int levels)
+{
+    pm_buf b;
+    pm_buf_init(&b, 0);
+    pm_buf_puts(&b, "{\"version\":3,\"id\":0,\"fields\":[{\"id\":0,\"name\":\"c\",\"type\":");
+    for (int i = 0; i < levels; i++)
+        pm_buf_puts(&b, "{\"type\":\"ARRAY\",\"element\":");
+    pm_buf_puts(&b, "\"INT\"");
+    for (int i = 0; i < levels; i++)
+        pm_buf_putc(&b, '}');
+    pm_buf_puts(&b, "}],\"highestFieldId\":0,\"partitionKeys\":[],\"primaryKeys\":[],"
+                    "\"options\":{}}");
+    return (char *)pm_buf_detach(&b, NULL);
+}
+
+/* Issue 19: a schema file nested deeper than PM_MAX_NESTING is corrupt (a 700-level one made
+ * a table that could never open again, 20,000 levels a 3.1 GB file); the deepest legal one
+ * opens and validates. */
+static void test_nesting(void **state)
+{
+    static const int levels[] = {PM_MAX_NESTING, PM_MAX_NESTING + 1, 700, 20000};
+    (void)state;
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+        char *text = deep_schema(levels[i]);
+        pm_schema *s = NULL;
+        paimon_error err = {0};
+        int rc = pm_schema_parse((const uint8_t *)text, strlen(text), "schema-0", &s, &err);
+        if (i == 0) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(pm_schema_validate(s, &err), 0);
+        } else {
+            assert_int_equal(rc, PAIMON_ECORRUPT);
+            assert_null(s);
+            assert_non_null(strstr(err.message, "schema-0: "));
+        }
+        if (i == 1 && strstr(err.message, "field c: ARRAY element: ") == NULL)
+            fail_msg("'%s'", err.message);
+        if (i == 1 && strstr(err.message, "type nested deeper than 64 levels") == NULL)
+            fail_msg("'%s'", err.message);
+        pm_schema_free(s);
+        pm_free(text);
+    }
+}
+
+/* Issue 19 item 9: what the table's file format cannot store is refused as Java's
+ * FileFormat.validateDataFields refuses it (the message names the column). */
+static void test_format_checks(void **state)
+{
+    static const struct {
+        const char *format; /* NULL: the default, parquet */
+        const char *type;
+        const char *fragment; /* NULL: valid */
+    } cases[] = {
+        {NULL, "\"TIMESTAMP(9)\"", NULL},
+        {NULL, "\"VARIANT\"", NULL},
+        {"orc", "\"TIMESTAMP(9)\"", NULL},
+        {"ORC", "\"VARIANT\"", "column c: ORC has no form for VARIANT (file.format orc)"},
+        {"orc", "{\"type\":\"ARRAY\",\"element\":\"VARIANT\"}", "column c: ORC has no form"},
+        {"avro", "\"TIMESTAMP(6)\"", NULL},
+        {"avro", "\"TIMESTAMP(9)\"", "column c: Avro keeps TIMESTAMP to 6 fraction digits"},
+        {"Avro", "\"TIME(6)\"", "column c: Avro keeps TIME to 3 fraction digits"},
+        {"avro", "{\"type\":\"MAP\",\"key\":\"INT\",\"value\":\"VARIANT\"}",
+         "column c: Avro has no form for VARIANT"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char text[1024];
+        pm_schema *s;
+        paimon_error err = {0};
+        int rc;
+        snprintf(text, sizeof(text),
+                 "{\"version\":3,\"id\":0,\"fields\":[{\"id\":0,\"name\":\"c\",\"type\":%s},"
+                 "{\"id\":1,\"name\":\"b\",\"type\":\"INT\"}],\"highestFieldId\":1,"
+                 "\"partitionKeys\":[],\"primaryKeys\":[],\"options\":{%s%s%s}}",
+                 cases[i].type, cases[i].format != NULL ? "\"file.format\":\"" : "",
+                 cases[i].format != NULL ? cases[i].format : "",
+                 cases[i].format != NULL ? "\"" : "");
+        s = parse(text, 0);
+        rc = pm_schema_validate(s, &err);
+        if (cases[i].fragment == NULL) {
+            if (rc != 0)
+                fail_msg("case %zu refused: %s", i, err.message);
+        } else {
+            assert_int_equal(rc, PAIMON_EINVALID);
+            if (strstr(err.message, cases[i].fragment) == NULL)
+                fail_msg("'%s' lacks '%s'", err.message, cases[i].fragment);
+        }
+        pm_schema_free(s);
+    }
+}
+
 static void test_fixture_schemas(void **state)
 {
     pm_strlist files;
@@ -176,7 +268,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_java_layout),     cmocka_unit_test(test_old_version_defaults),
         cmocka_unit_test(test_malformed),       cmocka_unit_test(test_validation),
-        cmocka_unit_test(test_fixture_schemas),
+        cmocka_unit_test(test_fixture_schemas), cmocka_unit_test(test_nesting),
+        cmocka_unit_test(test_format_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
