@@ -6,6 +6,7 @@
  */
 #include "format/orc/orc_proto.h"
 
+#include <assert.h>
 #include <string.h>
 
 bool pm_pb_skip(pm_pb *c, int wire)
@@ -257,6 +258,7 @@ static int decode_msg(const dec *x, pm_pb *c, const pm_pb_msg *m, void *obj)
     bool has_repeated = false;
     int wire, r;
 
+    assert(m->field_count <= PM_PB_MAX_FIELDS); /* the tables are the program's own */
     for (size_t i = 0; i < m->field_count; i++)
         has_repeated |= is_repeated(m->fields[i].kind);
     if (has_repeated) {
