@@ -829,7 +829,7 @@ static void test_allocation_failures(void **state)
         alloc_loop_file(path, &files, &failures);
     }
     pm_buf_init(&wide, 0);
-    write_wide(&wide, 400);
+    write_wide(&wide, 120);
     alloc_loop("wide.orc", wide.data, wide.len, &files, &failures);
     pm_buf_free(&wide);
     /* files of other writers: C++ data files and ORC manifests, one of each per table */
