@@ -767,7 +767,7 @@ static void alloc_loop_file(const char *path, size_t *files, long *failures)
     pm_free(data);
 }
 
-/* A file of `cols` INT columns and two stripes of a few rows, as paimon-c writes it: its
+/* A file of `cols` INT columns, five rows in row groups of two, as paimon-c writes it: its
  * footer's types and statistics outgrow the reader arena's first blocks. */
 static void write_wide(pm_buf *file, size_t cols)
 {
