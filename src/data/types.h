@@ -69,6 +69,13 @@ typedef enum pm_type_id {
 #define PM_DECIMAL_MAX_COMPACT_PRECISION   18 /* precision that fits an int64 unscaled value */
 #define PM_TIMESTAMP_MAX_COMPACT_PRECISION 3
 
+/* The deepest nesting of types that any parser or file format accepts (issue 19: a hostile
+ * schema, type string or file must not exhaust the stack).  A column's own type is at
+ * depth 0; the element, key, value and field types of a type at depth d are at d + 1; no
+ * type may sit deeper than PM_MAX_NESTING.  A file's root row (ORC's root struct) is the
+ * table row, one level above its columns. */
+#define PM_MAX_NESTING 64
+
 typedef struct pm_type pm_type;
 
 typedef struct pm_field {

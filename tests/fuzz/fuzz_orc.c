@@ -7,8 +7,10 @@
  * bounded by a small stream limit, a small vector limit and a cap on rows read.
  *
  * Corpus (tests/fuzz/corpus/orc/): ten files paimon-c writes (every type through every
- * codec, manifests) and 207 inputs under 700 bytes the campaigns found, kept by
- * `fuzz_orc -merge=1` because each adds coverage to the ten.
+ * codec, manifests), 207 inputs under 700 bytes the campaigns found, kept by
+ * `fuzz_orc -merge=1` because each adds coverage to the ten, and three hand-made type
+ * trees (types-*.orc: a list that is its own element, the deepest tree accepted, one level
+ * deeper) that seed the type-tree checks.
  */
 #include <stddef.h>
 #include <stdint.h>

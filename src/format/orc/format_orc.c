@@ -59,8 +59,8 @@ static int orc_paimon_type(const pm_orc_footer *f, uint32_t col, int depth, pm_t
     pm_type_id id;
     int rc = 0;
     *out = NULL;
-    if (depth > 64)
-        return PAIMON_ELIMIT;
+    if (depth > PM_ORC_MAX_DEPTH) /* pm_orc_check_types() bounds a file's tree */
+        return PAIMON_ECORRUPT;
     switch (o->kind) {
     case PM_ORC_BOOLEAN: id = PM_TYPE_BOOLEAN; break;
     case PM_ORC_BYTE: id = PM_TYPE_TINYINT; break;
@@ -215,8 +215,8 @@ static int plan_build(orc_file *f, cplan *p, const pm_type *t, int64_t col, bool
     p->col = col;
     if (col < 0)
         return 0;
-    if (depth > 64)
-        return pm_err_set(err, PAIMON_ELIMIT, "%s: types nested too deeply", f->path);
+    if (depth > PM_ORC_MAX_DEPTH) /* col's depth: pm_orc_check_types() bounds it */
+        return pm_corrupt(err, "%s: ORC types nest deeper than %d levels", f->path, PM_MAX_NESTING);
     o = &ft->types[col];
     if (!kind_fits(t, o)) {
         pm_buf b;
@@ -600,9 +600,12 @@ static int orc_open(void **impl, pm_input *in, const char *path, paimon_error *e
     }
     if ((rc = orc_paimon_type(pm_orc_reader_footer(f->r), 0, 0, &f->type)) != 0) {
         orc_close(f);
-        return rc == PAIMON_EUNSUPPORTED
-                   ? pm_err_set(err, rc, "%s: an ORC column type has no Paimon type", path)
-                   : pm_buf_error(err, rc);
+        if (rc == PAIMON_EUNSUPPORTED)
+            return pm_err_set(err, rc, "%s: an ORC column type has no Paimon type", path);
+        if (rc == PAIMON_ECORRUPT)
+            return pm_corrupt(err, "%s: ORC types nest deeper than %d levels", path,
+                              PM_MAX_NESTING);
+        return pm_buf_error(err, rc);
     }
     f->type->nullable = false;
     *impl = f;

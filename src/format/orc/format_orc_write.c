@@ -62,14 +62,16 @@ static int32_t java_int(int64_t v)
     return (int32_t)(uint32_t)(uint64_t)v; /* Java's int arithmetic wraps */
 }
 
-static int add_row(tb *b, const pm_type *row, uint32_t *col);
+static int add_row(tb *b, const pm_type *row, int level, uint32_t *col);
 
-/* OrcTypeUtil.convertToOrcType(type, fieldId, depth). */
-static int add_type(tb *b, const pm_type *t, int32_t id, int depth, uint32_t *col)
+/* OrcTypeUtil.convertToOrcType(type, fieldId, depth): `depth` counts from the last ROW, as
+ * Java's ids do; `level` is the nesting below the file's root row (a column's type is at
+ * level 0), bounded by PM_MAX_NESTING. */
+static int add_type(tb *b, const pm_type *t, int32_t id, int depth, int level, uint32_t *col)
 {
     pm_orc_kind kind;
     int rc;
-    if (depth > 64)
+    if (level > PM_MAX_NESTING)
         return PAIMON_ELIMIT;
     switch (t->id) {
     case PM_TYPE_BOOLEAN: kind = PM_ORC_BOOLEAN; break;
@@ -92,7 +94,7 @@ static int add_type(tb *b, const pm_type *t, int32_t id, int depth, uint32_t *co
     case PM_TYPE_MAP:
     case PM_TYPE_MULTISET: kind = PM_ORC_MAP; break;
     case PM_TYPE_ROW:
-        if ((rc = add_row(b, t, col)) != 0)
+        if ((rc = add_row(b, t, level + 1, col)) != 0)
             return rc;
         return set_id(b, *col, id);
     default: return PAIMON_EUNSUPPORTED;
@@ -119,7 +121,7 @@ static int add_type(tb *b, const pm_type *t, int32_t id, int depth, uint32_t *co
             int32_t cid = kind == PM_ORC_MAP && i == 0
                               ? java_int((int64_t)ID_BASE - (int64_t)id * 1024 - (depth + 1))
                               : java_int((int64_t)ID_BASE + (int64_t)id * 1024 + (depth + 1));
-            if ((rc = add_type(b, ct[i], id, depth + 1, &sub[i])) != 0 ||
+            if ((rc = add_type(b, ct[i], id, depth + 1, level + 1, &sub[i])) != 0 ||
                 (rc = set_id(b, sub[i], cid)) != 0)
                 return rc;
         }
@@ -131,8 +133,8 @@ static int add_type(tb *b, const pm_type *t, int32_t id, int depth, uint32_t *co
     return 0;
 }
 
-/* OrcTypeUtil.convertToOrcSchema: a struct of the row's fields (no attribute). */
-static int add_row(tb *b, const pm_type *row, uint32_t *col)
+/* OrcTypeUtil.convertToOrcSchema: a struct of the row's fields (no attribute), at `level`. */
+static int add_row(tb *b, const pm_type *row, int level, uint32_t *col)
 {
     uint32_t me, *subs;
     char **names;
@@ -147,7 +149,7 @@ static int add_row(tb *b, const pm_type *row, uint32_t *col)
         const pm_field *f = &row->fields[i];
         if ((names[i] = pm_arena_strndup(b->arena, f->name, strlen(f->name))) == NULL)
             return PAIMON_ENOMEM;
-        if ((rc = add_type(b, f->type, f->id, 0, &subs[i])) != 0)
+        if ((rc = add_type(b, f->type, f->id, 0, level, &subs[i])) != 0)
             return rc;
     }
     b->types[me].subtypes = subs;
@@ -166,9 +168,12 @@ int pm_orc_schema_of(const pm_type *row_type, pm_arena *arena, pm_orc_type **typ
     int rc;
     if (row_type->id != PM_TYPE_ROW)
         return pm_err_set(err, PAIMON_EINVALID, "ORC files hold rows");
-    if ((rc = add_row(&b, row_type, &root)) != 0)
+    if ((rc = add_row(&b, row_type, 0, &root)) != 0)
         return rc == PAIMON_EUNSUPPORTED
                    ? pm_err_set(err, rc, "a column type cannot be written to ORC")
+               : rc == PAIMON_ELIMIT
+                   ? pm_err_set(err, rc, "a column type nests deeper than %d levels",
+                                PM_MAX_NESTING)
                    : pm_buf_error(err, rc);
     *types = b.types;
     *count = b.count;
@@ -309,7 +314,7 @@ static int view_of(pm_orc_file_writer *fw, const pm_column *c, int64_t lo, int64
                    pm_orc_colview *v, int depth)
 {
     memset(v, 0, sizeof(*v));
-    if (depth > 64)
+    if (depth > PM_MAX_NESTING) /* the writer's types were built by add_type() */
         return PAIMON_ELIMIT;
     v->validity = c->validity.len > 0 ? c->validity.data : NULL;
     v->values = c->values.data;

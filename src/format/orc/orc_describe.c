@@ -131,7 +131,7 @@ static int type_text(pm_buf *out, const pm_orc_footer *f, uint32_t col, const ch
         const char *child = t->kind == PM_ORC_STRUCT ? t->field_names[i]
                             : t->kind == PM_ORC_MAP  ? (i == 0 ? "(key)" : "(value)")
                                                      : "(element)";
-        if (depth > 64)
+        if (depth >= PM_ORC_MAX_DEPTH) /* pm_orc_check_types() bounds a file's tree */
             return PAIMON_ELIMIT;
         rc = type_text(out, f, t->subtypes[i], child, depth + 1);
     }

@@ -11,7 +11,11 @@
  * statistics strings are views into the decoded buffer, which the caller keeps alive.
  *
  * Every repeated field is counted before it is allocated, so an array never has more
- * entries than the message has bytes.
+ * entries than the message has bytes; an allocation failure is PAIMON_ENOMEM, anything
+ * malformed PAIMON_ECORRUPT naming the file and offset.  A decoded footer's type tree is
+ * checked (pm_orc_check_types): pre-order ids, one parent per type, arities that fit the
+ * kinds, and no type deeper than PM_ORC_MAX_DEPTH, so every recursion over a file's types
+ * or columns (reader, describe, data-file plans) is bounded by that depth.
  */
 #ifndef PM_FORMAT_ORC_META_H
 #define PM_FORMAT_ORC_META_H
@@ -20,9 +24,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "data/types.h"
+#include "format/orc/orc_proto.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+
+/* The deepest ORC type below the root struct: the root's fields are Paimon columns at depth
+ * 0 (data/types.h), so a file's types sit at most PM_MAX_NESTING + 1 levels below it. */
+#define PM_ORC_MAX_DEPTH (PM_MAX_NESTING + 1)
 
 /* Type.Kind */
 typedef enum pm_orc_kind {
@@ -81,10 +91,7 @@ typedef enum pm_orc_encoding_kind {
     PM_ORC_DICTIONARY_V2 = 3
 } pm_orc_encoding_kind;
 
-typedef struct pm_orc_bytes {
-    const uint8_t *ptr; /* NULL when absent */
-    size_t len;
-} pm_orc_bytes;
+typedef pm_pb_view pm_orc_bytes; /* a view into the decoded buffer; ptr NULL when absent */
 
 typedef struct pm_orc_attr {
     char *key;
@@ -104,6 +111,7 @@ typedef struct pm_orc_type {
     pm_orc_attr *attrs; /* type attributes ("paimon.id") */
     size_t attr_count;
     uint32_t parent; /* derived: the parent column id (root: itself) */
+    uint32_t depth;  /* derived: levels below the root (root 0, its fields 1) */
 } pm_orc_type;
 
 /* Which fields of a ColumnStatistics are present (pm_orc_stats.has). */
@@ -166,6 +174,7 @@ typedef struct pm_orc_postscript {
     uint32_t writer_version;
     bool has_writer_version;
     uint64_t stripe_statistics_length;
+    pm_orc_bytes magic; /* "ORC" (decoding only; the encoder writes it) */
 } pm_orc_postscript;
 
 typedef struct pm_orc_stripe_info {
@@ -254,6 +263,13 @@ int pm_orc_decode_stripe_footer(const uint8_t *data, size_t len, uint64_t off, c
                                 pm_arena *arena, pm_orc_stripe_footer *out, paimon_error *err);
 int pm_orc_decode_row_index(const uint8_t *data, size_t len, uint64_t off, const char *path,
                             pm_arena *arena, pm_orc_row_index *out, paimon_error *err);
+
+/* Checks a type tree (pre-order; types[0] the root STRUCT) and sets each type's derived
+ * `parent` and `depth`: children follow their parent in increasing ids, every type but the
+ * root is the child of exactly one, LIST has one child, MAP two, STRUCT one name per child,
+ * and none is deeper than PM_ORC_MAX_DEPTH.  Returns 0, or `code` with "WHAT: ORC type ...". */
+int pm_orc_check_types(pm_orc_type *types, size_t count, const char *what, int code,
+                       paimon_error *err);
 
 /* The value of type attribute `key`, or NULL. */
 const char *pm_orc_type_attr(const pm_orc_type *t, const char *key);

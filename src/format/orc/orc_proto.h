@@ -17,6 +17,10 @@
  * instead of reading past the end, so callers turn a false into PAIMON_ECORRUPT with the
  * file and offset.  Unknown fields are skipped, as protobuf requires.  Groups (wire types
  * 3 and 4) were never used by ORC and are malformed here.
+ *
+ * Messages are decoded by pm_pb_decode() from a table of field descriptors (pm_pb_msg), as
+ * meta/manifest.c drives Avro records from one table: each row names a field number, how
+ * its value is read, where it lands in the C struct and which presence flag it sets.
  */
 #ifndef PM_FORMAT_ORC_PROTO_H
 #define PM_FORMAT_ORC_PROTO_H
@@ -25,7 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/arena.h"
 #include "util/buf.h"
+#include "util/error.h"
 #include "util/varint.h"
 
 #define PM_PB_VARINT  0
@@ -118,6 +124,77 @@ bool pm_pb_skip(pm_pb *c, int wire);
 
 /* Reads a double (wire type 1). */
 bool pm_pb_double(pm_pb *c, double *v);
+
+/* ---- decoding a message from a table of fields ------------------------------------------ */
+
+/* A length-delimited value seen in place: borrowed from the decoded buffer. */
+typedef struct pm_pb_view {
+    const uint8_t *ptr; /* NULL when absent */
+    size_t len;
+} pm_pb_view;
+
+/* How a field's value is read and stored.  Scalars take the last occurrence; a value of
+ * another wire type than the kind's is malformed. */
+typedef enum pm_pb_kind {
+    PM_PBK_UINT64,  /* varint -> uint64_t */
+    PM_PBK_UINT32,  /* varint up to `max` (0: UINT32_MAX) -> uint32_t, or a 4-byte enum */
+    PM_PBK_BOOL,    /* varint -> bool (non-zero) */
+    PM_PBK_SINT64,  /* zigzag varint -> int64_t */
+    PM_PBK_SINT32,  /* zigzag varint in int32 range -> int64_t */
+    PM_PBK_INT32,   /* int32 varint (negatives sign-extended to 10 bytes) -> int32_t */
+    PM_PBK_DOUBLE,  /* 64-bit -> double */
+    PM_PBK_BYTES,   /* length-delimited -> pm_pb_view */
+    PM_PBK_STRING,  /* length-delimited -> char *, a NUL-terminated copy in the arena */
+    PM_PBK_PRESENT, /* any value, skipped: only the presence flag says it was there */
+    PM_PBK_MESSAGE, /* sub-message `sub` -> the struct at `off`, zeroed first */
+    PM_PBK_MERGE,   /* sub-message `sub` whose fields are members of this same struct; the
+                     * field number is stored in the uint32_t (or 4-byte enum) at `off` */
+    PM_PBK_HOOK,    /* read by `hook` */
+    /* Repeated: `off` holds the array pointer, `count_off` its size_t count.  The message is
+     * counted before the array is allocated (count + 1 zeroed entries), so no array has more
+     * entries than the message has bytes. */
+    PM_PBK_PACKED64, /* varints, packed or one per occurrence -> uint64_t[] */
+    PM_PBK_PACKED32, /* the same, each up to UINT32_MAX -> uint32_t[] */
+    PM_PBK_STRINGS,  /* strings -> char *[] (arena copies) */
+    PM_PBK_MESSAGES  /* sub-messages `sub` -> an array of sub->size structs */
+} pm_pb_kind;
+
+typedef struct pm_pb_msg pm_pb_msg;
+
+typedef struct pm_pb_field {
+    const char *name;     /* the .proto field name, for messages */
+    uint32_t number;      /* field number */
+    pm_pb_kind kind;      /* how the value is read and stored */
+    bool required;        /* the message is malformed without it */
+    size_t off;           /* offsetof the member (the array pointer when repeated) */
+    long count_off;       /* repeated: offsetof the size_t count; -1 otherwise */
+    long has_off;         /* offsetof the presence flag set when the field occurs; -1: none */
+    uint32_t has_bit;     /* 0: the flag is a bool; else a bit or'ed into a uint32_t mask */
+    uint64_t max;         /* UINT32: the largest value accepted; 0: UINT32_MAX */
+    const pm_pb_msg *sub; /* MESSAGE, MERGE, MESSAGES */
+    bool (*hook)(pm_pb *c, int wire, void *obj); /* HOOK: false when malformed */
+} pm_pb_field;
+
+#define PM_PB_MAX_FIELDS 32 /* descriptors per message (presence is tracked in a mask) */
+
+struct pm_pb_msg {
+    const char *name;          /* the .proto message name */
+    size_t size;               /* sizeof the C struct */
+    size_t field_count;        /* up to PM_PB_MAX_FIELDS */
+    const pm_pb_field *fields; /* the fields decoded; others are skipped */
+    /* Optional: checks the decoded struct (the message starts at file offset `off`);
+     * returns 0, or an error set in `err` naming `path`. */
+    int (*check)(void *obj, const char *path, uint64_t off, paimon_error *err);
+};
+
+/* Decodes the message `m` in data[0, len) (at file offset `off`) into `out` (m->size
+ * bytes, zeroed first).  Strings and arrays are allocated in `arena`; bytes fields point
+ * into `data`, which the caller keeps alive.  Sub-message descriptors form no cycle, so the
+ * recursion is as deep as the tables, whatever the input.  Returns 0, PAIMON_ECORRUPT
+ * ("PATH: malformed ORC WHAT at offset N (Message.field)", or the check's error) or
+ * PAIMON_ENOMEM. */
+int pm_pb_decode(const pm_pb_msg *m, const uint8_t *data, size_t len, uint64_t off,
+                 const char *path, const char *what, pm_arena *arena, void *out, paimon_error *err);
 
 /* ---- writing (append to a pm_buf; each returns a pm_buf code) --------------------------- */
 

@@ -70,6 +70,13 @@ void pm_orc_int_rle_init(pm_orc_int_rle *r, const uint8_t *data, size_t len, boo
 bool pm_orc_int_rle_read(pm_orc_int_rle *r, int64_t *out, size_t n);
 bool pm_orc_int_rle_skip(pm_orc_int_rle *r, uint64_t n);
 
+/* RLE v2 bit widths (ORC's FixedBitSizes): a run header's 5-bit code stands for one of these
+ * 32 widths, and the encoder rounds other widths up to the closest of them. */
+extern const uint8_t pm_orc_rle_widths[32];
+/* The closest width at or above `n` bits (ORC's getClosestFixedBits): 0 gives 1, more than
+ * 56 gives 64. */
+int pm_orc_rle_closest_width(int n);
+
 /* An unbounded zigzag varint of at most 128 bits (decimal DATA). */
 bool pm_orc_read_varint128(const uint8_t **p, const uint8_t *end, __int128 *out);
 

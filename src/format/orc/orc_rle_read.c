@@ -44,39 +44,37 @@ static bool byte_run(pm_orc_byte_rle *r)
     return true;
 }
 
-bool pm_orc_byte_rle_read(pm_orc_byte_rle *r, uint8_t *out, size_t n)
-{
-    while (n > 0) {
-        size_t take;
-        if (r->remaining == 0 && !byte_run(r))
-            return false;
-        take = n < r->remaining ? n : r->remaining;
-        if (r->repeat) {
-            memset(out, r->value, take);
-        } else {
-            memcpy(out, r->lits, take);
-            r->lits += take;
-        }
-        r->remaining -= take;
-        out += take;
-        n -= take;
-    }
-    return true;
-}
-
-bool pm_orc_byte_rle_skip(pm_orc_byte_rle *r, uint64_t n)
+/* Takes `n` values into `out`, or past them when `out` is NULL. */
+static inline bool byte_take(pm_orc_byte_rle *r, uint8_t *out, uint64_t n)
 {
     while (n > 0) {
         size_t take;
         if (r->remaining == 0 && !byte_run(r))
             return false;
         take = n < r->remaining ? (size_t)n : r->remaining;
+        if (out != NULL) {
+            if (r->repeat)
+                memset(out, r->value, take);
+            else
+                memcpy(out, r->lits, take);
+            out += take;
+        }
         if (!r->repeat)
             r->lits += take;
         r->remaining -= take;
         n -= take;
     }
     return true;
+}
+
+bool pm_orc_byte_rle_read(pm_orc_byte_rle *r, uint8_t *out, size_t n)
+{
+    return byte_take(r, out, n);
+}
+
+bool pm_orc_byte_rle_skip(pm_orc_byte_rle *r, uint64_t n)
+{
+    return byte_take(r, NULL, n);
 }
 
 /* ---- boolean RLE ----------------------------------------------------------------------- */
@@ -154,11 +152,6 @@ static inline bool read_varint(pm_orc_int_rle *r, uint64_t *v)
     return true;
 }
 
-static inline int64_t unzigzag(uint64_t v)
-{
-    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
 static bool v1_run(pm_orc_int_rle *r)
 {
     uint8_t c;
@@ -175,7 +168,7 @@ static bool v1_run(pm_orc_int_rle *r)
         delta = (int8_t)*r->p++;
         if (!read_varint(r, &v))
             return false;
-        base = r->is_signed ? (uint64_t)unzigzag(v) : v;
+        base = r->is_signed ? (uint64_t)pm_zigzag_decode(v) : v;
         /* wrapping arithmetic: a hostile run may overflow, which is not UB in uint64 */
         for (size_t i = 0; i < n; i++)
             r->lits[i] = (int64_t)(base + (uint64_t)(int64_t)delta * i);
@@ -185,7 +178,7 @@ static bool v1_run(pm_orc_int_rle *r)
         for (size_t i = 0; i < n; i++) {
             if (!read_varint(r, &v))
                 return false;
-            r->lits[i] = r->is_signed ? unzigzag(v) : (int64_t)v;
+            r->lits[i] = r->is_signed ? pm_zigzag_decode(v) : (int64_t)v;
         }
         r->count = n;
     }
@@ -193,29 +186,17 @@ static bool v1_run(pm_orc_int_rle *r)
     return true;
 }
 
-static const uint8_t BIT_WIDTHS[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+const uint8_t pm_orc_rle_widths[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
                                        12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
                                        23, 24, 26, 28, 30, 32, 40, 48, 56, 64};
 
-/* Width of patch entries: the closest fixed width at or above n (ORC getClosestFixedBits). */
-static int closest_fixed_bits(int n)
+int pm_orc_rle_closest_width(int n)
 {
     if (n <= 24)
         return n == 0 ? 1 : n;
-    if (n <= 26)
-        return 26;
-    if (n <= 28)
-        return 28;
-    if (n <= 30)
-        return 30;
-    if (n <= 32)
-        return 32;
-    if (n <= 40)
-        return 40;
-    if (n <= 48)
-        return 48;
-    if (n <= 56)
-        return 56;
+    for (int code = 24; code < 31; code++)
+        if (n <= pm_orc_rle_widths[code])
+            return pm_orc_rle_widths[code];
     return 64;
 }
 
@@ -300,7 +281,7 @@ static bool read_be(pm_orc_int_rle *r, int nbytes, uint64_t *v)
 
 static bool v2_patched(pm_orc_int_rle *r, uint8_t b0)
 {
-    int fb = BIT_WIDTHS[(b0 >> 1) & 31], bw, pw, pgw, pl, patch_bits;
+    int fb = pm_orc_rle_widths[(b0 >> 1) & 31], bw, pw, pgw, pl, patch_bits;
     size_t len;
     uint64_t base_u, patches[32];
     int64_t base, tmp[32];
@@ -313,7 +294,7 @@ static bool v2_patched(pm_orc_int_rle *r, uint8_t b0)
     b3 = *r->p++;
     len = ((size_t)(b0 & 1) << 8 | b1) + 1;
     bw = ((b2 >> 5) & 7) + 1;
-    pw = BIT_WIDTHS[b2 & 31];
+    pw = pm_orc_rle_widths[b2 & 31];
     pgw = ((b3 >> 5) & 7) + 1;
     pl = b3 & 31;
     if (pw + pgw > 64)
@@ -327,7 +308,7 @@ static bool v2_patched(pm_orc_int_rle *r, uint8_t b0)
     }
     if (!unpack(&r->p, r->end, len, fb, r->lits))
         return false;
-    patch_bits = closest_fixed_bits(pw + pgw);
+    patch_bits = pm_orc_rle_closest_width(pw + pgw);
     if (pl > 0 && !unpack(&r->p, r->end, (size_t)pl, patch_bits, tmp))
         return false;
     for (int i = 0; i < pl; i++)
@@ -367,14 +348,14 @@ static bool v2_run(pm_orc_int_rle *r)
         int64_t val;
         if (!read_be(r, w, &v))
             return false;
-        val = r->is_signed ? unzigzag(v) : (int64_t)v;
+        val = r->is_signed ? pm_zigzag_decode(v) : (int64_t)v;
         for (size_t i = 0; i < n; i++)
             r->lits[i] = val;
         r->count = n;
         return true;
     }
     case 1: { /* DIRECT */
-        int fb = BIT_WIDTHS[(b0 >> 1) & 31];
+        int fb = pm_orc_rle_widths[(b0 >> 1) & 31];
         size_t n;
         if (r->p >= r->end)
             return false;
@@ -383,13 +364,13 @@ static bool v2_run(pm_orc_int_rle *r)
             return false;
         if (r->is_signed)
             for (size_t i = 0; i < n; i++)
-                r->lits[i] = unzigzag((uint64_t)r->lits[i]);
+                r->lits[i] = pm_zigzag_decode((uint64_t)r->lits[i]);
         r->count = n;
         return true;
     }
     case 2: return v2_patched(r, b0);
     default: { /* DELTA */
-        int code = (b0 >> 1) & 31, fb = code == 0 ? 0 : BIT_WIDTHS[code];
+        int code = (b0 >> 1) & 31, fb = code == 0 ? 0 : pm_orc_rle_widths[code];
         size_t n;
         uint64_t first, d;
         int64_t delta;
@@ -398,10 +379,10 @@ static bool v2_run(pm_orc_int_rle *r)
         n = ((size_t)(b0 & 1) << 8 | *r->p++) + 1;
         if (!read_varint(r, &v))
             return false;
-        first = r->is_signed ? (uint64_t)unzigzag(v) : v;
+        first = r->is_signed ? (uint64_t)pm_zigzag_decode(v) : v;
         if (!read_varint(r, &d))
             return false;
-        delta = unzigzag(d);
+        delta = pm_zigzag_decode(d);
         r->lits[0] = (int64_t)first;
         if (fb == 0) {
             for (size_t i = 1; i < n; i++)
@@ -428,24 +409,8 @@ static inline bool refill(pm_orc_int_rle *r)
     return r->version == 1 ? v1_run(r) : v2_run(r);
 }
 
-bool pm_orc_int_rle_read(pm_orc_int_rle *r, int64_t *out, size_t n)
-{
-    while (n > 0) {
-        size_t take;
-        if (r->used == r->count && !refill(r))
-            return false;
-        take = r->count - r->used;
-        if (take > n)
-            take = n;
-        memcpy(out, r->lits + r->used, take * sizeof(int64_t));
-        r->used += take;
-        out += take;
-        n -= take;
-    }
-    return true;
-}
-
-bool pm_orc_int_rle_skip(pm_orc_int_rle *r, uint64_t n)
+/* Takes `n` values into `out`, or past them when `out` is NULL. */
+static inline bool int_take(pm_orc_int_rle *r, int64_t *out, uint64_t n)
 {
     while (n > 0) {
         size_t take;
@@ -454,10 +419,24 @@ bool pm_orc_int_rle_skip(pm_orc_int_rle *r, uint64_t n)
         take = r->count - r->used;
         if (take > n)
             take = (size_t)n;
+        if (out != NULL) {
+            memcpy(out, r->lits + r->used, take * sizeof(int64_t));
+            out += take;
+        }
         r->used += take;
         n -= take;
     }
     return true;
+}
+
+bool pm_orc_int_rle_read(pm_orc_int_rle *r, int64_t *out, size_t n)
+{
+    return int_take(r, out, n);
+}
+
+bool pm_orc_int_rle_skip(pm_orc_int_rle *r, uint64_t n)
+{
+    return int_take(r, NULL, n);
 }
 
 bool pm_orc_read_varint128(const uint8_t **pp, const uint8_t *end, __int128 *out)

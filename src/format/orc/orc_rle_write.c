@@ -184,29 +184,6 @@ static int num_bits(uint64_t v)
     return v == 0 ? 0 : 64 - __builtin_clzll(v);
 }
 
-static int closest_fixed_bits(int n)
-{
-    if (n == 0)
-        return 1;
-    if (n <= 24)
-        return n;
-    if (n <= 26)
-        return 26;
-    if (n <= 28)
-        return 28;
-    if (n <= 30)
-        return 30;
-    if (n <= 32)
-        return 32;
-    if (n <= 40)
-        return 40;
-    if (n <= 48)
-        return 48;
-    if (n <= 56)
-        return 56;
-    return 64;
-}
-
 static int closest_aligned_bits(int n)
 {
     static const int aligned[] = {1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64};
@@ -216,37 +193,18 @@ static int closest_aligned_bits(int n)
     return 64;
 }
 
-static int encode_bit_width(int n)
-{
-    n = closest_fixed_bits(n);
-    if (n <= 24)
-        return n - 1;
-    switch (n) {
-    case 26: return 24;
-    case 28: return 25;
-    case 30: return 26;
-    case 32: return 27;
-    case 40: return 28;
-    case 48: return 29;
-    case 56: return 30;
-    default: return 31;
-    }
-}
-
-static int decode_bit_width(int code)
-{
-    static const uint8_t widths[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
-                                       12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
-                                       23, 24, 26, 28, 30, 32, 40, 48, 56, 64};
-    return widths[code & 31];
-}
-
-/* encode_bit_width(num_bits(v)) for every num_bits 0..64 (percentile_bits is a hot loop). */
+/* The code of the closest width at or above n bits, for every n 0..64 (percentile_bits is a
+ * hot loop): pm_orc_rle_widths[width_code[n]] == pm_orc_rle_closest_width(n). */
 static const uint8_t width_code[65] = {
     0,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
     21, 22, 23, 24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 28, 28, 28, 28, 28, 28, 29, 29, 29,
     29, 29, 29, 29, 29, 30, 30, 30, 30, 30, 30, 30, 30, 31, 31, 31, 31, 31, 31, 31, 31,
 };
+
+static int encode_bit_width(int n)
+{
+    return width_code[n]; /* n <= 64: widths come from num_bits or the closest widths */
+}
 
 /* The bits needed by the p-th percentile of the values (ORC's percentileBits).  The 100th
  * percentile is the width of the widest value, which the OR of all values has. */
@@ -257,7 +215,7 @@ static int percentile_bits(const uint64_t *v, int n, double p)
         uint64_t all = 0;
         for (int i = 0; i < n; i++)
             all |= v[i];
-        return n > 0 ? decode_bit_width(width_code[num_bits(all)]) : 0;
+        return n > 0 ? pm_orc_rle_widths[width_code[num_bits(all)]] : 0;
     }
     for (int i = 0; i < n; i++)
         hist[width_code[num_bits(v[i])]]++;
@@ -265,7 +223,7 @@ static int percentile_bits(const uint64_t *v, int n, double p)
     for (int i = 31; i >= 0; i--) {
         per_len -= hist[i];
         if (per_len < 0)
-            return decode_bit_width(i);
+            return pm_orc_rle_widths[i];
     }
     return 0;
 }
@@ -342,7 +300,7 @@ static void prepare_patched(pm_orc_int_rle_writer *w)
     uint64_t patches[PM_ORC_RLE_MAX];
     int n = 0, prev = 0, max_gap = 0, len;
 
-    w->patch_width = closest_fixed_bits(w->br_bits_100p - w->br_bits_95p);
+    w->patch_width = pm_orc_rle_closest_width(w->br_bits_100p - w->br_bits_95p);
     /* a 64-bit patch leaves no room for the gap: split the value 56 + 8 instead */
     if (w->patch_width == 64) {
         w->patch_width = 56;
@@ -363,7 +321,7 @@ static void prepare_patched(pm_orc_int_rle_writer *w)
     }
     len = n;
     w->patch_gap_width =
-        (max_gap == 0 && n != 0) ? 1 : closest_fixed_bits(num_bits((uint64_t)max_gap));
+        (max_gap == 0 && n != 0) ? 1 : pm_orc_rle_closest_width(num_bits((uint64_t)max_gap));
     /* gaps beyond 255 take extra entries */
     if (w->patch_gap_width > 8) {
         w->patch_gap_width = 8;
@@ -442,7 +400,7 @@ static void determine_encoding(pm_orc_int_rle_writer *w)
         return;
     }
     if (initial_delta != 0) {
-        w->bits_delta_max = closest_fixed_bits(num_bits(delta_max));
+        w->bits_delta_max = pm_orc_rle_closest_width(num_bits(delta_max));
         if (increasing || decreasing) {
             w->enc = DELTA;
             return;
@@ -467,7 +425,7 @@ static void determine_encoding(pm_orc_int_rle_writer *w)
 static int write_short_repeat(pm_orc_int_rle_writer *w)
 {
     uint64_t v = w->is_signed ? pm_zigzag_encode(w->lits[0]) : (uint64_t)w->lits[0];
-    int bits = closest_fixed_bits(num_bits(v)), nbytes = (bits + 7) / 8, rc;
+    int bits = pm_orc_rle_closest_width(num_bits(v)), nbytes = (bits + 7) / 8, rc;
     uint8_t header = (uint8_t)(SHORT_REPEAT << 6 | (nbytes - 1) << 3 | (w->fixed_run - MIN_REPEAT));
     if ((rc = put(w, header)) != 0)
         return rc;
@@ -503,7 +461,7 @@ static int write_patched(pm_orc_int_rle_writer *w)
     uint64_t min = negative ? (uint64_t)0 - (uint64_t)w->min : (uint64_t)w->min;
 
     w->variable_run -= 1;
-    base_width = closest_fixed_bits(num_bits(min)) + 1;
+    base_width = pm_orc_rle_closest_width(num_bits(min)) + 1;
     base_bytes = (base_width + 7) / 8;
     if (negative)
         min |= 1ULL << (base_bytes * 8 - 1);
@@ -514,10 +472,10 @@ static int write_patched(pm_orc_int_rle_writer *w)
     for (int i = base_bytes - 1; i >= 0; i--)
         if ((rc = put(w, (uint8_t)(min >> (8 * i)))) != 0)
             return rc;
-    if ((rc = write_ints(w, w->base_red, w->count, closest_fixed_bits(fb))) != 0)
+    if ((rc = write_ints(w, w->base_red, w->count, pm_orc_rle_closest_width(fb))) != 0)
         return rc;
     rc = write_ints(w, w->gap_patch, w->patch_length,
-                    closest_fixed_bits(w->patch_gap_width + w->patch_width));
+                    pm_orc_rle_closest_width(w->patch_gap_width + w->patch_width));
     w->variable_run = 0;
     return rc;
 }
