@@ -61,20 +61,14 @@ typedef enum pm_type_id {
  * deeper types (types, schema JSON, Avro, Parquet and ORC file schemas), so the recursive
  * functions over pm_type trees (free, clone, equality, format, casts, Arrow, batches) never
  * see one; the bounds on nested values (JSON input, Avro schemas, Parquet levels) derive
- * from it. */
+ * from it.  A file's root row (ORC's root struct) is the table row, one level above its
+ * columns. */
 #define PM_MAX_NESTING 64
 
 #define PM_MAX_LENGTH                      2147483647 /* Integer.MAX_VALUE: VARCHAR(MAX) = STRING */
 #define PM_DECIMAL_MAX_PRECISION           38
 #define PM_DECIMAL_MAX_COMPACT_PRECISION   18 /* precision that fits an int64 unscaled value */
 #define PM_TIMESTAMP_MAX_COMPACT_PRECISION 3
-
-/* The deepest nesting of types that any parser or file format accepts (issue 19: a hostile
- * schema, type string or file must not exhaust the stack).  A column's own type is at
- * depth 0; the element, key, value and field types of a type at depth d are at d + 1; no
- * type may sit deeper than PM_MAX_NESTING.  A file's root row (ORC's root struct) is the
- * table row, one level above its columns. */
-#define PM_MAX_NESTING 64
 
 typedef struct pm_type pm_type;
 
