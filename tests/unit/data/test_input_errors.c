@@ -512,10 +512,14 @@ static void test_rows_before_an_error(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_jsonl_values),         cmocka_unit_test(test_jsonl_nested),
-        cmocka_unit_test(test_jsonl_rows),           cmocka_unit_test(test_csv),
-        cmocka_unit_test(test_limits_and_io),        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_rows_before_an_error), cmocka_unit_test(test_show_value),
+        cmocka_unit_test(test_jsonl_values),
+        cmocka_unit_test(test_jsonl_nested),
+        cmocka_unit_test(test_jsonl_rows),
+        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_limits_and_io),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_rows_before_an_error),
+        cmocka_unit_test(test_show_value),
         cmocka_unit_test(test_nesting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
