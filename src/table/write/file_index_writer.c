@@ -135,8 +135,8 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
     const pm_options *o = &schema->options;
     int rc;
     memset(c, 0, sizeof(*c));
-    if ((rc = pm_options_get_memory(o, "file-index.in-manifest-threshold", 500, &c->threshold,
-                                    err)) != 0)
+    if ((rc = pm_options_get_memory(o, "file-index.in-manifest-threshold", &c->threshold, err)) !=
+        0)
         return rc;
     /* the indexed columns */
     for (size_t i = 0; i < o->count; i++) {

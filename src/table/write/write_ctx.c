@@ -195,8 +195,7 @@ static int changelog_compare(pm_write_ctx *c, const pm_schema *s, paimon_error *
     const char *p = pm_options_get(o, "changelog-producer.row-deduplicate-ignore-fields");
     bool dedup = false;
     int rc;
-    if ((rc = pm_options_get_bool(o, "changelog-producer.row-deduplicate", false, &dedup, err)) !=
-        0)
+    if ((rc = pm_options_get_bool(o, "changelog-producer.row-deduplicate", &dedup, err)) != 0)
         return rc;
     if (!dedup)
         return 0;
@@ -313,8 +312,8 @@ static int level_settings(pm_write_ctx *c, int32_t level, bool thin, pm_write_fi
     int rc;
     st->level = level;
     format = level_value(o, "file.format.per.level", level, fmt, sizeof(fmt));
-    if (format == NULL && (format = pm_options_get(o, "file.format")) == NULL)
-        format = "parquet";
+    if (format == NULL)
+        format = pm_options_get_str(o, "file.format");
     if ((rc = pm_file_format_find(format, &st->format, err)) != 0)
         return rc;
     changelog_format = pm_options_get(o, "changelog-file.format");
@@ -322,15 +321,15 @@ static int level_settings(pm_write_ctx *c, int32_t level, bool thin, pm_write_fi
                                   &st->changelog_format, err)) != 0)
         return rc;
     compression = level_value(o, "file.compression.per.level", level, codec, sizeof(codec));
-    if (compression == NULL && (compression = pm_options_get(o, "file.compression")) == NULL)
-        compression = "zstd";
+    if (compression == NULL)
+        compression = pm_options_get_str(o, "file.compression");
     if ((st->codec = pm_strdup(compression)) == NULL)
         return pm_nomem(err);
     v = pm_options_get(o, "changelog-file.compression");
     st->changelog_codec = v != NULL ? v : st->codec;
     stats_mode = level_value(o, "metadata.stats-mode.per.level", level, stats, sizeof(stats));
-    if (stats_mode == NULL && (stats_mode = pm_options_get(o, "metadata.stats-mode")) == NULL)
-        stats_mode = "truncate(16)";
+    if (stats_mode == NULL)
+        stats_mode = pm_options_get_str(o, "metadata.stats-mode");
     st->stats_source = source_of(st->format);
     st->changelog_stats_source = source_of(st->changelog_format);
     if ((rc = stats_modes(c, stats_mode, st->stats_source, thin, &st->modes, err)) != 0)
@@ -387,7 +386,7 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
     c->value_type = s->row;
     c->schema_id = s->id;
     c->primary_key = s->primary_keys.count > 0;
-    if ((rc = pm_options_get_i64(o, "bucket", -1, &bucket, err)) != 0 ||
+    if ((rc = pm_options_get_i64(o, "bucket", &bucket, err)) != 0 ||
         (rc = check_supported(s, c->primary_key, bucket, err)) != 0)
         return rc;
 
@@ -430,7 +429,7 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
         if ((c->changelog_full || pm_options_is(o, "changelog-producer", "lookup")) &&
             (rc = changelog_compare(c, s, err)) != 0)
             return rc;
-        if ((rc = pm_options_get_bool(o, "data-file.thin-mode", false, &thin, err)) != 0)
+        if ((rc = pm_options_get_bool(o, "data-file.thin-mode", &thin, err)) != 0)
             return rc;
     }
     if ((rc = build_file_type(c, thin, err)) != 0)
@@ -441,21 +440,20 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
         return rc;
     c->data_prefix = pm_options_get(o, "data-file.prefix");
     c->changelog_prefix = pm_options_get(o, "changelog-file.prefix");
-    if ((rc = pm_options_get_memory(o, "target-file-size",
-                                    c->primary_key ? 128ll << 20 : 256ll << 20, &c->target_size,
-                                    err)) != 0 ||
-        (rc = pm_options_get_bool(o, "metadata.stats-dense-store", true, &c->dense, err)) != 0)
+    /* CoreOptions.targetFileSize(hasPrimaryKey): 128 mb with a primary key, else 256 mb */
+    if ((rc = pm_options_get_memory_or(o, "target-file-size",
+                                       c->primary_key ? 128ll << 20 : 256ll << 20, &c->target_size,
+                                       err)) != 0 ||
+        (rc = pm_options_get_bool(o, "metadata.stats-dense-store", &c->dense, err)) != 0)
         return rc;
     if ((rc = pm_file_index_conf_init(&c->index, s, s->row, err)) != 0)
         return rc;
     c->index_or_null = c->index.count > 0 ? &c->index : NULL;
 
     /* write buffer */
-    if ((rc = pm_options_get_memory(o, "write-buffer-size", 256ll << 20, &c->buffer_size, err)) !=
-            0 ||
-        (rc = pm_options_get_bool(o, "write-buffer-spillable", true, &c->spillable, err)) != 0 ||
-        (rc = pm_options_get_i64(o, "local-sort.max-num-file-handles", 128, &c->spill_fan_in,
-                                 err)) != 0)
+    if ((rc = pm_options_get_memory(o, "write-buffer-size", &c->buffer_size, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "write-buffer-spillable", &c->spillable, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "local-sort.max-num-file-handles", &c->spill_fan_in, err)) != 0)
         return rc;
     /* A merge holds one row group of every run it reads (SPILL_BLOCK bytes): a quarter of
      * the write buffer's worth of them are open at once, so memory stays bounded however
@@ -503,7 +501,7 @@ int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition, size_t p
                        int32_t bucket, pm_buf *out, paimon_error *err)
 {
     bool in_data_dir = false;
-    int rc = pm_options_get_bool(c->opts, "index.file-in-data-file-dir", false, &in_data_dir, err);
+    int rc = pm_options_get_bool(c->opts, "index-file-in-data-file-dir", &in_data_dir, err);
     if (rc != 0)
         return rc;
     if (in_data_dir)
