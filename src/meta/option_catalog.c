@@ -28,6 +28,12 @@ static int def_cmp(const void *key, const void *elem)
     return strcmp((const char *)key, ((const pm_option_def *)elem)->key);
 }
 
+const pm_option_def *pm_option_catalogue(size_t *count)
+{
+    *count = CATALOG_COUNT;
+    return CATALOG;
+}
+
 const pm_option_def *pm_option_lookup(const char *key)
 {
     return bsearch(key, CATALOG, CATALOG_COUNT, sizeof(CATALOG[0]), def_cmp);

@@ -49,6 +49,9 @@ typedef struct pm_option_def {
     const char *dflt;     /* Java's default in the type's grammar; NULL: none (and aliases) */
 } pm_option_def;
 
+/* The whole catalogue, sorted by key: `*count` definitions.  Borrowed (static). */
+const pm_option_def *pm_option_catalogue(size_t *count);
+
 /* The definition of `key`, or NULL when the catalogue has no such key. */
 const pm_option_def *pm_option_lookup(const char *key);
 

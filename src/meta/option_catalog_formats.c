@@ -105,14 +105,15 @@ static int check_name(const codec_rule *r, const char *key, const char *codec, b
     if (!known) {
         char list[160] = "";
         size_t n = 0;
-        for (size_t i = 0; r->names[i] != NULL; i++)
+        if (!is_override && r->extra != NULL)
+            n += (size_t)snprintf(list, sizeof(list), "%s%s, or ", r->extra,
+                                  r->extra_ignore_case ? " in any case" : "");
+        for (size_t i = 0; r->names[i] != NULL && n < sizeof(list); i++)
             n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i > 0 ? ", " : "",
                                   r->names[i]);
-        if (!is_override && r->extra != NULL)
-            snprintf(list + n, sizeof(list) - n, ", %s", r->extra);
         return pm_err_set(err, PAIMON_EINVALID,
                           "option %s: '%s' is not a compression of %s files (Java takes %s%s)", key,
-                          codec, r->format, list, r->ignore_case ? ", in any case" : "");
+                          codec, r->format, list, r->ignore_case ? " in any case" : "");
     }
     if (in(codec, r->unsupported, true))
         return pm_err_set(err, PAIMON_EUNSUPPORTED,

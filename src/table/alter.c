@@ -11,6 +11,7 @@
 #include "meta/option_catalog.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
+#include "table/option_check.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/time.h"
@@ -381,7 +382,7 @@ int pm_table_alter(pm_fs *fs, const char *path, const paimon_alter *change, int6
             goto done;
         s->id++;
         s->time_millis = pm_now_millis();
-        if ((rc = pm_schema_validate(s, err)) != 0 || (rc = pm_options_validate(s, err)) != 0)
+        if ((rc = pm_schema_validate(s, err)) != 0 || (rc = pm_table_options_check(s, err)) != 0)
             goto done;
         rc = pm_schema_commit(fs, path, s, err);
         if (rc == PAIMON_EEXISTS)

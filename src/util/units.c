@@ -160,11 +160,11 @@ int pm_parse_double(const char *text, double *out)
     if (p < e && (*p == '+' || *p == '-'))
         negative = *p++ == '-';
     if ((size_t)(e - p) == 3 && memcmp(p, "NaN", 3) == 0) {
-        *out = NAN;
+        *out = (double)NAN;
         return 0;
     }
     if ((size_t)(e - p) == 8 && memcmp(p, "Infinity", 8) == 0) {
-        *out = negative ? -INFINITY : INFINITY;
+        *out = negative ? -(double)INFINITY : (double)INFINITY;
         return 0;
     }
     if ((len = java_number_len(p, e)) == 0)
