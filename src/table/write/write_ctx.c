@@ -10,6 +10,8 @@
 #include "data/binary_row.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/strlist.h"
+#include "util/units.h"
 
 #define SPILL_BLOCK 524288 /* bytes: the row groups of spill files (see spill_opts) */
 
@@ -31,66 +33,45 @@ int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t 
     return 0;
 }
 
-/* One "LEVEL:VALUE" item of a per-level map option ("0:avro, 3:parquet"), spaces around
- * either part trimmed; `item` is the text up to the next comma. */
+/* One "LEVEL:VALUE" item of a per-level map option ("0:avro, 3:parquet"). */
 typedef struct level_item {
     int32_t level;
     const char *value;
     size_t value_len;
 } level_item;
 
-static int parse_level_item(const char *key, const char *item, size_t len, level_item *out,
-                            paimon_error *err)
-{
-    const char *colon = memchr(item, ':', len), *end = item + len;
-    char digits[16];
-    size_t dl;
-    char *stop;
-    long level;
-    while (item < end && *item == ' ')
-        item++;
-    if (colon == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%.*s' is not LEVEL:VALUE", key,
-                          (int)len, item);
-    dl = (size_t)(colon - item);
-    while (dl > 0 && item[dl - 1] == ' ')
-        dl--;
-    if (dl == 0 || dl >= sizeof(digits) || strspn(item, "0123456789") < dl)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: level '%.*s' is not a number", key,
-                          (int)dl, item);
-    memcpy(digits, item, dl);
-    digits[dl] = '\0';
-    level = strtol(digits, &stop, 10);
-    if (*stop != '\0' || level > INT32_MAX)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: level '%s' is out of range", key,
-                          digits);
-    out->level = (int32_t)level;
-    out->value = colon + 1;
-    while (out->value < end && *out->value == ' ')
-        out->value++;
-    out->value_len = (size_t)(end - out->value);
-    while (out->value_len > 0 && out->value[out->value_len - 1] == ' ')
-        out->value_len--;
-    return 0;
-}
-
-/* Calls fn(arg, item) for each item of the per-level option `key` (none when unset). */
+/* Calls fn(arg, item) for each item of the per-level option `key` (none when unset), read
+ * as Java reads the map (util/units.h) with Integer.valueOf levels. */
 static int each_level_item(const pm_options *o, const char *key,
                            int (*fn)(void *arg, const level_item *item, paimon_error *err),
                            void *arg, paimon_error *err)
 {
     const char *v = pm_options_get(o, key);
-    while (v != NULL && *v != '\0') {
-        const char *comma = strchr(v, ',');
-        size_t len = comma != NULL ? (size_t)(comma - v) : strlen(v);
-        level_item item;
-        int rc;
-        if ((rc = parse_level_item(key, v, len, &item, err)) != 0 ||
-            (rc = fn(arg, &item, err)) != 0)
-            return rc;
-        v = comma != NULL ? comma + 1 : NULL;
+    pm_strlist pairs;
+    int rc = 0;
+    if (v == NULL)
+        return 0;
+    pm_strlist_init(&pairs);
+    if ((rc = pm_parse_map(v, &pairs)) != 0) {
+        rc = rc == PAIMON_ENOMEM ? pm_nomem(err)
+                                 : pm_err_set(err, PAIMON_EINVALID,
+                                              "option %s: '%s' is not a map of levels (e.g. "
+                                              "'0:avro,3:parquet')",
+                                              key, v);
+        goto done;
     }
-    return 0;
+    for (size_t i = 0; i < pairs.count && rc == 0; i += 2) {
+        level_item item = {0, pairs.items[i + 1], strlen(pairs.items[i + 1])};
+        if (pm_parse_int32(pairs.items[i], &item.level) != 0) {
+            rc = pm_err_set(err, PAIMON_EINVALID, "option %s: level '%s' is not a number", key,
+                            pairs.items[i]);
+            goto done;
+        }
+        rc = fn(arg, &item, err);
+    }
+done:
+    pm_strlist_free(&pairs);
+    return rc;
 }
 
 typedef struct level_lookup {
