@@ -22,11 +22,13 @@
  * for the default level and every level file.format.per.level or
  * file.compression.per.level lists, its format and codec, and for its changelog files
  * changelog-file.format and changelog-file.compression (each defaulting to the level's);
- * and manifest.format with manifest.compression.
+ * and manifest.format with manifest.compression (paimon-c writes manifests with the codecs
+ * Avro names: no lz4 or lzo in ORC manifests).
  */
 #include <string.h>
 #include <strings.h>
 
+#include "format/avro/avro_container.h"
 #include "format/file_writer.h"
 #include "meta/manifest.h"
 #include "meta/option_catalog.h"
@@ -176,6 +178,7 @@ int pm_options_check_formats(const pm_options *o, paimon_error *err)
                                             "metadata.stats-mode.per.level"};
     pm_strlist maps[3], levels;
     pm_manifest_format manifest;
+    const char *manifest_codec;
     int rc = 0;
     pm_strlist_init(&levels);
     for (size_t m = 0; m < 3; m++)
@@ -207,10 +210,17 @@ int pm_options_check_formats(const pm_options *o, paimon_error *err)
                           cl_codec != NULL ? "changelog-file.compression" : codec_key,
                           cl_codec != NULL ? cl_codec : codec, err));
     }
-    /* manifests: Avro or ORC (meta/manifest.h), compressed as data files of that format */
+    /* manifests: Avro or ORC (meta/manifest.h), compressed as data files of that format;
+     * paimon-c's manifest writers take the codecs Avro names (table/commit.c) */
+    manifest_codec = pm_options_get_str(o, "manifest.compression");
     PM_TRY(pm_manifest_format_parse(pm_options_get_str(o, "manifest.format"), &manifest, err));
     PM_TRY(check_name(rule_of(manifest == PM_MANIFEST_ORC ? "orc" : "avro"), "manifest.compression",
-                      pm_options_get_str(o, "manifest.compression"), false, err));
+                      manifest_codec, false, err));
+    if (pm_avro_codec_for_option(manifest_codec) == NULL)
+        rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
+                        "option manifest.compression: paimon-c cannot write %s compression in "
+                        "manifest files",
+                        manifest_codec);
 done:
     for (size_t m = 0; m < 3; m++)
         pm_strlist_free(&maps[m]);

@@ -58,22 +58,35 @@ static int read_option(const pm_options *o, const char *key, const getter *g,
     return pm_option_parse(type, key, d->dflt, out, err);
 }
 
-int pm_options_get_i64(const pm_options *o, const char *key, int64_t *out, paimon_error *err)
+/* The getters of values held in an int64_t (integers, bytes, milliseconds). */
+static int read_int(const pm_options *o, const char *key, const getter *g, const int64_t *fallback,
+                    int64_t *out, paimon_error *err)
 {
-    pm_option_value v;
-    int rc = read_option(o, key, &I64, NULL, &v, err);
+    pm_option_value f = {.i = fallback != NULL ? *fallback : 0}, v;
+    int rc = read_option(o, key, g, fallback != NULL ? &f : NULL, &v, err);
     if (rc == 0)
         *out = v.i;
     return rc;
 }
 
-int pm_options_get_bool(const pm_options *o, const char *key, bool *out, paimon_error *err)
+static int read_bool(const pm_options *o, const char *key, const bool *fallback, bool *out,
+                     paimon_error *err)
 {
-    pm_option_value v;
-    int rc = read_option(o, key, &BOOL, NULL, &v, err);
+    pm_option_value f = {.b = fallback != NULL && *fallback}, v;
+    int rc = read_option(o, key, &BOOL, fallback != NULL ? &f : NULL, &v, err);
     if (rc == 0)
         *out = v.b;
     return rc;
+}
+
+int pm_options_get_i64(const pm_options *o, const char *key, int64_t *out, paimon_error *err)
+{
+    return read_int(o, key, &I64, NULL, out, err);
+}
+
+int pm_options_get_bool(const pm_options *o, const char *key, bool *out, paimon_error *err)
+{
+    return read_bool(o, key, NULL, out, err);
 }
 
 int pm_options_get_double(const pm_options *o, const char *key, double *out, paimon_error *err)
@@ -87,21 +100,13 @@ int pm_options_get_double(const pm_options *o, const char *key, double *out, pai
 
 int pm_options_get_memory(const pm_options *o, const char *key, int64_t *out, paimon_error *err)
 {
-    pm_option_value v;
-    int rc = read_option(o, key, &MEMORY, NULL, &v, err);
-    if (rc == 0)
-        *out = v.i;
-    return rc;
+    return read_int(o, key, &MEMORY, NULL, out, err);
 }
 
 int pm_options_get_duration(const pm_options *o, const char *key, int64_t *out_ms,
                             paimon_error *err)
 {
-    pm_option_value v;
-    int rc = read_option(o, key, &DURATION, NULL, &v, err);
-    if (rc == 0)
-        *out_ms = v.i;
-    return rc;
+    return read_int(o, key, &DURATION, NULL, out_ms, err);
 }
 
 const char *pm_options_get_str(const pm_options *o, const char *key)
@@ -117,39 +122,23 @@ const char *pm_options_get_str(const pm_options *o, const char *key)
 int pm_options_get_i64_or(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
                           paimon_error *err)
 {
-    pm_option_value f = {.i = fallback}, v;
-    int rc = read_option(o, key, &I64, &f, &v, err);
-    if (rc == 0)
-        *out = v.i;
-    return rc;
+    return read_int(o, key, &I64, &fallback, out, err);
 }
 
 int pm_options_get_bool_or(const pm_options *o, const char *key, bool fallback, bool *out,
                            paimon_error *err)
 {
-    pm_option_value f = {.b = fallback}, v;
-    int rc = read_option(o, key, &BOOL, &f, &v, err);
-    if (rc == 0)
-        *out = v.b;
-    return rc;
+    return read_bool(o, key, &fallback, out, err);
 }
 
 int pm_options_get_memory_or(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
                              paimon_error *err)
 {
-    pm_option_value f = {.i = fallback}, v;
-    int rc = read_option(o, key, &MEMORY, &f, &v, err);
-    if (rc == 0)
-        *out = v.i;
-    return rc;
+    return read_int(o, key, &MEMORY, &fallback, out, err);
 }
 
 int pm_options_get_duration_or(const pm_options *o, const char *key, int64_t fallback_ms,
                                int64_t *out_ms, paimon_error *err)
 {
-    pm_option_value f = {.i = fallback_ms}, v;
-    int rc = read_option(o, key, &DURATION, &f, &v, err);
-    if (rc == 0)
-        *out_ms = v.i;
-    return rc;
+    return read_int(o, key, &DURATION, &fallback_ms, out_ms, err);
 }

@@ -230,41 +230,46 @@ static bool unit_is(const char *unit, const char *const *labels)
     return false;
 }
 
-int pm_parse_memory_size(const char *text, int64_t *bytes)
+/* A unit and what a number of it is worth: value = n * mul / div. */
+typedef struct unit_def {
+    const char *labels[8];
+    int64_t mul, div;
+} unit_def;
+
+/* "<digits> <unit>" with one of `units`, scaled. */
+static int scaled(const char *text, const unit_def *units, size_t count, int64_t *out)
 {
-    static const struct {
-        const char *labels[4];
-        int64_t multiplier;
-    } UNITS[] = {
-        {{"", "b", "bytes", NULL}, 1},
-        {{"k", "kb", "kibibytes", NULL}, 1LL << 10},
-        {{"m", "mb", "mebibytes", NULL}, 1LL << 20},
-        {{"g", "gb", "gibibytes", NULL}, 1LL << 30},
-        {{"t", "tb", "tebibytes", NULL}, 1LL << 40},
-    };
     char unit[MAX_UNIT];
     int64_t n, r;
     int rc = number_and_unit(text, &n, unit);
     if (rc != 0)
         return rc;
-    for (size_t i = 0; i < sizeof(UNITS) / sizeof(UNITS[0]); i++) {
-        if (!unit_is(unit, UNITS[i].labels))
+    for (size_t i = 0; i < count; i++) {
+        if (!unit_is(unit, units[i].labels))
             continue;
-        if (__builtin_mul_overflow(n, UNITS[i].multiplier, &r))
+        if (__builtin_mul_overflow(n, units[i].mul, &r))
             return PAIMON_ELIMIT;
-        *bytes = r;
+        *out = r / units[i].div;
         return 0;
     }
     return PAIMON_EINVALID;
 }
 
+int pm_parse_memory_size(const char *text, int64_t *bytes)
+{
+    static const unit_def UNITS[] = {
+        {{"", "b", "bytes", NULL}, 1, 1},
+        {{"k", "kb", "kibibytes", NULL}, 1LL << 10, 1},
+        {{"m", "mb", "mebibytes", NULL}, 1LL << 20, 1},
+        {{"g", "gb", "gibibytes", NULL}, 1LL << 30, 1},
+        {{"t", "tb", "tebibytes", NULL}, 1LL << 40, 1},
+    };
+    return scaled(text, UNITS, sizeof(UNITS) / sizeof(UNITS[0]), bytes);
+}
+
 int pm_parse_duration_ms(const char *text, int64_t *ms)
 {
-    /* milliseconds = n * mul / div */
-    static const struct {
-        const char *labels[8];
-        int64_t mul, div;
-    } UNITS[] = {
+    static const unit_def UNITS[] = {
         {{"d", "day", "days", NULL}, 86400000, 1},
         {{"h", "hour", "hours", NULL}, 3600000, 1},
         {{"min", "m", "minute", "minutes", NULL}, 60000, 1},
@@ -273,20 +278,7 @@ int pm_parse_duration_ms(const char *text, int64_t *ms)
         {{"\xc2\xb5s", "micro", "micros", "microsecond", "microseconds", NULL}, 1, 1000},
         {{"ns", "nano", "nanos", "nanosecond", "nanoseconds", NULL}, 1, 1000000},
     };
-    char unit[MAX_UNIT];
-    int64_t n, r;
-    int rc = number_and_unit(text, &n, unit);
-    if (rc != 0)
-        return rc;
-    for (size_t i = 0; i < sizeof(UNITS) / sizeof(UNITS[0]); i++) {
-        if (!unit_is(unit, UNITS[i].labels))
-            continue;
-        if (__builtin_mul_overflow(n, UNITS[i].mul, &r))
-            return PAIMON_ELIMIT;
-        *ms = r / UNITS[i].div;
-        return 0;
-    }
-    return PAIMON_EINVALID;
+    return scaled(text, UNITS, sizeof(UNITS) / sizeof(UNITS[0]), ms);
 }
 
 /* ---- maps (OptionsUtils.convertToProperties, StructuredOptionsSplitter) ------------------ */
