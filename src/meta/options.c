@@ -1,7 +1,7 @@
 /*
  * Typed reads of table options with the catalogue's defaults: see options.h.  Every getter
- * goes through read(): find the definition, check the call against it, take the value (or a
- * fallback key's, or the default) and parse it with pm_option_parse.
+ * goes through read_option(): find the definition, check the call against it, take the
+ * value (or a fallback key's, or the default) and parse it with pm_option_parse.
  */
 #include "meta/options.h"
 

@@ -5,6 +5,7 @@
 
 #include "meta/option_catalog.h"
 #include "table/write/col_stats.h"
+#include "table/write/file_index_writer.h"
 #include "util/error.h"
 #include "util/strlist.h"
 #include "util/units.h"
@@ -49,8 +50,13 @@ static int check_stats_modes(const pm_options *o, paimon_error *err)
 
 int pm_table_options_check(const pm_schema *s, paimon_error *err)
 {
+    pm_file_index_conf index;
     int rc = pm_options_validate(s, err);
-    if (rc != 0)
+    if (rc != 0 || (rc = check_stats_modes(&s->options, err)) != 0)
         return rc;
-    return check_stats_modes(&s->options, err);
+    /* file-index.*: the index types, columns and settings the writer takes */
+    rc = pm_file_index_conf_init(&index, s, s->row, err);
+    if (rc == 0)
+        pm_file_index_conf_free(&index);
+    return rc;
 }

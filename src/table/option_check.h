@@ -4,8 +4,9 @@
  *
  * It is Java's check (meta/option_catalog.h: known keys, values of the right type, the
  * rules of SchemaValidation, file formats and compressions Java accepts and paimon-c
- * writes, values paimon-c can never use) plus the grammars that paimon-c's table-layer
- * readers parse themselves (statistics modes, table/write/col_stats.h).  Tables already
+ * writes, values paimon-c can never use) plus what paimon-c's table-layer readers parse
+ * themselves (statistics modes, table/write/col_stats.h; file indexes,
+ * table/write/file_index_writer.h).  Tables already
  * on disk are not checked here: their readers refuse a bad value with the same message.
  */
 #ifndef PM_TABLE_OPTION_CHECK_H

@@ -26,14 +26,15 @@
  *
  * "Spaces" are Java's String.trim(): every byte up to 0x20.  Where Java's case mapping or
  * Character.digit reaches beyond ASCII (Unicode decimal digits such as "１２" in parseInt,
- * "falſe" for false, the Kelvin sign in "64 Kb"), these parsers refuse the value: such text
- * depends on the JDK's Unicode tables, and a clear refusal is better than a guess.
+ * "falſe" for false, the Kelvin sign U+212A for the k of "kb"), these parsers refuse the
+ * value: such text depends on the JDK's Unicode tables, and a clear refusal is better than
+ * a guess.
  *
  * Every parser returns 0, PAIMON_EINVALID when Java would refuse the text, PAIMON_ELIMIT
  * when the text has the right form but its value does not fit (Java refuses those too; the
- * caller's message can say "out of range"), or PAIMON_ENOMEM.  Nothing is written to *out on failure.  These
- * are plain text parsers: the option catalogue (meta/option_catalog.h) says which key has
- * which type.
+ * caller's message can say "out of range"), or PAIMON_ENOMEM.  Nothing is written to *out
+ * on failure.  These are plain text parsers: the option catalogue (meta/option_catalog.h)
+ * says which key has which type.
  */
 #ifndef PM_UTIL_UNITS_H
 #define PM_UTIL_UNITS_H
