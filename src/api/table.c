@@ -122,7 +122,7 @@ PAIMON_API int paimon_table_create(const char *path, const paimon_create_options
         goto done;
     }
     rc = pm_table_create(fs, path, s, err);
-    if (rc == PAIMON_EINVALID)
+    if (rc == PAIMON_EINVALID || rc == PAIMON_EUNSUPPORTED)
         pm_err_prefix(err, rc, "%s: ", path);
 done:
     pm_fs_free(fs);

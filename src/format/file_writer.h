@@ -16,7 +16,7 @@
 
 #include "data/batch.h"
 #include "io/fs.h"
-#include "meta/options.h"
+#include "util/options.h"
 #include "util/arena.h"
 
 /* Where a format's file statistics come from (table/write/col_stats.h). */

@@ -179,8 +179,8 @@ int pm_field_agg_init(pm_field_agg *a, const pm_schema *s, const pm_field *field
     a->distinct = v != NULL && strcasecmp(v, "true") == 0;
     if (a->ignore_retract) {
         bool remove = false;
-        if ((rc = pm_options_get_bool(&s->options, "aggregation.remove-record-on-delete", false,
-                                      &remove, err)) != 0)
+        if ((rc = pm_options_get_bool(&s->options, "aggregation.remove-record-on-delete", &remove,
+                                      err)) != 0)
             return rc;
         if (remove)
             return pm_err_set(err, PAIMON_EINVALID,
@@ -208,8 +208,9 @@ int pm_field_agg_init(pm_field_agg *a, const pm_schema *s, const pm_field *field
         if (a->kind == PM_AGG_NESTED_UPDATE) {
             int64_t limit;
             char key[512];
+            /* a field option (not in the catalogue): Integer.MAX_VALUE when unset */
             snprintf(key, sizeof(key), "fields.%s.count-limit", field->name);
-            if ((rc = pm_options_get_i64(&s->options, key, INT32_MAX, &limit, err)) != 0)
+            if ((rc = pm_options_get_i64_or(&s->options, key, INT32_MAX, &limit, err)) != 0)
                 return rc;
             a->count_limit = limit > INT32_MAX ? INT32_MAX : (int32_t)limit;
         }

@@ -1,9 +1,6 @@
 /* Lookup over the levels of a bucket: see lookup_levels.h. */
 #include "lsm/lookup_levels.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,115 +19,27 @@
 
 /* ---- options ------------------------------------------------------------------------------- */
 
-/* A Java Duration string as TimeUtils.parseDuration reads it: a number and a unit (ns, us, ms,
- * s, min, h, d and their long forms; milliseconds when absent). */
-static int parse_duration_ms(const char *key, const char *s, int64_t *out, paimon_error *err)
-{
-    static const struct {
-        const char *unit;
-        double ms;
-    } units[] = {{"ns", 1e-6},
-                 {"nano", 1e-6},
-                 {"nanos", 1e-6},
-                 {"nanosecond", 1e-6},
-                 {"nanoseconds", 1e-6},
-                 {"us", 1e-3},
-                 {"micro", 1e-3},
-                 {"micros", 1e-3},
-                 {"microsecond", 1e-3},
-                 {"microseconds", 1e-3},
-                 {"ms", 1},
-                 {"milli", 1},
-                 {"millis", 1},
-                 {"millisecond", 1},
-                 {"milliseconds", 1},
-                 {"s", 1e3},
-                 {"sec", 1e3},
-                 {"secs", 1e3},
-                 {"second", 1e3},
-                 {"seconds", 1e3},
-                 {"min", 6e4},
-                 {"m", 6e4},
-                 {"minute", 6e4},
-                 {"minutes", 6e4},
-                 {"h", 3.6e6},
-                 {"hour", 3.6e6},
-                 {"hours", 3.6e6},
-                 {"d", 8.64e7},
-                 {"day", 8.64e7},
-                 {"days", 8.64e7}};
-    char *end;
-    long long n;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
-    n = strtoll(s, &end, 10);
-    if (end == s || errno != 0 || n < 0)
-        goto bad;
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end == '\0') {
-        *out = n;
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-        if (strcasecmp(end, units[i].unit) == 0) {
-            double ms = (double)n * units[i].ms;
-            *out = ms >= 9.2e18 ? INT64_MAX : (int64_t)ms;
-            return 0;
-        }
-    }
-bad:
-    return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a duration", key, s);
-}
-
-static int get_double(const pm_options *opts, const char *key, double fallback, double *out,
-                      paimon_error *err)
-{
-    const char *v = pm_options_get(opts, key);
-    char *end;
-    if (v == NULL) {
-        *out = fallback;
-        return 0;
-    }
-    errno = 0;
-    *out = strtod(v, &end);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (end == v || *end != '\0' || errno != 0 || isnan(*out))
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a number", key, v);
-    return 0;
-}
-
 int pm_lookup_options_read(pm_lookup_options *o, const pm_options *opts, paimon_error *err)
 {
-    const char *retention = pm_options_get(opts, "lookup.cache-file-retention");
     int rc;
     memset(o, 0, sizeof(*o));
-    o->file_retention_ms = 3600 * 1000;
-    if ((rc = pm_options_get_memory(opts, "lookup.cache-max-disk-size", INT64_MAX,
-                                    &o->max_disk_size, err)) != 0 ||
-        (rc = pm_options_get_memory(opts, "lookup.cache-max-memory-size", 256ll << 20,
-                                    &o->max_memory_size, err)) != 0 ||
-        (rc = pm_options_get_memory(opts, "cache-page-size", 64 << 10, &o->page_size, err)) != 0 ||
-        (rc = pm_options_get_bool(opts, "lookup.cache.bloom.filter.enabled", true, &o->bloom_filter,
+    /* the getters refuse values out of range (a page size, fpp or load factor that cannot
+     * work: meta/option_catalog.c) */
+    if ((rc = pm_options_get_memory(opts, "lookup.cache-max-disk-size", &o->max_disk_size, err)) !=
+            0 ||
+        (rc = pm_options_get_memory(opts, "lookup.cache-max-memory-size", &o->max_memory_size,
+                                    err)) != 0 ||
+        (rc = pm_options_get_memory(opts, "cache-page-size", &o->page_size, err)) != 0 ||
+        (rc = pm_options_get_bool(opts, "lookup.cache.bloom.filter.enabled", &o->bloom_filter,
                                   err)) != 0 ||
-        (rc = get_double(opts, "lookup.cache.bloom.filter.fpp", 0.05, &o->bloom_fpp, err)) != 0 ||
-        (rc = get_double(opts, "lookup.hash-load-factor", 0.75, &o->hash_load_factor, err)) != 0 ||
-        (retention != NULL && (rc = parse_duration_ms("lookup.cache-file-retention", retention,
-                                                      &o->file_retention_ms, err)) != 0))
+        (rc = pm_options_get_double(opts, "lookup.hash-load-factor", &o->hash_load_factor, err)) !=
+            0 ||
+        (rc = pm_options_get_duration(opts, "lookup.cache-file-retention", &o->file_retention_ms,
+                                      err)) != 0)
         return rc;
-    if (o->bloom_filter && !(o->bloom_fpp > 0.0 && o->bloom_fpp < 1.0))
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "option lookup.cache.bloom.filter.fpp: %g is not in (0, 1)",
-                          o->bloom_fpp);
-    if (!(o->hash_load_factor > 0.0 && o->hash_load_factor < 1.0))
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "option lookup.hash-load-factor: %g is not in (0, 1)",
-                          o->hash_load_factor);
-    if (o->page_size < 64 || o->page_size > (1 << 30))
-        return pm_err_set(err, PAIMON_EINVALID, "option cache-page-size: %lld bytes",
-                          (long long)o->page_size);
+    if (o->bloom_filter && (rc = pm_options_get_double(opts, "lookup.cache.bloom.filter.fpp",
+                                                       &o->bloom_fpp, err)) != 0)
+        return rc;
     return 0;
 }
 

@@ -90,14 +90,14 @@ int pm_merge_fn_new(pm_merge_fn **out, const pm_schema *s, const pm_type *value_
         rc = pm_err_set(err, PAIMON_EUNSUPPORTED, "merge-engine '%s' is not supported", engine);
         goto done;
     }
-    if ((rc = pm_options_get_bool(&s->options, "ignore-delete", false, &f->ignore_delete, err)) ||
-        (rc = pm_options_get_bool(&s->options, "deletion-vectors.enabled", false, &dv, err)) ||
-        (rc = pm_options_get_bool(&s->options, "force-lookup", false, &force, err)))
+    if ((rc = pm_options_get_bool(&s->options, "ignore-delete", &f->ignore_delete, err)) ||
+        (rc = pm_options_get_bool(&s->options, "deletion-vectors.enabled", &dv, err)) ||
+        (rc = pm_options_get_bool(&s->options, "force-lookup", &force, err)))
         goto done;
     if (f->engine == ENGINE_PARTIAL) {
         rc = pm_partial_update_new(&f->partial, s, value_type, err);
     } else if (f->engine == ENGINE_AGG) {
-        if ((rc = pm_options_get_bool(&s->options, "aggregation.remove-record-on-delete", false,
+        if ((rc = pm_options_get_bool(&s->options, "aggregation.remove-record-on-delete",
                                       &f->remove_on_delete, err)) == 0)
             rc = setup_aggs(f, s, err);
     }

@@ -192,8 +192,8 @@ int pm_partial_update_new(pm_partial_update **out, const pm_schema *s, const pm_
     }
     for (size_t i = 0; i < n; i++)
         p->group_of[i] = -1;
-    if ((rc = pm_options_get_bool(&s->options, "ignore-delete", false, &p->ignore_delete, err)) ||
-        (rc = pm_options_get_bool(&s->options, "partial-update.remove-record-on-delete", false,
+    if ((rc = pm_options_get_bool(&s->options, "ignore-delete", &p->ignore_delete, err)) ||
+        (rc = pm_options_get_bool(&s->options, "partial-update.remove-record-on-delete",
                                   &p->remove_on_delete, err)))
         goto done;
     for (size_t i = 0; i < s->options.count; i++) {

@@ -12,28 +12,23 @@ int pm_universal_init(pm_universal *u, const pm_options *o, paimon_error *err)
     u->last_full_ms = -1;
     u->hour_now = NULL;
     u->now_ms = NULL;
-    if ((rc = pm_options_get_i64(o, "compaction.max-size-amplification-percent", 200,
-                                 &u->max_size_amp, err)) != 0 ||
-        (rc = pm_options_get_i64(o, "compaction.size-ratio", 1, &u->size_ratio, err)) != 0 ||
-        (rc = pm_options_get_i64(o, "num-sorted-run.compaction-trigger", 5, &u->trigger, err)) !=
+    if ((rc = pm_options_get_i64(o, "compaction.max-size-amplification-percent", &u->max_size_amp,
+                                 err)) != 0 ||
+        (rc = pm_options_get_i64(o, "compaction.size-ratio", &u->size_ratio, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "num-sorted-run.compaction-trigger", &u->trigger, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "compaction.offpeak.start.hour", &u->offpeak_start, err)) !=
             0 ||
-        (rc = pm_options_get_i64(o, "compaction.offpeak.start.hour", -1, &u->offpeak_start, err)) !=
-            0 ||
-        (rc = pm_options_get_i64(o, "compaction.offpeak.end.hour", -1, &u->offpeak_end, err)) !=
-            0 ||
-        (rc = pm_options_get_i64(o, "compaction.offpeak-ratio", 0, &u->offpeak_ratio, err)) != 0 ||
-        (rc = pm_options_get_duration(o, "compaction.optimization-interval", -1, &u->interval_ms,
-                                      err)) != 0 ||
-        (rc = pm_options_get_memory(o, "compaction.total-size-threshold", -1, &u->total_size,
-                                    err)) != 0 ||
-        (rc = pm_options_get_memory(o, "compaction.incremental-size-threshold", -1, &u->incremental,
-                                    err)) != 0)
+        (rc = pm_options_get_i64(o, "compaction.offpeak.end.hour", &u->offpeak_end, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "compaction.offpeak-ratio", &u->offpeak_ratio, err)) != 0 ||
+        /* unset (-1): no periodic full compaction, no size thresholds */
+        (rc = pm_options_get_duration_or(o, "compaction.optimization-interval", -1, &u->interval_ms,
+                                         err)) != 0 ||
+        (rc = pm_options_get_memory_or(o, "compaction.total-size-threshold", -1, &u->total_size,
+                                       err)) != 0 ||
+        (rc = pm_options_get_memory_or(o, "compaction.incremental-size-threshold", -1,
+                                       &u->incremental, err)) != 0)
         return rc;
-    if (u->trigger < 1)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "num-sorted-run.compaction-trigger must be at least 1, not %lld",
-                          (long long)u->trigger);
-    return 0;
+    return 0; /* a trigger below 1 is refused by the getter (meta/option_catalog.c) */
 }
 
 static int64_t now_ms(const pm_universal *u)

@@ -15,6 +15,8 @@
 
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/strlist.h"
+#include "util/units.h"
 
 static const pm_option_def CATALOG[] = {
 #include "meta/option_catalog_table.inc"
@@ -26,128 +28,142 @@ static int def_cmp(const void *key, const void *elem)
     return strcmp((const char *)key, ((const pm_option_def *)elem)->key);
 }
 
+const pm_option_def *pm_option_catalogue(size_t *count)
+{
+    *count = CATALOG_COUNT;
+    return CATALOG;
+}
+
 const pm_option_def *pm_option_lookup(const char *key)
 {
     return bsearch(key, CATALOG, CATALOG_COUNT, sizeof(CATALOG[0]), def_cmp);
 }
 
+const pm_option_def *pm_option_canonical(const char *key)
+{
+    const pm_option_def *d = pm_option_lookup(key);
+    if (d != NULL && d->alias_of != NULL)
+        d = pm_option_lookup(d->alias_of);
+    return d;
+}
+
+const char *pm_option_find(const pm_options *o, const pm_option_def *d)
+{
+    const char *v = pm_options_get(o, d->key);
+    if (v != NULL)
+        return v;
+    for (size_t i = 0; i < o->count; i++) {
+        const pm_option_def *a = pm_option_lookup(o->keys[i]);
+        if (a != NULL && a->alias_of != NULL && strcmp(a->alias_of, d->key) == 0)
+            return o->values[i];
+    }
+    return NULL;
+}
+
 /* ---- value parsing --------------------------------------------------------------------- */
 
-/* Integer.parseInt / Long.parseLong: optional sign, decimal digits, nothing else. */
-static bool parse_java_long(const char *v, int64_t min, int64_t max, int64_t *out)
+/* Values of numeric options that paimon-c can never use, though their type allows them:
+ * refused at create and alter (pm_options_validate) and by every getter (meta/options.h),
+ * so a table written by others with such a value fails with this message, not later.
+ * PAIMON_EINVALID where Java fails on the value too, PAIMON_EUNSUPPORTED where Java accepts
+ * it and paimon-c cannot.  Sorted by key. */
+typedef struct option_limit {
+    const char *key;
+    double lo, hi;         /* inclusive bounds... */
+    bool lo_open, hi_open; /* ...or exclusive */
+    int code;
+    const char *range; /* the message's "must be ..." */
+} option_limit;
+
+static const option_limit LIMITS[] = {
+    /* the pages of lookup files (lsm/lookup_file.h) */
+    {"cache-page-size", 64, 1 << 30, false, false, PAIMON_EUNSUPPORTED,
+     "paimon-c's lookup files take pages of 64 b to 1 gb"},
+    /* ChangelogCompactTask buffers it in one byte array */
+    {"changelog.precommit-compact.buffer-size", 0, INT32_MAX, false, false, PAIMON_EINVALID,
+     "at most 2147483647 bytes"},
+    {"dynamic-bucket.target-row-num", 1, INT64_MAX, false, false, PAIMON_EINVALID, "at least 1"},
+    /* zstd's levels; the writers of all three formats take 1 to 22 */
+    {"file.compression.zstd-level", 1, 22, false, false, PAIMON_EUNSUPPORTED,
+     "paimon-c writes zstd levels 1 to 22"},
+    {"full-compaction.delta-commits", 0, INT32_MAX, false, false, PAIMON_EINVALID, "at least 0"},
+    {"lookup.cache.bloom.filter.fpp", 0, 1, true, true, PAIMON_EINVALID,
+     "a probability above 0 and below 1"},
+    {"lookup.hash-load-factor", 0, 1, true, true, PAIMON_EINVALID, "above 0 and below 1"},
+    /* ManifestFileMerger: "Manifest full compaction size trigger cannot be zero." */
+    {"manifest.full-compaction-threshold-size", 1, INT64_MAX, false, false, PAIMON_EINVALID,
+     "at least 1 byte"},
+    {"manifest.target-file-size", 1, INT64_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
+    /* level 0 plus at least one sorted level; paimon-c keeps at most 1000 levels */
+    {"num-levels", 2, 1000, false, false, PAIMON_EINVALID, "2 to 1000"},
+    {"num-sorted-run.compaction-trigger", 1, INT32_MAX, false, false, PAIMON_EINVALID,
+     "at least 1"},
+    {"target-file-size", 1, INT64_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
+    {"write-buffer-size", 1, INT64_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
+};
+
+static int limit_cmp(const void *key, const void *elem)
 {
-    const char *p = v;
-    char *end = NULL;
-    long long n;
-    if (*p == '+' || *p == '-')
-        p++;
-    if (!isdigit((unsigned char)*p))
-        return false;
-    for (const char *q = p; *q; q++)
-        if (!isdigit((unsigned char)*q))
-            return false;
-    errno = 0;
-    n = strtoll(v, &end, 10);
-    if (errno != 0 || n < min || n > max)
-        return false;
-    *out = n;
-    return true;
+    return strcmp((const char *)key, ((const option_limit *)elem)->key);
 }
 
-/* Copies the trimmed, lower-cased text after the leading digits into `unit`. */
-static bool split_number_unit(const char *text, uint64_t *number, char *unit, size_t unit_cap)
+static int check_limit(pm_opt_type type, const char *key, const char *text,
+                       const pm_option_value *v, paimon_error *err)
 {
-    const char *p = text, *end;
-    size_t n;
-    uint64_t v = 0;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (!isdigit((unsigned char)*p))
-        return false;
-    for (; isdigit((unsigned char)*p); p++) {
-        if (__builtin_mul_overflow(v, 10, &v) ||
-            __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v))
-            return false;
-    }
-    while (isspace((unsigned char)*p))
-        p++;
-    end = p + strlen(p);
-    while (end > p && isspace((unsigned char)end[-1]))
-        end--;
-    n = (size_t)(end - p);
-    if (n >= unit_cap)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        unit[i] = (char)tolower((unsigned char)p[i]);
-    unit[n] = '\0';
-    *number = v;
-    return true;
-}
-
-static bool unit_in(const char *unit, const char *const *labels)
-{
-    for (size_t i = 0; labels[i] != NULL; i++)
-        if (strcmp(unit, labels[i]) == 0)
-            return true;
-    return false;
-}
-
-int pm_parse_memory_size(const char *text, int64_t *bytes)
-{
-    static const char *const B[] = {"", "b", "bytes", NULL};
-    static const char *const K[] = {"k", "kb", "kibibytes", NULL};
-    static const char *const M[] = {"m", "mb", "mebibytes", NULL};
-    static const char *const G[] = {"g", "gb", "gibibytes", NULL};
-    static const char *const T[] = {"t", "tb", "tebibytes", NULL};
-    char unit[32];
-    uint64_t n, mul, r;
-    if (!split_number_unit(text, &n, unit, sizeof(unit)))
-        return PAIMON_EINVALID;
-    if (unit_in(unit, B))
-        mul = 1;
-    else if (unit_in(unit, K))
-        mul = 1024;
-    else if (unit_in(unit, M))
-        mul = 1024 * 1024;
-    else if (unit_in(unit, G))
-        mul = 1024ull * 1024 * 1024;
-    else if (unit_in(unit, T))
-        mul = 1024ull * 1024 * 1024 * 1024;
-    else
-        return PAIMON_EINVALID;
-    if (__builtin_mul_overflow(n, mul, &r) || r > INT64_MAX)
-        return PAIMON_EINVALID;
-    *bytes = (int64_t)r;
+    const option_limit *l =
+        bsearch(key, LIMITS, sizeof(LIMITS) / sizeof(LIMITS[0]), sizeof(LIMITS[0]), limit_cmp);
+    double x = type == PM_OPT_DOUBLE ? v->d : (double)v->i;
+    if (l == NULL || type == PM_OPT_BOOL)
+        return 0;
+    if (isnan(x) || (l->lo_open ? x <= l->lo : x < l->lo) || (l->hi_open ? x >= l->hi : x > l->hi))
+        return pm_err_set(err, l->code, "option %s: '%s' is out of range: %s", key, text, l->range);
     return 0;
 }
 
-int pm_parse_duration_ms(const char *text, int64_t *ms)
+int pm_option_parse(pm_opt_type type, const char *key, const char *text, pm_option_value *out,
+                    paimon_error *err)
 {
-    static const struct {
-        const char *labels[8];
-        uint64_t num, den; /* milliseconds = n * num / den */
-    } UNITS[] = {
-        {{"ns", "nano", "nanos", "nanosecond", "nanoseconds", NULL}, 1, 1000000},
-        {{"us", "\xc2\xb5s", "micro", "micros", "microsecond", "microseconds", NULL}, 1, 1000},
-        {{"", "ms", "milli", "millis", "millisecond", "milliseconds", NULL}, 1, 1},
-        {{"s", "sec", "secs", "second", "seconds", NULL}, 1000, 1},
-        {{"m", "min", "mins", "minute", "minutes", NULL}, 60000, 1},
-        {{"h", "hour", "hours", NULL}, 3600000, 1},
-        {{"d", "day", "days", NULL}, 86400000, 1},
+    static const char *const WHAT[] = {
+        [PM_OPT_INT] = "an integer",
+        [PM_OPT_LONG] = "a long integer",
+        [PM_OPT_BOOL] = "true or false",
+        [PM_OPT_DOUBLE] = "a number",
+        [PM_OPT_STRING] = "a string",
+        [PM_OPT_MEMORY] = "a memory size (e.g. '64 mb')",
+        [PM_OPT_DURATION] = "a duration (e.g. '10 s', '1 h')",
+        [PM_OPT_ENUM] = "a name",
+        [PM_OPT_MAP] = "a map (e.g. 'k1:v1,k2:v2')",
     };
-    char unit[32];
-    uint64_t n, r;
-    if (!split_number_unit(text, &n, unit, sizeof(unit)))
-        return PAIMON_EINVALID;
-    for (size_t i = 0; i < sizeof(UNITS) / sizeof(UNITS[0]); i++) {
-        if (!unit_in(unit, UNITS[i].labels))
-            continue;
-        if (__builtin_mul_overflow(n, UNITS[i].num, &r) || r / UNITS[i].den > INT64_MAX)
-            return PAIMON_EINVALID;
-        *ms = (int64_t)(r / UNITS[i].den);
-        return 0;
+    pm_strlist pairs;
+    int32_t i32;
+    int rc = 0;
+    memset(out, 0, sizeof(*out));
+    switch (type) {
+    case PM_OPT_INT:
+        if ((rc = pm_parse_int32(text, &i32)) == 0)
+            out->i = i32;
+        break;
+    case PM_OPT_LONG: rc = pm_parse_int64(text, &out->i); break;
+    case PM_OPT_BOOL: rc = pm_parse_bool(text, &out->b); break;
+    case PM_OPT_DOUBLE: rc = pm_parse_double(text, &out->d); break;
+    case PM_OPT_MEMORY: rc = pm_parse_memory_size(text, &out->i); break;
+    case PM_OPT_DURATION: rc = pm_parse_duration_ms(text, &out->i); break;
+    case PM_OPT_MAP:
+        pm_strlist_init(&pairs);
+        rc = pm_parse_map(text, &pairs);
+        pm_strlist_free(&pairs);
+        break;
+    case PM_OPT_STRING:
+    case PM_OPT_ENUM: return 0;
     }
-    return PAIMON_EINVALID;
+    if (rc == PAIMON_ENOMEM)
+        return pm_nomem(err);
+    if (rc == PAIMON_ELIMIT)
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is out of range for %s", key, text,
+                          type == PM_OPT_DURATION ? "milliseconds in a long" : WHAT[type]);
+    if (rc != 0)
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not %s", key, text, WHAT[type]);
+    return check_limit(type, key, text, out, err);
 }
 
 static bool enum_has(const char *values, const char *v)
@@ -166,68 +182,11 @@ static bool enum_has(const char *values, const char *v)
 int pm_option_check_value(const pm_option_def *d, const char *key, const char *value,
                           paimon_error *err)
 {
-    int64_t n;
-    char *end = NULL;
-    switch (d->type) {
-    case PM_OPT_INT:
-        if (!parse_java_long(value, INT32_MIN, INT32_MAX, &n))
-            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not an integer", key,
-                              value);
-        return 0;
-    case PM_OPT_LONG:
-        if (!parse_java_long(value, INT64_MIN, INT64_MAX, &n))
-            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a long integer", key,
-                              value);
-        return 0;
-    case PM_OPT_BOOL:
-        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0)
-            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not true or false", key,
-                              value);
-        return 0;
-    case PM_OPT_DOUBLE: {
-        const char *p = value;
-        while (isspace((unsigned char)*p))
-            p++;
-        errno = 0;
-        (void)strtod(p, &end);
-        while (end != NULL && isspace((unsigned char)*end))
-            end++;
-        if (end == p || end == NULL || *end != '\0')
-            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a number", key, value);
-        return 0;
-    }
-    case PM_OPT_MEMORY:
-        if (pm_parse_memory_size(value, &n) != 0)
-            return pm_err_set(err, PAIMON_EINVALID,
-                              "option %s: '%s' is not a memory size (e.g. '64 mb')", key, value);
-        return 0;
-    case PM_OPT_DURATION:
-        if (pm_parse_duration_ms(value, &n) != 0)
-            return pm_err_set(err, PAIMON_EINVALID,
-                              "option %s: '%s' is not a duration (e.g. '10 s', '1 h')", key, value);
-        return 0;
-    case PM_OPT_ENUM:
-        if (d->values != NULL && !enum_has(d->values, value))
-            return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not one of %s", key, value,
-                              d->values);
-        return 0;
-    case PM_OPT_STRING:
-    case PM_OPT_MAP: return 0;
-    }
-    return 0;
-}
-
-int pm_options_get_duration(const pm_options *o, const char *key, int64_t fallback_ms, int64_t *out,
-                            paimon_error *err)
-{
-    const char *v = pm_options_get(o, key);
-    if (v == NULL) {
-        *out = fallback_ms;
-        return 0;
-    }
-    if (pm_parse_duration_ms(v, out) != 0)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a duration", key, v);
-    return 0;
+    pm_option_value v;
+    if (d->type == PM_OPT_ENUM && d->values != NULL && !enum_has(d->values, value))
+        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not one of %s", key, value,
+                          d->values);
+    return pm_option_parse(d->type, key, value, &v, err);
 }
 
 /* ---- validation at create -------------------------------------------------------------- */
@@ -235,28 +194,23 @@ int pm_options_get_duration(const pm_options *o, const char *key, int64_t fallba
 /* The value of `key` or of one of its aliases (Java's fallback keys). */
 static const char *opt(const pm_options *o, const char *key)
 {
-    const char *v = pm_options_get(o, key);
-    if (v != NULL)
-        return v;
-    for (size_t i = 0; i < o->count; i++) {
-        const pm_option_def *d = pm_option_lookup(o->keys[i]);
-        if (d != NULL && d->alias_of != NULL && strcmp(d->alias_of, key) == 0)
-            return o->values[i];
-    }
-    return NULL;
+    const pm_option_def *d = pm_option_lookup(key);
+    return d != NULL ? pm_option_find(o, d) : pm_options_get(o, key);
 }
 
-static bool opt_is(const pm_options *o, const char *key, const char *dflt, const char *want)
+/* Whether option `key` (or its default) is `want`, ignoring case (enums, booleans). */
+static bool opt_is(const pm_options *o, const char *key, const char *want)
 {
-    const char *v = opt(o, key);
-    return strcasecmp(v != NULL ? v : dflt, want) == 0;
+    const char *v = pm_options_get_str(o, key);
+    return v != NULL && strcasecmp(v, want) == 0;
 }
 
-static int64_t opt_i64(const pm_options *o, const char *key, int64_t dflt)
+/* An integer option whose value check_keys_and_values has accepted, or its default. */
+static int64_t opt_i64(const pm_options *o, const char *key)
 {
-    const char *v = opt(o, key);
-    int64_t n;
-    return v != NULL && parse_java_long(v, INT64_MIN, INT64_MAX, &n) ? n : dflt;
+    int64_t n = 0;
+    (void)pm_options_get_i64(o, key, &n, NULL);
+    return n;
 }
 
 static bool has_name(const pm_strlist *l, const char *name)
@@ -400,7 +354,7 @@ static int check_primitive_keys(const pm_schema *s, const pm_strlist *keys, cons
 static int check_bucket(const pm_schema *s, paimon_error *err)
 {
     const pm_options *o = &s->options;
-    int64_t bucket = opt_i64(o, "bucket", -1);
+    int64_t bucket = opt_i64(o, "bucket");
     pm_strlist bkeys;
     int rc = 0;
     bool pk = s->primary_keys.count > 0;
@@ -568,7 +522,7 @@ static int check_sequence_fields(const pm_schema *s, bool cross_partition, paimo
                 goto done;
             }
     }
-    if (opt_is(o, "merge-engine", "deduplicate", "first-row")) {
+    if (opt_is(o, "merge-engine", "first-row")) {
         rc = pm_err_set(err, PAIMON_EINVALID,
                         "Do not support use sequence field on FIRST_ROW merge engine.");
         goto done;
@@ -590,7 +544,7 @@ int pm_options_validate(const pm_schema *s, paimon_error *err)
     const char *v;
     int rc;
 
-    if ((rc = check_keys_and_values(s, err)) != 0)
+    if ((rc = check_keys_and_values(s, err)) != 0 || (rc = pm_options_check_formats(o, err)) != 0)
         return rc;
     if ((rc = check_primitive_keys(s, &s->primary_keys, "primary key", err)) != 0 ||
         (rc = check_primitive_keys(s, &s->partition_keys, "partition", err)) != 0)
@@ -601,13 +555,13 @@ int pm_options_validate(const pm_schema *s, paimon_error *err)
         (rc = check_sequence_fields(s, cross_partition, err)) != 0)
         return rc;
 
-    if (!pk && !opt_is(o, "changelog-producer", "none", "none"))
+    if (!pk && !opt_is(o, "changelog-producer", "none"))
         return pm_err_set(err, PAIMON_EINVALID,
                           "Can not set changelog-producer on table without primary keys, please "
                           "define primary keys.");
-    if (opt_is(o, "streaming-read-overwrite", "false", "true")) {
-        if (opt_is(o, "changelog-producer", "none", "full-compaction") ||
-            opt_is(o, "changelog-producer", "none", "lookup"))
+    if (opt_is(o, "streaming-read-overwrite", "true")) {
+        if (opt_is(o, "changelog-producer", "full-compaction") ||
+            opt_is(o, "changelog-producer", "lookup"))
             return pm_err_set(err, PAIMON_EINVALID,
                               "Cannot set streaming-read-overwrite to true when changelog "
                               "producer is full-compaction or lookup because it will read "
@@ -618,10 +572,11 @@ int pm_options_validate(const pm_schema *s, paimon_error *err)
                               "the primary keys are not defined.");
     }
     {
-        int64_t smin = opt_i64(o, "snapshot.num-retained.min", 10);
-        int64_t smax = opt_i64(o, "snapshot.num-retained.max", INT32_MAX);
-        int64_t cmin = opt_i64(o, "changelog.num-retained.min", smin);
-        int64_t cmax = opt_i64(o, "changelog.num-retained.max", smax);
+        int64_t smin = opt_i64(o, "snapshot.num-retained.min");
+        int64_t smax = opt_i64(o, "snapshot.num-retained.max"), cmin = smin, cmax = smax;
+        /* CoreOptions.changelogNumRetainMin/Max: the snapshot settings when unset */
+        (void)pm_options_get_i64_or(o, "changelog.num-retained.min", smin, &cmin, NULL);
+        (void)pm_options_get_i64_or(o, "changelog.num-retained.max", smax, &cmax, NULL);
         if (smin <= 0)
             return pm_err_set(err, PAIMON_EINVALID,
                               "snapshot.num-retained.min should be at least 1");
@@ -663,27 +618,25 @@ int pm_options_validate(const pm_schema *s, paimon_error *err)
                               "The record level time field type should be one of INT, BIGINT, "
                               "or TIMESTAMP");
     }
-    if (opt_is(o, "merge-engine", "deduplicate", "first-row") &&
-        !opt_is(o, "changelog-producer", "none", "none") &&
-        !opt_is(o, "changelog-producer", "none", "lookup"))
+    if (opt_is(o, "merge-engine", "first-row") && !opt_is(o, "changelog-producer", "none") &&
+        !opt_is(o, "changelog-producer", "lookup"))
         return pm_err_set(err, PAIMON_EINVALID,
                           "Only support 'none' and 'lookup' changelog-producer on FIRST_ROW merge "
                           "engine");
     if ((v = opt(o, "rowkind.field")) != NULL && field(s, v) == NULL)
         return pm_err_set(err, PAIMON_EINVALID,
                           "Rowkind field: '%s' can not be found in table schema.", v);
-    if (opt_is(o, "deletion-vectors.enabled", "false", "true")) {
-        if (opt_is(o, "changelog-producer", "none", "full-compaction"))
+    if (opt_is(o, "deletion-vectors.enabled", "true")) {
+        if (opt_is(o, "changelog-producer", "full-compaction"))
             return pm_err_set(err, PAIMON_EINVALID,
                               "Deletion vectors mode is only supported for NONE/INPUT/LOOKUP "
                               "changelog producer now.");
-        if (opt_is(o, "merge-engine", "deduplicate", "first-row") &&
-            !opt_is(o, "pk-clustering-override", "false", "true"))
+        if (opt_is(o, "merge-engine", "first-row") && !opt_is(o, "pk-clustering-override", "true"))
             return pm_err_set(err, PAIMON_EINVALID,
                               "First row merge engine does not need deletion vectors because "
                               "there is no deletion of old data in this merge engine.");
     }
-    if (pk && opt_is(o, "merge-engine", "deduplicate", "aggregation")) {
+    if (pk && opt_is(o, "merge-engine", "aggregation")) {
         /* validateMergeFunctionFactory: each column's function must exist; checked per key
          * above.  An aggregation table with no function at all is still valid (last non-null
          * value is the default). */
@@ -715,17 +668,16 @@ int pm_option_check_alter(const pm_options *old, const char *key, const char *ne
         return 0;
     }
     if (strcmp(key, "bucket") == 0) {
-        int64_t ob = -1, nb = 0;
-        if (old_value != NULL)
-            (void)parse_java_long(old_value, INT32_MIN, INT32_MAX, &ob);
-        (void)parse_java_long(new_value, INT32_MIN, INT32_MAX, &nb);
+        int64_t ob = opt_i64(old, "bucket");
+        int32_t nb = 0;
+        (void)pm_parse_int32(new_value, &nb);
         if (ob == -1)
             return pm_err_set(err, PAIMON_EUNSUPPORTED, "Cannot change bucket when it is -1.");
         if (nb == -1)
             return pm_err_set(err, PAIMON_EUNSUPPORTED, "Cannot change bucket to -1.");
     }
     if (strcmp(key, "deletion-vectors.enabled") == 0 &&
-        !opt_is(old, "deletion-vectors.modifiable", "false", "true")) {
+        !opt_is(old, "deletion-vectors.modifiable", "true")) {
         bool o = old_value != NULL && strcasecmp(old_value, "true") == 0;
         bool n = strcasecmp(new_value, "true") == 0;
         if (o != n)

@@ -1,198 +1,144 @@
-/* Ordered string options: see options.h. */
+/*
+ * Typed reads of table options with the catalogue's defaults: see options.h.  Every getter
+ * goes through read_option(): find the definition, check the call against it, take the
+ * value (or a fallback key's, or the default) and parse it with pm_option_parse.
+ */
 #include "meta/options.h"
 
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-
-#include "util/alloc.h"
+#include "meta/option_catalog.h"
 #include "util/error.h"
 
-void pm_options_init(pm_options *o)
-{
-    o->keys = NULL;
-    o->values = NULL;
-    o->count = 0;
-    o->cap = 0;
-}
+/* Which catalogue types a getter reads; `kind` names the getter in messages. */
+typedef struct getter {
+    const char *kind;
+    pm_opt_type type, type2; /* type2: a second accepted type (INT and LONG) */
+} getter;
 
-void pm_options_free(pm_options *o)
+static const getter I64 = {"integer", PM_OPT_INT, PM_OPT_LONG};
+static const getter BOOL = {"boolean", PM_OPT_BOOL, PM_OPT_BOOL};
+static const getter DOUBLE = {"double", PM_OPT_DOUBLE, PM_OPT_DOUBLE};
+static const getter MEMORY = {"memory size", PM_OPT_MEMORY, PM_OPT_MEMORY};
+static const getter DURATION = {"duration", PM_OPT_DURATION, PM_OPT_DURATION};
+
+/* Reads `key` as `g` into *out.  `fallback` is NULL for the plain getters (the catalogue's
+ * default applies) and the call site's value for the `_or` getters. */
+static int read_option(const pm_options *o, const char *key, const getter *g,
+                       const pm_option_value *fallback, pm_option_value *out, paimon_error *err)
 {
-    for (size_t i = 0; i < o->count; i++) {
-        pm_free(o->keys[i]);
-        pm_free(o->values[i]);
+    const pm_option_def *d = pm_option_canonical(key);
+    const char *text;
+    pm_opt_type type = g->type2; /* keys the catalogue does not know: LONG for integers */
+    if (d != NULL) {
+        if (d->type != g->type && d->type != g->type2)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "option %s: read as a %s, but the option catalogue has another "
+                              "type (a paimon-c defect)",
+                              key, g->kind);
+        if ((fallback == NULL) != (d->dflt != NULL))
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "option %s: Java declares %s default; read it with %s (a "
+                              "paimon-c defect)",
+                              key, d->dflt != NULL ? "a" : "no",
+                              d->dflt != NULL ? "the plain getter" : "an _or getter");
+        key = d->key;
+        type = d->type;
+    } else if (fallback == NULL) {
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "option %s: not in the option catalogue; read it with an _or getter "
+                          "(a paimon-c defect)",
+                          key);
     }
-    pm_free(o->keys);
-    pm_free(o->values);
-    pm_options_init(o);
-}
-
-int pm_options_copy(pm_options *dst, const pm_options *src)
-{
-    pm_options_init(dst);
-    for (size_t i = 0; i < src->count; i++) {
-        if (pm_options_set(dst, src->keys[i], src->values[i]) != 0) {
-            pm_options_free(dst);
-            return PAIMON_ENOMEM;
-        }
-    }
-    return 0;
-}
-
-static long find(const pm_options *o, const char *key)
-{
-    for (size_t i = 0; i < o->count; i++)
-        if (strcmp(o->keys[i], key) == 0)
-            return (long)i;
-    return -1;
-}
-
-int pm_options_set(pm_options *o, const char *key, const char *value)
-{
-    long idx = find(o, key);
-    char *v = pm_strdup(value), *k;
-    if (v == NULL)
-        return PAIMON_ENOMEM;
-    if (idx >= 0) {
-        pm_free(o->values[idx]);
-        o->values[idx] = v;
+    text = d != NULL ? pm_option_find(o, d) : pm_options_get(o, key);
+    if (text != NULL)
+        return pm_option_parse(type, key, text, out, err);
+    if (fallback != NULL) {
+        *out = *fallback;
         return 0;
     }
-    if (o->count == o->cap) {
-        size_t cap = o->cap == 0 ? 8 : o->cap * 2;
-        char **keys = pm_realloc(o->keys, cap * sizeof(char *));
-        char **values;
-        if (keys == NULL) {
-            pm_free(v);
-            return PAIMON_ENOMEM;
-        }
-        o->keys = keys;
-        values = pm_realloc(o->values, cap * sizeof(char *));
-        if (values == NULL) {
-            pm_free(v);
-            return PAIMON_ENOMEM;
-        }
-        o->values = values;
-        o->cap = cap;
-    }
-    k = pm_strdup(key);
-    if (k == NULL) {
-        pm_free(v);
-        return PAIMON_ENOMEM;
-    }
-    o->keys[o->count] = k;
-    o->values[o->count] = v;
-    o->count++;
-    return 0;
+    return pm_option_parse(type, key, d->dflt, out, err);
 }
 
-bool pm_options_remove(pm_options *o, const char *key)
+/* The getters of values held in an int64_t (integers, bytes, milliseconds). */
+static int read_int(const pm_options *o, const char *key, const getter *g, const int64_t *fallback,
+                    int64_t *out, paimon_error *err)
 {
-    long idx = find(o, key);
-    if (idx < 0)
-        return false;
-    pm_free(o->keys[idx]);
-    pm_free(o->values[idx]);
-    memmove(&o->keys[idx], &o->keys[idx + 1], (o->count - (size_t)idx - 1) * sizeof(char *));
-    memmove(&o->values[idx], &o->values[idx + 1], (o->count - (size_t)idx - 1) * sizeof(char *));
-    o->count--;
-    return true;
+    pm_option_value f = {.i = fallback != NULL ? *fallback : 0}, v;
+    int rc = read_option(o, key, g, fallback != NULL ? &f : NULL, &v, err);
+    if (rc == 0)
+        *out = v.i;
+    return rc;
 }
 
-const char *pm_options_get(const pm_options *o, const char *key)
+static int read_bool(const pm_options *o, const char *key, const bool *fallback, bool *out,
+                     paimon_error *err)
 {
-    long idx = find(o, key);
-    return idx < 0 ? NULL : o->values[idx];
+    pm_option_value f = {.b = fallback != NULL && *fallback}, v;
+    int rc = read_option(o, key, &BOOL, fallback != NULL ? &f : NULL, &v, err);
+    if (rc == 0)
+        *out = v.b;
+    return rc;
 }
 
-bool pm_options_is(const pm_options *o, const char *key, const char *value)
+int pm_options_get_i64(const pm_options *o, const char *key, int64_t *out, paimon_error *err)
 {
-    const char *v = pm_options_get(o, key);
-    return v != NULL && strcasecmp(v, value) == 0;
+    return read_int(o, key, &I64, NULL, out, err);
 }
 
-int pm_options_get_i64(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
-                       paimon_error *err)
+int pm_options_get_bool(const pm_options *o, const char *key, bool *out, paimon_error *err)
 {
-    const char *v = pm_options_get(o, key);
-    char *end = NULL;
-    long long n;
-    if (v == NULL) {
-        *out = fallback;
-        return 0;
-    }
-    errno = 0;
-    n = strtoll(v, &end, 10);
-    while (end != NULL && (*end == ' ' || *end == '\t'))
-        end++;
-    if (errno != 0 || end == v || *end != '\0')
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not an integer", key, v);
-    *out = n;
-    return 0;
+    return read_bool(o, key, NULL, out, err);
 }
 
-int pm_options_get_bool(const pm_options *o, const char *key, bool fallback, bool *out,
-                        paimon_error *err)
+int pm_options_get_double(const pm_options *o, const char *key, double *out, paimon_error *err)
 {
-    const char *v = pm_options_get(o, key);
-    if (v == NULL) {
-        *out = fallback;
-        return 0;
-    }
-    if (strcasecmp(v, "true") == 0)
-        *out = true;
-    else if (strcasecmp(v, "false") == 0)
-        *out = false;
-    else
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not true or false", key, v);
-    return 0;
+    pm_option_value v;
+    int rc = read_option(o, key, &DOUBLE, NULL, &v, err);
+    if (rc == 0)
+        *out = v.d;
+    return rc;
 }
 
-int pm_options_get_memory(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
+int pm_options_get_memory(const pm_options *o, const char *key, int64_t *out, paimon_error *err)
+{
+    return read_int(o, key, &MEMORY, NULL, out, err);
+}
+
+int pm_options_get_duration(const pm_options *o, const char *key, int64_t *out_ms,
+                            paimon_error *err)
+{
+    return read_int(o, key, &DURATION, NULL, out_ms, err);
+}
+
+const char *pm_options_get_str(const pm_options *o, const char *key)
+{
+    const pm_option_def *d = pm_option_canonical(key);
+    const char *v;
+    if (d == NULL)
+        return pm_options_get(o, key);
+    v = pm_option_find(o, d);
+    return v != NULL ? v : d->dflt;
+}
+
+int pm_options_get_i64_or(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
                           paimon_error *err)
 {
-    static const struct {
-        const char *unit;
-        int64_t factor;
-    } units[] = {{"b", 1},
-                 {"bytes", 1},
-                 {"k", 1LL << 10},
-                 {"kb", 1LL << 10},
-                 {"kibibytes", 1LL << 10},
-                 {"m", 1LL << 20},
-                 {"mb", 1LL << 20},
-                 {"mebibytes", 1LL << 20},
-                 {"g", 1LL << 30},
-                 {"gb", 1LL << 30},
-                 {"gibibytes", 1LL << 30},
-                 {"t", 1LL << 40},
-                 {"tb", 1LL << 40},
-                 {"tebibytes", 1LL << 40}};
-    const char *v = pm_options_get(o, key), *p;
-    char *end = NULL;
-    long long n;
-    if (v == NULL) {
-        *out = fallback;
-        return 0;
-    }
-    errno = 0;
-    n = strtoll(v, &end, 10);
-    if (errno != 0 || end == v || n < 0)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a memory size", key, v);
-    p = end;
-    while (*p == ' ')
-        p++;
-    if (*p == '\0') {
-        *out = n;
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-        if (strcasecmp(p, units[i].unit) == 0) {
-            if (__builtin_mul_overflow((int64_t)n, units[i].factor, out))
-                break;
-            return 0;
-        }
-    }
-    return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a memory size", key, v);
+    return read_int(o, key, &I64, &fallback, out, err);
+}
+
+int pm_options_get_bool_or(const pm_options *o, const char *key, bool fallback, bool *out,
+                           paimon_error *err)
+{
+    return read_bool(o, key, &fallback, out, err);
+}
+
+int pm_options_get_memory_or(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
+                             paimon_error *err)
+{
+    return read_int(o, key, &MEMORY, &fallback, out, err);
+}
+
+int pm_options_get_duration_or(const pm_options *o, const char *key, int64_t fallback_ms,
+                               int64_t *out_ms, paimon_error *err)
+{
+    return read_int(o, key, &DURATION, &fallback_ms, out_ms, err);
 }

@@ -1,48 +1,58 @@
 /*
- * Table options: an insertion-ordered map of string keys to string values, as a schema's
- * "options" object holds them (Java records only the options given, as strings).
+ * Table options read by their type, with Java's defaults.
  *
- * Typed reads with Java's defaults come from pm_options_get_*(); the option catalogue and
- * validation belong to the write path.
+ * The options themselves are a plain string map (util/options.h).  The getters below read
+ * one option of Java Paimon 1.4.2's catalogue (meta/option_catalog.h, generated from
+ * CoreOptions.java): the value of `key` or of one of its fallback keys, parsed with Java's
+ * grammar for the option's type (util/units.h).  When the option is absent they give the
+ * default the catalogue records, so no call site repeats a default.
+ *
+ * Options whose default Java does not declare get the `_or` variants, which take the
+ * fallback from the call site: defaults that Java derives from other options (num-levels =
+ * num-sorted-run.compaction-trigger + 1; changelog.num-retained.min falls back to
+ * snapshot.num-retained.min; target-file-size depends on the primary key), "unset" meanings
+ * (commit.timeout), and keys 1.4.2's catalogue does not list (fields.<f>.count-limit).
+ *
+ * Using a getter against the catalogue is a programming error that the getter reports as
+ * PAIMON_EINVALID naming the key: a plain getter on a key without a catalogued default, an
+ * `_or` getter on a key that has one, or a getter of another type.  The unit test
+ * tests/unit/meta/test_option_defaults.c checks every literal key at every call site in
+ * src/ the same way, so such a mistake fails the build's tests, not a user's write.
+ *
+ * A malformed value is PAIMON_EINVALID "option KEY: 'VALUE' is not ..."; create and alter
+ * refuse such values (pm_options_validate), so this is met only with tables written by
+ * others.
  */
 #ifndef PM_META_OPTIONS_H
 #define PM_META_OPTIONS_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "paimon/error.h"
+#include "util/options.h"
 
-typedef struct pm_options {
-    char **keys;   /* owned */
-    char **values; /* owned */
-    size_t count;
-    size_t cap;
-} pm_options;
+/* INT and LONG options. */
+int pm_options_get_i64(const pm_options *o, const char *key, int64_t *out, paimon_error *err);
+int pm_options_get_bool(const pm_options *o, const char *key, bool *out, paimon_error *err);
+int pm_options_get_double(const pm_options *o, const char *key, double *out, paimon_error *err);
+/* MemorySize options, in bytes. */
+int pm_options_get_memory(const pm_options *o, const char *key, int64_t *out, paimon_error *err);
+/* Duration options, in milliseconds. */
+int pm_options_get_duration(const pm_options *o, const char *key, int64_t *out_ms,
+                            paimon_error *err);
+/* STRING and ENUM options: the value as given (enums: compare ignoring case), else the
+ * catalogue's default, else NULL.  Borrowed from `o` or the catalogue. */
+const char *pm_options_get_str(const pm_options *o, const char *key);
 
-void pm_options_init(pm_options *o);
-void pm_options_free(pm_options *o);
-int pm_options_copy(pm_options *dst, const pm_options *src);
-
-/* Sets (replacing an existing key in place, else appending).  0 or PAIMON_ENOMEM. */
-int pm_options_set(pm_options *o, const char *key, const char *value);
-/* Removes a key; true if it was present. */
-bool pm_options_remove(pm_options *o, const char *key);
-/* The value, or NULL when absent.  Borrowed. */
-const char *pm_options_get(const pm_options *o, const char *key);
-/* Whether the key is present with `value`, compared ignoring case (enum options). */
-bool pm_options_is(const pm_options *o, const char *key, const char *value);
-
-/* Typed reads: `fallback` when absent; PAIMON_EINVALID naming the key when malformed. */
-int pm_options_get_i64(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
-                       paimon_error *err);
-int pm_options_get_bool(const pm_options *o, const char *key, bool fallback, bool *out,
-                        paimon_error *err);
-
-/* Memory sizes as Java's MemorySize parses them: a number and an optional unit (b, k/kb,
- * m/mb, g/gb, t/tb, any case, spaces allowed), e.g. "128 mb", "64MB", "4096". */
-int pm_options_get_memory(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
+/* The same for options without a catalogued default: `fallback` when absent. */
+int pm_options_get_i64_or(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
                           paimon_error *err);
+int pm_options_get_bool_or(const pm_options *o, const char *key, bool fallback, bool *out,
+                           paimon_error *err);
+int pm_options_get_memory_or(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
+                             paimon_error *err);
+int pm_options_get_duration_or(const pm_options *o, const char *key, int64_t fallback_ms,
+                               int64_t *out_ms, paimon_error *err);
 
 #endif /* PM_META_OPTIONS_H */

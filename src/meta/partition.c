@@ -16,7 +16,7 @@ int pm_partition_naming_from(const pm_schema *schema, pm_partition_naming *out, 
 {
     const char *name = pm_schema_option(schema, "partition.default-name");
     out->default_name = name != NULL ? name : PM_DEFAULT_PARTITION_NAME;
-    return pm_options_get_bool(&schema->options, "partition.legacy-name", true, &out->legacy, err);
+    return pm_options_get_bool(&schema->options, "partition.legacy-name", &out->legacy, err);
 }
 
 static bool needs_escape(unsigned char c)

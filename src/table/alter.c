@@ -11,6 +11,7 @@
 #include "meta/option_catalog.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
+#include "table/option_check.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/time.h"
@@ -91,8 +92,8 @@ static int add_column(pm_schema *s, const paimon_alter *a, paimon_error *err)
         pos = (size_t)idx + 1;
     } else {
         bool before_partition = false;
-        if ((rc = pm_options_get_bool(&s->options, "add-column-before-partition", false,
-                                      &before_partition, err)) != 0)
+        if ((rc = pm_options_get_bool(&s->options, "add-column-before-partition", &before_partition,
+                                      err)) != 0)
             goto done;
         for (size_t i = 0; before_partition && i < s->row->field_count; i++)
             if (is_key(&s->partition_keys, s->row->fields[i].name)) {
@@ -284,9 +285,9 @@ static int alter_type(pm_schema *s, const char *name, const char *type_text, pai
         return pm_err_set(err, PAIMON_EINVALID, "alter-type: no type given");
     if ((rc = pm_type_parse(type_text, &t, err)) != 0)
         return rc;
-    if ((rc = pm_options_get_bool(&s->options, "disable-explicit-type-casting", false,
-                                  &allow_explicit, err)) != 0 ||
-        (rc = pm_options_get_bool(&s->options, "alter-column-null-to-not-null.disabled", true,
+    if ((rc = pm_options_get_bool(&s->options, "disable-explicit-type-casting", &allow_explicit,
+                                  err)) != 0 ||
+        (rc = pm_options_get_bool(&s->options, "alter-column-null-to-not-null.disabled",
                                   &null_to_not_null_disabled, err)) != 0)
         goto done;
     allow_explicit = !allow_explicit;
@@ -381,7 +382,7 @@ int pm_table_alter(pm_fs *fs, const char *path, const paimon_alter *change, int6
             goto done;
         s->id++;
         s->time_millis = pm_now_millis();
-        if ((rc = pm_schema_validate(s, err)) != 0 || (rc = pm_options_validate(s, err)) != 0)
+        if ((rc = pm_schema_validate(s, err)) != 0 || (rc = pm_table_options_check(s, err)) != 0)
             goto done;
         rc = pm_schema_commit(fs, path, s, err);
         if (rc == PAIMON_EEXISTS)

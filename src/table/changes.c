@@ -23,14 +23,15 @@ static int changelog_decoupled(const pm_schema *s, bool *out, paimon_error *err)
     int64_t smin, smax, stime, cmin, cmax, ctime;
     int rc;
     *out = false;
-    if ((rc = pm_options_get_i64(&s->options, "snapshot.num-retained.min", 10, &smin, err)) ||
-        (rc =
-             pm_options_get_i64(&s->options, "snapshot.num-retained.max", INT32_MAX, &smax, err)) ||
-        (rc = pm_options_get_duration(&s->options, "snapshot.time-retained", 3600000, &stime,
-                                      err)) ||
-        (rc = pm_options_get_i64(&s->options, "changelog.num-retained.min", smin, &cmin, err)) ||
-        (rc = pm_options_get_i64(&s->options, "changelog.num-retained.max", smax, &cmax, err)) ||
-        (rc = pm_options_get_duration(&s->options, "changelog.time-retained", stime, &ctime, err)))
+    if ((rc = pm_options_get_i64(&s->options, "snapshot.num-retained.min", &smin, err)) ||
+        (rc = pm_options_get_i64(&s->options, "snapshot.num-retained.max", &smax, err)) ||
+        (rc = pm_options_get_duration(&s->options, "snapshot.time-retained", &stime, err)) ||
+        /* CoreOptions.changelogNumRetainMin/Max, changelogTimeRetain: the snapshot ones when
+         * unset */
+        (rc = pm_options_get_i64_or(&s->options, "changelog.num-retained.min", smin, &cmin, err)) ||
+        (rc = pm_options_get_i64_or(&s->options, "changelog.num-retained.max", smax, &cmax, err)) ||
+        (rc = pm_options_get_duration_or(&s->options, "changelog.time-retained", stime, &ctime,
+                                         err)))
         return rc;
     *out = cmax > smax || ctime > stime || cmin > smin;
     return 0;
@@ -194,7 +195,7 @@ int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t fir
     rc = pm_options_get_bool(&schema->options,
                              schema->primary_keys.count > 0 ? "streaming-read-overwrite"
                                                             : "streaming-read-append-overwrite",
-                             false, &overwrite_read, err);
+                             &overwrite_read, err);
     for (int64_t id = first; rc == 0 && overwrite_read && id <= last; id++) {
         pm_snapshot *s = NULL;
         const char *list;
@@ -240,7 +241,7 @@ static int changes_list(paimon_table *t, const pm_schema *schema, const pm_snaps
     if (s->commit_kind == PM_COMMIT_OVERWRITE) {
         rc = pm_options_get_bool(
             &schema->options, pk ? "streaming-read-overwrite" : "streaming-read-append-overwrite",
-            false, &overwrite_read, err);
+            &overwrite_read, err);
         if (rc != 0)
             return rc;
         if (overwrite_read)

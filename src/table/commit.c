@@ -39,42 +39,39 @@ static int read_conf(const pm_schema *s, commit_conf *c, paimon_error *err)
 {
     const pm_options *o = &s->options;
     const char *fmt = pm_options_get(o, "manifest.format");
-    const char *comp = pm_options_get(o, "manifest.compression");
+    const char *comp = pm_options_get_str(o, "manifest.compression");
     int64_t level = 1;
     int rc;
     /* Java 1.x writes all three manifest kinds in manifest.format (metadata.md §9A.1) */
     if ((rc = pm_manifest_format_parse(fmt, &c->format, err)) != 0)
         return rc;
-    c->codec = pm_avro_codec_for_option(comp != NULL ? comp : "zstd");
+    c->codec = pm_avro_codec_for_option(comp);
     if (c->codec == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "manifest.compression=%s is not supported", comp);
-    if ((rc = pm_options_get_i64(o, "file.compression.zstd-level", 1, &level, err)) != 0 ||
-        (rc = pm_options_get_memory(o, "manifest.target-file-size", 8 << 20, &c->target_size,
-                                    err)) != 0 ||
-        (rc = pm_options_get_i64(o, "manifest.merge-min-count", 30, &c->merge_min_count, err)) !=
-            0 ||
-        (rc = pm_options_get_memory(o, "manifest.full-compaction-threshold-size", 16 << 20,
+    if ((rc = pm_options_get_i64(o, "file.compression.zstd-level", &level, err)) != 0 ||
+        (rc = pm_options_get_memory(o, "manifest.target-file-size", &c->target_size, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "manifest.merge-min-count", &c->merge_min_count, err)) != 0 ||
+        (rc = pm_options_get_memory(o, "manifest.full-compaction-threshold-size",
                                     &c->full_compaction_size, err)) != 0 ||
-        (rc = pm_options_get_i64(o, "commit.max-retries", 10, &c->max_retries, err)) != 0 ||
-        (rc = pm_options_get_duration(o, "commit.min-retry-wait", 10, &c->min_wait_ms, err)) != 0 ||
-        (rc = pm_options_get_duration(o, "commit.max-retry-wait", 10000, &c->max_wait_ms, err)) !=
+        (rc = pm_options_get_i64(o, "commit.max-retries", &c->max_retries, err)) != 0 ||
+        (rc = pm_options_get_duration(o, "commit.min-retry-wait", &c->min_wait_ms, err)) != 0 ||
+        (rc = pm_options_get_duration(o, "commit.max-retry-wait", &c->max_wait_ms, err)) != 0 ||
+        /* CoreOptions.commitTimeout: Long.MAX_VALUE when unset */
+        (rc = pm_options_get_duration_or(o, "commit.timeout", INT64_MAX, &c->timeout_ms, err)) !=
             0 ||
-        (rc = pm_options_get_duration(o, "commit.timeout", INT64_MAX, &c->timeout_ms, err)) != 0 ||
-        (rc = pm_options_get_bool(o, "snapshot.ignore-empty-commit", true, &c->ignore_empty,
-                                  err)) != 0 ||
-        (rc = pm_options_get_bool(o, "dynamic-partition-overwrite", true, &c->dynamic_overwrite,
-                                  err)) != 0)
+        /* BatchWriteBuilderImpl.newCommit: true when unset */
+        (rc = pm_options_get_bool_or(o, "snapshot.ignore-empty-commit", true, &c->ignore_empty,
+                                     err)) != 0 ||
+        (rc = pm_options_get_bool(o, "dynamic-partition-overwrite", &c->dynamic_overwrite, err)) !=
+            0)
         return rc;
     c->level = (int)level;
     {
         int64_t bucket = -1;
-        if ((rc = pm_options_get_i64(o, "bucket", -1, &bucket, err)) != 0)
+        if ((rc = pm_options_get_i64(o, "bucket", &bucket, err)) != 0)
             return rc;
         c->dv_by_file = bucket == -1 && s->primary_keys.count == 0;
     }
-    if (c->full_compaction_size <= 0)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "Manifest full compaction size trigger cannot be zero.");
     return 0;
 }
 

@@ -107,8 +107,7 @@ static int compact_unaware(pm_table_write *w, const char *table, pm_partition_ma
         return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: this table is not compacted by paimon-c",
                           table);
     PM_TRY(pm_table_write_live_files(w, &live, &live_count, err));
-    PM_TRY(
-        pm_options_get_memory(k->c->opts, "source.split.open-file-cost", 4 << 20, &open_cost, err));
+    PM_TRY(pm_options_get_memory(k->c->opts, "source.split.open-file-cost", &open_cost, err));
     if ((files = pm_malloc((live_count + 1) * sizeof(*files))) == NULL) {
         rc = pm_nomem(err);
         goto done;

@@ -98,8 +98,8 @@ int pm_file_index_skips(paimon_table *t, const pm_schema *schema, const pm_manif
     *skip = false;
     if (filter == NULL || (data == NULL && extra == NULL))
         return 0;
-    if ((rc = pm_options_get_bool(&schema->options, "file-index.read.enabled", true, &enabled,
-                                  err)) != 0 ||
+    if ((rc = pm_options_get_bool(&schema->options, "file-index.read.enabled", &enabled, err)) !=
+            0 ||
         !enabled)
         return rc;
     pm_arena_init(&arena, 4096);

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "data/binary_row.h"
@@ -305,8 +306,8 @@ static int manifest_threads(plan_ctx *c, size_t to_read, size_t *out, paimon_err
 {
     int64_t n;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int rc = pm_options_get_i64(&c->schema->options, "scan.manifest.parallelism",
-                                cpus > 0 ? (cpus > 8 ? 8 : cpus) : 1, &n, err);
+    int rc = pm_options_get_i64_or(&c->schema->options, "scan.manifest.parallelism",
+                                   cpus > 0 ? (cpus > 8 ? 8 : cpus) : 1, &n, err);
     if (rc != 0)
         return rc;
     if (n < 1)
@@ -559,8 +560,8 @@ static int load_dvs(plan_ctx *c, dv_item **out, size_t *count, paimon_error *err
     *count = 0;
     if (c->plan->snapshot->index_manifest == NULL)
         return 0;
-    if ((rc = pm_options_get_bool(&c->schema->options, "index-file-in-data-file-dir", false,
-                                  &in_data_dir, err)) != 0)
+    if ((rc = pm_options_get_bool(&c->schema->options, "index-file-in-data-file-dir", &in_data_dir,
+                                  err)) != 0)
         return rc;
     if ((rc = pm_index_manifest_read(c->t->fs, c->t->path, c->plan->snapshot->index_manifest,
                                      &c->plan->arena, &idx, &n, err)) != 0)
@@ -744,8 +745,8 @@ static int plan_bucket(plan_ctx *c, const pm_manifest_entry **files, size_t n, c
      * partial-update and aggregation buckets without deletion vectors). */
     {
         bool per_file = !c->pk || raw || c->only_level >= 0;
-        bool whole =
-            c->pk && !raw && (c->dv || c->first_row || strcmp(c->merge_engine, "deduplicate") == 0);
+        bool whole = c->pk && !raw &&
+                     (c->dv || c->first_row || strcasecmp(c->merge_engine, "deduplicate") == 0);
         bool any = false;
         for (size_t i = 0; i < n; i++) {
             bool m = true;
@@ -836,20 +837,20 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
             c.part_cols[i] = (int)col;
         }
     }
-    c.merge_engine = pm_schema_option(p->schema, "merge-engine");
-    if (c.merge_engine == NULL)
-        c.merge_engine = "deduplicate";
-    PM_TRY(pm_options_get_bool(&p->schema->options, "deletion-vectors.enabled", false, &c.dv, err));
-    PM_TRY(pm_options_get_bool(&p->schema->options, "deletion-vectors.merge-on-read", false,
-                               &dv_mor, err));
-    c.first_row = c.pk && strcmp(c.merge_engine, "first-row") == 0;
+    c.merge_engine = pm_options_get_str(&p->schema->options, "merge-engine");
+    PM_TRY(pm_options_get_bool(&p->schema->options, "deletion-vectors.enabled", &c.dv, err));
+    /* an option of Paimon after 1.4.2 (not in the catalogue): off unless set */
+    PM_TRY(pm_options_get_bool_or(&p->schema->options, "deletion-vectors.merge-on-read", false,
+                                  &dv_mor, err));
+    c.first_row = c.pk && strcasecmp(c.merge_engine, "first-row") == 0;
     c.skip_level0 = c.pk && !o->keep_level0 && ((c.dv && !dv_mor) || c.first_row);
     c.only_level = -1;
     if (c.pk && o->read_optimized) {
         int64_t levels, trigger;
-        PM_TRY(pm_options_get_i64(&p->schema->options, "num-sorted-run.compaction-trigger", 5,
+        PM_TRY(pm_options_get_i64(&p->schema->options, "num-sorted-run.compaction-trigger",
                                   &trigger, err));
-        PM_TRY(pm_options_get_i64(&p->schema->options, "num-levels", trigger + 1, &levels, err));
+        /* CoreOptions.numLevels: trigger + 1 when unset */
+        PM_TRY(pm_options_get_i64_or(&p->schema->options, "num-levels", trigger + 1, &levels, err));
         if (levels < 1 || levels > INT32_MAX) {
             rc = pm_err_set(err, PAIMON_EINVALID, "%s: num-levels %lld is out of range", t->path,
                             (long long)levels);
@@ -857,12 +858,11 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
         }
         c.only_level = (int32_t)(levels - 1);
     }
-    PM_TRY(pm_options_get_i64(&p->schema->options, "bucket", c.pk ? -1 : -1, &buckets, err));
+    PM_TRY(pm_options_get_i64(&p->schema->options, "bucket", &buckets, err));
     c.num_buckets = (int32_t)buckets;
-    PM_TRY(pm_options_get_memory(&p->schema->options, "source.split.target-size", 128 << 20,
-                                 &target, err));
-    PM_TRY(pm_options_get_memory(&p->schema->options, "source.split.open-file-cost", 4 << 20,
-                                 &open_cost, err));
+    PM_TRY(pm_options_get_memory(&p->schema->options, "source.split.target-size", &target, err));
+    PM_TRY(
+        pm_options_get_memory(&p->schema->options, "source.split.open-file-cost", &open_cost, err));
     PM_TRY(pm_partition_naming_from(p->schema, &c.naming, err));
     PM_TRY(prune_buckets(&c, err));
     c.cells = pm_calloc(p->schema->row->field_count + MAX_KEYS, sizeof(*c.cells));

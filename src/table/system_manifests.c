@@ -395,7 +395,7 @@ static int open_groups(pm_sys_table *st, paimon_table *t, const pm_snapshot_sele
     PM_TRY(table_schema(t, sel, snap, &schema, err));
     PM_TRY(pm_schema_partition_fields(schema, parts, MAX_KEYS, &np, err));
     PM_TRY(pm_partition_naming_from(schema, &naming, err));
-    PM_TRY(pm_options_get_i64(&schema->options, "bucket", -1, &buckets, err));
+    PM_TRY(pm_options_get_i64(&schema->options, "bucket", &buckets, err));
     /* `$partitions` scans like a batch read, which skips postpone buckets in postpone-bucket
      * tables; `$buckets` reads every bucket. */
     PM_TRY(pm_sys_group_entries(t, snap, by_bucket, !by_bucket && buckets == -2, &s->arena, &groups,

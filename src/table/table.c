@@ -1,10 +1,10 @@
 /* Table handles: see table.h. */
 #include "table/table.h"
-#include "meta/option_catalog.h"
 
 #include <string.h>
 
 #include "meta/paths.h"
+#include "table/option_check.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -96,7 +96,7 @@ int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema, paimon_error
 
     if ((rc = pm_schema_validate(schema, err)) != 0)
         return rc;
-    if ((rc = pm_options_validate(schema, err)) != 0)
+    if ((rc = pm_table_options_check(schema, err)) != 0)
         return rc;
     if ((rc = pm_schema_list_ids(fs, path, &ids, &n, err)) != 0)
         return rc;

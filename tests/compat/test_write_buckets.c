@@ -93,8 +93,8 @@ static void check_table(const char *table, size_t *rows, size_t *tables)
     bool counted = false;
     if (paimon_table_open(&t, table, &err) != 0)
         return;
-    if (pm_options_get_i64(&t->schema->options, "bucket", -1, &buckets, &err) != 0 ||
-        buckets <= 0 || pm_table_snapshot(t, -1, &snap, &err) != 0) {
+    if (pm_options_get_i64(&t->schema->options, "bucket", &buckets, &err) != 0 || buckets <= 0 ||
+        pm_table_snapshot(t, -1, &snap, &err) != 0) {
         paimon_table_free(t);
         return;
     }

@@ -147,8 +147,8 @@ static void check_file(paimon_table *t, const pm_schema *s, const pm_manifest_en
                     }
         }
     }
-    assert_int_equal(
-        pm_options_get_bool(&s->options, "metadata.stats-dense-store", true, &dense, &err), 0);
+    assert_int_equal(pm_options_get_bool(&s->options, "metadata.stats-dense-store", &dense, &err),
+                     0);
     if (pm_stats_modes_for(&s->options, mode != NULL ? mode : "truncate(16)", source, names, n,
                            thin_keys, modes, &err) != 0)
         fail_msg("%s: %s", path, err.message);

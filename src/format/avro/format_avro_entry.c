@@ -20,6 +20,7 @@
 #include "format/avro/avro_data.h"
 #include "format/file_writer.h"
 #include "util/error.h"
+#include "util/units.h"
 
 #define AVRO_DEFAULT_ZSTANDARD_LEVEL 3 /* CodecFactory.DEFAULT_ZSTANDARD_LEVEL */
 
@@ -27,8 +28,8 @@ static int avro_open(void **impl, pm_output *out, const pm_type *row, const char
                      const pm_options *opts, paimon_error *err)
 {
     const char *avro_codec = pm_options_get(opts, "avro.codec"), *name;
-    int64_t level = 1;
-    int rc;
+    const char *zstd_level = pm_options_get(opts, "file.compression.zstd-level");
+    int32_t level = 1; /* CoreOptions' default; the table layer validated any value given */
     *impl = NULL;
     if (avro_codec != NULL) {
         if (strcasecmp(avro_codec, "bzip2") == 0 || strcasecmp(avro_codec, "xz") == 0) {
@@ -38,16 +39,15 @@ static int avro_open(void **impl, pm_output *out, const pm_type *row, const char
         }
         codec = avro_codec;
         level = AVRO_DEFAULT_ZSTANDARD_LEVEL;
-    } else if ((rc = pm_options_get_i64(opts, "file.compression.zstd-level", 1, &level, err)) !=
-               0) {
+    } else if (zstd_level != NULL && pm_parse_int32(zstd_level, &level) != 0) {
         out->abort(out);
-        return rc;
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "option file.compression.zstd-level: '%s' is not an integer", zstd_level);
     }
     if (level < 1 || level > 22) {
         out->abort(out);
         return pm_err_set(err, PAIMON_EINVALID,
-                          "option file.compression.zstd-level: %lld is not in 1..22",
-                          (long long)level);
+                          "option file.compression.zstd-level: %d is not in 1..22", (int)level);
     }
     /* deflate: Avro's DEFAULT_DEFLATE_LEVEL -1, zlib's default (level 0 here) */
     if (codec != NULL && (name = pm_avro_codec_for_option(codec)) != NULL &&

@@ -11,6 +11,7 @@
 #include "format/orc/orc_format.h"
 #include "util/alloc.h"
 #include "util/time.h"
+#include "util/units.h"
 
 #define ID_BASE   536870911 /* Integer.MAX_VALUE / 4: SpecialFields.STRUCTURED_TYPE_FIELD_ID_BASE */
 #define MAX_TYPES 100000
@@ -193,29 +194,13 @@ static int parse_i64(const char *key, const char *v, int64_t lo, int64_t hi, int
     return 0;
 }
 
-/* A memory size: digits with an optional unit (b, kb, mb, gb; k, m, g). */
+/* A memory size as Java's MemorySize reads it (util/units.h), more than 0 bytes. */
 static int parse_size(const char *key, const char *v, int64_t *out, paimon_error *err)
 {
-    char *end;
-    long long x = strtoll(v, &end, 10);
-    int64_t mult = 1;
-    while (*end == ' ')
-        end++;
-    if (*end != '\0') {
-        if (strcasecmp(end, "b") == 0 || strcasecmp(end, "bytes") == 0)
-            mult = 1;
-        else if (strcasecmp(end, "k") == 0 || strcasecmp(end, "kb") == 0)
-            mult = 1024;
-        else if (strcasecmp(end, "m") == 0 || strcasecmp(end, "mb") == 0)
-            mult = 1 << 20;
-        else if (strcasecmp(end, "g") == 0 || strcasecmp(end, "gb") == 0)
-            mult = 1 << 30;
-        else
-            mult = 0;
-    }
-    if (mult == 0 || x <= 0 || x > INT64_MAX / mult)
+    int64_t x;
+    if (pm_parse_memory_size(v, &x) != 0 || x <= 0)
         return pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a memory size", key, v);
-    *out = x * mult;
+    *out = x;
     return 0;
 }
 

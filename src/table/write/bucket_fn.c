@@ -92,7 +92,7 @@ int pm_bucket_fn_init(pm_bucket_fn *f, const pm_schema *s, const pm_type *row, p
     int64_t buckets;
     int rc;
     memset(f, 0, sizeof(*f));
-    if ((rc = pm_options_get_i64(&s->options, "bucket", -1, &buckets, err)) != 0)
+    if ((rc = pm_options_get_i64(&s->options, "bucket", &buckets, err)) != 0)
         return rc;
     if (buckets <= 0)
         return pm_err_set(err, PAIMON_EINVALID, "bucket = %lld is not a fixed bucket count",

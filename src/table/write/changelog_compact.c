@@ -17,7 +17,6 @@
 
 #define COPY_CHUNK     (1u << 20)    /* bytes copied per read */
 #define DEFAULT_TARGET (256ll << 20) /* targetFileSize(false): changelogs have no LSM tree */
-#define DEFAULT_BUFFER (128ll << 20) /* changelog.precommit-compact.buffer-size */
 
 /* One changelog file of the messages being packed. */
 typedef struct file_ref {
@@ -44,23 +43,16 @@ typedef struct packer {
 static int options(const pm_schema *s, bool *on, int64_t *target, int64_t *max_size,
                    paimon_error *err)
 {
-    const char *key = pm_options_get(&s->options, "precommit-compact") != NULL
-                          ? "precommit-compact"
-                          : "changelog.precommit-compact";
     int64_t buffer;
     int rc;
-    if ((rc = pm_options_get_bool(&s->options, key, false, on, err)) != 0 || !*on)
+    /* precommit-compact, or its fallback key changelog.precommit-compact */
+    if ((rc = pm_options_get_bool(&s->options, "precommit-compact", on, err)) != 0 || !*on)
         return rc;
-    if ((rc = pm_options_get_memory(&s->options, "target-file-size", DEFAULT_TARGET, target,
-                                    err)) != 0 ||
-        (rc = pm_options_get_memory(&s->options, "changelog.precommit-compact.buffer-size",
-                                    DEFAULT_BUFFER, &buffer, err)) != 0)
+    if ((rc = pm_options_get_memory_or(&s->options, "target-file-size", DEFAULT_TARGET, target,
+                                       err)) != 0 ||
+        (rc = pm_options_get_memory(&s->options, "changelog.precommit-compact.buffer-size", &buffer,
+                                    err)) != 0)
         return rc;
-    if (buffer > INT32_MAX) /* Java's ChangelogCompactTask refuses it too */
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "option changelog.precommit-compact.buffer-size: %lld bytes, at most "
-                          "%d",
-                          (long long)buffer, INT32_MAX);
     *max_size = *target / 10 * 7 < buffer ? *target / 10 * 7 : buffer;
     return 0;
 }

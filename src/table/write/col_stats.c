@@ -54,8 +54,8 @@ int pm_stats_modes_for(const pm_options *opts, const char *mode, pm_stats_source
     int64_t column_count = 0;
     int rc;
     if ((rc = pm_stats_mode_parse(mode, &table_mode, err)) != 0 ||
-        (rc = pm_options_get_i64(opts, "metadata.stats-keep-first-n-columns", -1, &keep_first,
-                                 err)) != 0)
+        (rc = pm_options_get_i64(opts, "metadata.stats-keep-first-n-columns", &keep_first, err)) !=
+            0)
         return rc;
     for (size_t i = 0; i < count; i++) {
         char key[600];

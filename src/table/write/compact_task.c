@@ -17,16 +17,15 @@
 static int lookup_init(pm_compactor *k, paimon_error *err)
 {
     const pm_options *o = k->c->opts;
-    bool force_lookup = false, force_l0 = false, wait_fallback = true;
+    bool force_lookup = false, force_l0 = false;
     const char *mode = pm_options_get(o, "lookup-compact");
     int rc;
-    if ((rc = pm_options_get_bool(o, "deletion-vectors.enabled", false, &k->dv, err)) != 0 ||
-        (rc = pm_options_get_bool(o, "deletion-vectors.bitmap64", false, &k->bitmap64, err)) != 0 ||
-        (rc = pm_options_get_bool(o, "force-lookup", false, &force_lookup, err)) != 0 ||
-        (rc = pm_options_get_bool(o, "compaction.force-up-level-0", false, &force_l0, err)) != 0 ||
-        (rc = pm_options_get_bool(o, "changelog-producer.lookup-wait", true, &wait_fallback,
-                                  err)) != 0 ||
-        (rc = pm_options_get_bool(o, "lookup-wait", wait_fallback, &k->lookup_wait, err)) != 0)
+    if ((rc = pm_options_get_bool(o, "deletion-vectors.enabled", &k->dv, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "deletion-vectors.bitmap64", &k->bitmap64, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "force-lookup", &force_lookup, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "compaction.force-up-level-0", &force_l0, err)) != 0 ||
+        /* lookup-wait, or its fallback key changelog-producer.lookup-wait */
+        (rc = pm_options_get_bool(o, "lookup-wait", &k->lookup_wait, err)) != 0)
         return rc;
     k->first_row = pm_options_is(o, "merge-engine", "first-row");
     k->lookup_changelog = pm_options_is(o, "changelog-producer", "lookup");
@@ -38,8 +37,9 @@ static int lookup_init(pm_compactor *k, paimon_error *err)
     k->force_up_level0 = k->c->primary_key && (k->need_lookup || force_l0);
     if (mode != NULL && strcasecmp(mode, "gentle") == 0) {
         int64_t interval;
-        if ((rc = pm_options_get_i64(o, "lookup-compact.max-interval", 2 * k->strategy.trigger,
-                                     &interval, err)) != 0)
+        /* CoreOptions.lookupCompactMaxInterval: twice the trigger when unset */
+        if ((rc = pm_options_get_i64_or(o, "lookup-compact.max-interval", 2 * k->strategy.trigger,
+                                        &interval, err)) != 0)
             return rc;
         /* CoreOptions.lookupCompactMaxInterval: never below the compaction trigger */
         k->lookup_interval = interval < k->strategy.trigger ? k->strategy.trigger : interval;
@@ -61,23 +61,22 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
     /* CoreOptions.compactionFileSize: target-file-size / 10 * 7, in long arithmetic */
     k->min_file_size = c->target_size / 10 * 7;
     int64_t levels;
-    if ((rc = pm_options_get_bool(c->opts, "compaction.force-rewrite-all-files", false,
+    if ((rc = pm_options_get_bool(c->opts, "compaction.force-rewrite-all-files",
                                   &k->force_rewrite_all, err)) != 0 ||
         (rc = pm_universal_init(&k->strategy, c->opts, err)) != 0 ||
-        (rc = pm_options_get_i64(c->opts, "num-levels", k->strategy.trigger + 1, &levels, err)) !=
-            0 ||
-        (rc = pm_options_get_i64(c->opts, "full-compaction.delta-commits", 0, &k->delta_commits,
-                                 err)) != 0 ||
-        (rc = pm_options_get_i64(c->opts, "compaction.min.file-num", 5, &k->min_file_num, err)) !=
-            0)
+        /* CoreOptions.numLevels: trigger + 1 when unset */
+        (rc = pm_options_get_i64_or(c->opts, "num-levels", k->strategy.trigger + 1, &levels,
+                                    err)) != 0 ||
+        /* unset: no full compaction by commit count (0) */
+        (rc = pm_options_get_i64_or(c->opts, "full-compaction.delta-commits", 0, &k->delta_commits,
+                                    err)) != 0 ||
+        (rc = pm_options_get_i64(c->opts, "compaction.min.file-num", &k->min_file_num, err)) != 0)
         return rc;
-    if (levels < 2 || levels > 1000)
-        return pm_err_set(err, PAIMON_EINVALID, "num-levels must be at least 2, not %lld",
-                          (long long)levels);
-    if (k->delta_commits < 0)
+    if (levels > 1000) /* the derived default; a value given is checked by the getter */
         return pm_err_set(err, PAIMON_EINVALID,
-                          "full-compaction.delta-commits must be positive, not %lld",
-                          (long long)k->delta_commits);
+                          "num-levels %lld (num-sorted-run.compaction-trigger + 1) is out of "
+                          "range: 2 to 1000; set num-levels",
+                          (long long)levels);
     /* Flink's StoreSinkWrite: under changelog-producer = full-compaction a writer compacts
      * fully at every commit unless full-compaction.delta-commits says otherwise (Math.max(N,
      * 1)); changelog-producer.compaction-interval counts checkpoints, which paimon-c has not */
@@ -309,7 +308,7 @@ static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pm_
         mo.lookup_ctx = t;
         mo.lookup_changelog = cl != NULL;
         mo.first_row = t->k->first_row;
-        (void)pm_options_get_bool(c->opts, "ignore-delete", false, &ignore_delete, NULL);
+        (void)pm_options_get_bool(c->opts, "ignore-delete", &ignore_delete, NULL);
         mo.ignore_delete = ignore_delete;
     }
     PM_TRY(pm_merge_reader_new(&m, srcs, sec->run_count, c->merge, &mo, err));

@@ -16,6 +16,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/java_hashmap.h"
+#include "util/units.h"
 
 #define BLOOM "bloom-filter"
 
@@ -115,8 +116,8 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
     const pm_options *o = &schema->options;
     int rc;
     memset(c, 0, sizeof(*c));
-    if ((rc = pm_options_get_memory(o, "file-index.in-manifest-threshold", 500, &c->threshold,
-                                    err)) != 0)
+    if ((rc = pm_options_get_memory(o, "file-index.in-manifest-threshold", &c->threshold, err)) !=
+        0)
         return rc;
     /* the indexed columns */
     for (size_t i = 0; i < o->count; i++) {
@@ -164,18 +165,16 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
             goto fail;
         }
         if (strcmp(d2 + 1, "items") == 0) {
-            char *end;
-            long long n = strtoll(o->values[i], &end, 10);
-            if (*end != '\0' || n <= 0 || n > INT32_MAX) {
+            int64_t n = 0; /* Long.parseLong, as Java's Options.getLong */
+            if (pm_parse_int64(o->values[i], &n) != 0 || n <= 0 || n > INT32_MAX) {
                 rc = pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a valid count", key,
                                 o->values[i]);
                 goto fail;
             }
             col->items = n;
         } else if (strcmp(d2 + 1, "fpp") == 0) {
-            char *end;
-            double f = strtod(o->values[i], &end);
-            if (*end != '\0' || !(f > 0.0 && f < 1.0)) {
+            double f = 0; /* Double.parseDouble, as Java's Options.getDouble */
+            if (pm_parse_double(o->values[i], &f) != 0 || !(f > 0.0 && f < 1.0)) {
                 rc = pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a probability", key,
                                 o->values[i]);
                 goto fail;

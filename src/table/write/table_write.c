@@ -131,11 +131,9 @@ static int setup_dynamic(pm_table_write *w, paimon_error *err)
     int64_t target, max_buckets, id;
     bool found;
     int rc;
-    if ((rc = pm_options_get_i64(o, "dynamic-bucket.target-row-num", 2000000, &target, err)) != 0 ||
-        (rc = pm_options_get_i64(o, "dynamic-bucket.max-buckets", -1, &max_buckets, err)) != 0)
+    if ((rc = pm_options_get_i64(o, "dynamic-bucket.target-row-num", &target, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "dynamic-bucket.max-buckets", &max_buckets, err)) != 0)
         return rc;
-    if (target <= 0)
-        return pm_err_set(err, PAIMON_EINVALID, "dynamic-bucket.target-row-num must be positive");
     if (pm_path_factory_init(&w->index_names) != 0)
         return pm_err_set(err, PAIMON_EIO, "no random numbers for file names");
     PM_TRY(pm_snapshot_latest_id(w->fs, w->table, &id, &found, err));
@@ -164,10 +162,8 @@ static int setup_cross(pm_table_write *w, paimon_error *err)
     const char *engine = pm_options_get(o, "merge-engine");
     int64_t target;
     int rc;
-    if ((rc = pm_options_get_i64(o, "dynamic-bucket.target-row-num", 2000000, &target, err)) != 0)
+    if ((rc = pm_options_get_i64(o, "dynamic-bucket.target-row-num", &target, err)) != 0)
         return rc;
-    if (target <= 0)
-        return pm_err_set(err, PAIMON_EINVALID, "dynamic-bucket.target-row-num must be positive");
     w->cross_dedup = engine == NULL || strcasecmp(engine, "deduplicate") == 0;
     return pm_cross_index_new(&w->cross, w->fs, w->table, w->schema, w->ctx.key_idx,
                               w->ctx.key_count, target, 2 * w->ctx.buffer_size, cross_pid_of, w,
@@ -179,7 +175,7 @@ static int setup_buckets(pm_table_write *w, paimon_error *err)
     const pm_schema *s = w->schema;
     int64_t n;
     int rc;
-    if ((rc = pm_options_get_i64(&s->options, "bucket", -1, &n, err)) != 0)
+    if ((rc = pm_options_get_i64(&s->options, "bucket", &n, err)) != 0)
         return rc;
     w->num_buckets = (int32_t)n;
     if (n > 0) {
@@ -209,18 +205,10 @@ static int setup_checks(pm_table_write *w, paimon_error *err)
     const pm_schema *s = w->schema;
     const pm_options *o = &s->options;
     const char *rk = pm_options_get(o, "rowkind.field");
-    static const char *const ignore_keys[] = {"ignore-delete", "first-row.ignore-delete",
-                                              "deduplicate.ignore-delete",
-                                              "partial-update.ignore-delete"};
     int rc;
-    for (size_t i = 0; i < sizeof(ignore_keys) / sizeof(ignore_keys[0]); i++) {
-        bool v = false;
-        if ((rc = pm_options_get_bool(o, ignore_keys[i], false, &v, err)) != 0)
-            return rc;
-        w->ignore_delete |= v;
-    }
-    if ((rc = pm_options_get_bool(o, "ignore-update-before", false, &w->ignore_update_before,
-                                  err)) != 0)
+    /* ignore-delete, or its fallback keys first-row., deduplicate., partial-update.ignore-delete */
+    if ((rc = pm_options_get_bool(o, "ignore-delete", &w->ignore_delete, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "ignore-update-before", &w->ignore_update_before, err)) != 0)
         return rc;
     w->rowkind_col = -1;
     if (rk != NULL) {
@@ -277,7 +265,7 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
     PM_TRY(setup_checks(w, err));
     if (w->ctx.primary_key || w->mode == MODE_FIXED || (w->mode == MODE_UNAWARE && w->o.compact)) {
         bool write_only = false;
-        PM_TRY(pm_options_get_bool(&w->schema->options, "write-only", false, &write_only, err));
+        PM_TRY(pm_options_get_bool(&w->schema->options, "write-only", &write_only, err));
         if (!write_only || w->o.compact) {
             PM_TRY(pm_compactor_init(&w->compactor, &w->ctx, err));
             w->has_compactor = true;

@@ -10,6 +10,8 @@
 #include "data/binary_row.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/strlist.h"
+#include "util/units.h"
 
 #define SPILL_BLOCK 524288 /* bytes: the row groups of spill files (see spill_opts) */
 
@@ -31,66 +33,45 @@ int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t 
     return 0;
 }
 
-/* One "LEVEL:VALUE" item of a per-level map option ("0:avro, 3:parquet"), spaces around
- * either part trimmed; `item` is the text up to the next comma. */
+/* One "LEVEL:VALUE" item of a per-level map option ("0:avro, 3:parquet"). */
 typedef struct level_item {
     int32_t level;
     const char *value;
     size_t value_len;
 } level_item;
 
-static int parse_level_item(const char *key, const char *item, size_t len, level_item *out,
-                            paimon_error *err)
-{
-    const char *colon = memchr(item, ':', len), *end = item + len;
-    char digits[16];
-    size_t dl;
-    char *stop;
-    long level;
-    while (item < end && *item == ' ')
-        item++;
-    if (colon == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: '%.*s' is not LEVEL:VALUE", key,
-                          (int)len, item);
-    dl = (size_t)(colon - item);
-    while (dl > 0 && item[dl - 1] == ' ')
-        dl--;
-    if (dl == 0 || dl >= sizeof(digits) || strspn(item, "0123456789") < dl)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: level '%.*s' is not a number", key,
-                          (int)dl, item);
-    memcpy(digits, item, dl);
-    digits[dl] = '\0';
-    level = strtol(digits, &stop, 10);
-    if (*stop != '\0' || level > INT32_MAX)
-        return pm_err_set(err, PAIMON_EINVALID, "option %s: level '%s' is out of range", key,
-                          digits);
-    out->level = (int32_t)level;
-    out->value = colon + 1;
-    while (out->value < end && *out->value == ' ')
-        out->value++;
-    out->value_len = (size_t)(end - out->value);
-    while (out->value_len > 0 && out->value[out->value_len - 1] == ' ')
-        out->value_len--;
-    return 0;
-}
-
-/* Calls fn(arg, item) for each item of the per-level option `key` (none when unset). */
+/* Calls fn(arg, item) for each item of the per-level option `key` (none when unset), read
+ * as Java reads the map (util/units.h) with Integer.valueOf levels. */
 static int each_level_item(const pm_options *o, const char *key,
                            int (*fn)(void *arg, const level_item *item, paimon_error *err),
                            void *arg, paimon_error *err)
 {
     const char *v = pm_options_get(o, key);
-    while (v != NULL && *v != '\0') {
-        const char *comma = strchr(v, ',');
-        size_t len = comma != NULL ? (size_t)(comma - v) : strlen(v);
-        level_item item;
-        int rc;
-        if ((rc = parse_level_item(key, v, len, &item, err)) != 0 ||
-            (rc = fn(arg, &item, err)) != 0)
-            return rc;
-        v = comma != NULL ? comma + 1 : NULL;
+    pm_strlist pairs;
+    int rc = 0;
+    if (v == NULL)
+        return 0;
+    pm_strlist_init(&pairs);
+    if ((rc = pm_parse_map(v, &pairs)) != 0) {
+        rc = rc == PAIMON_ENOMEM ? pm_nomem(err)
+                                 : pm_err_set(err, PAIMON_EINVALID,
+                                              "option %s: '%s' is not a map of levels (e.g. "
+                                              "'0:avro,3:parquet')",
+                                              key, v);
+        goto done;
     }
-    return 0;
+    for (size_t i = 0; i < pairs.count && rc == 0; i += 2) {
+        level_item item = {0, pairs.items[i + 1], strlen(pairs.items[i + 1])};
+        if (pm_parse_int32(pairs.items[i], &item.level) != 0) {
+            rc = pm_err_set(err, PAIMON_EINVALID, "option %s: level '%s' is not a number", key,
+                            pairs.items[i]);
+            goto done;
+        }
+        rc = fn(arg, &item, err);
+    }
+done:
+    pm_strlist_free(&pairs);
+    return rc;
 }
 
 typedef struct level_lookup {
@@ -195,8 +176,7 @@ static int changelog_compare(pm_write_ctx *c, const pm_schema *s, paimon_error *
     const char *p = pm_options_get(o, "changelog-producer.row-deduplicate-ignore-fields");
     bool dedup = false;
     int rc;
-    if ((rc = pm_options_get_bool(o, "changelog-producer.row-deduplicate", false, &dedup, err)) !=
-        0)
+    if ((rc = pm_options_get_bool(o, "changelog-producer.row-deduplicate", &dedup, err)) != 0)
         return rc;
     if (!dedup)
         return 0;
@@ -313,8 +293,8 @@ static int level_settings(pm_write_ctx *c, int32_t level, bool thin, pm_write_fi
     int rc;
     st->level = level;
     format = level_value(o, "file.format.per.level", level, fmt, sizeof(fmt));
-    if (format == NULL && (format = pm_options_get(o, "file.format")) == NULL)
-        format = "parquet";
+    if (format == NULL)
+        format = pm_options_get_str(o, "file.format");
     if ((rc = pm_file_format_find(format, &st->format, err)) != 0)
         return rc;
     changelog_format = pm_options_get(o, "changelog-file.format");
@@ -322,15 +302,15 @@ static int level_settings(pm_write_ctx *c, int32_t level, bool thin, pm_write_fi
                                   &st->changelog_format, err)) != 0)
         return rc;
     compression = level_value(o, "file.compression.per.level", level, codec, sizeof(codec));
-    if (compression == NULL && (compression = pm_options_get(o, "file.compression")) == NULL)
-        compression = "zstd";
+    if (compression == NULL)
+        compression = pm_options_get_str(o, "file.compression");
     if ((st->codec = pm_strdup(compression)) == NULL)
         return pm_nomem(err);
     v = pm_options_get(o, "changelog-file.compression");
     st->changelog_codec = v != NULL ? v : st->codec;
     stats_mode = level_value(o, "metadata.stats-mode.per.level", level, stats, sizeof(stats));
-    if (stats_mode == NULL && (stats_mode = pm_options_get(o, "metadata.stats-mode")) == NULL)
-        stats_mode = "truncate(16)";
+    if (stats_mode == NULL)
+        stats_mode = pm_options_get_str(o, "metadata.stats-mode");
     st->stats_source = source_of(st->format);
     st->changelog_stats_source = source_of(st->changelog_format);
     if ((rc = stats_modes(c, stats_mode, st->stats_source, thin, &st->modes, err)) != 0)
@@ -387,7 +367,7 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
     c->value_type = s->row;
     c->schema_id = s->id;
     c->primary_key = s->primary_keys.count > 0;
-    if ((rc = pm_options_get_i64(o, "bucket", -1, &bucket, err)) != 0 ||
+    if ((rc = pm_options_get_i64(o, "bucket", &bucket, err)) != 0 ||
         (rc = check_supported(s, c->primary_key, bucket, err)) != 0)
         return rc;
 
@@ -430,7 +410,7 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
         if ((c->changelog_full || pm_options_is(o, "changelog-producer", "lookup")) &&
             (rc = changelog_compare(c, s, err)) != 0)
             return rc;
-        if ((rc = pm_options_get_bool(o, "data-file.thin-mode", false, &thin, err)) != 0)
+        if ((rc = pm_options_get_bool(o, "data-file.thin-mode", &thin, err)) != 0)
             return rc;
     }
     if ((rc = build_file_type(c, thin, err)) != 0)
@@ -441,21 +421,20 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
         return rc;
     c->data_prefix = pm_options_get(o, "data-file.prefix");
     c->changelog_prefix = pm_options_get(o, "changelog-file.prefix");
-    if ((rc = pm_options_get_memory(o, "target-file-size",
-                                    c->primary_key ? 128ll << 20 : 256ll << 20, &c->target_size,
-                                    err)) != 0 ||
-        (rc = pm_options_get_bool(o, "metadata.stats-dense-store", true, &c->dense, err)) != 0)
+    /* CoreOptions.targetFileSize(hasPrimaryKey): 128 mb with a primary key, else 256 mb */
+    if ((rc = pm_options_get_memory_or(o, "target-file-size",
+                                       c->primary_key ? 128ll << 20 : 256ll << 20, &c->target_size,
+                                       err)) != 0 ||
+        (rc = pm_options_get_bool(o, "metadata.stats-dense-store", &c->dense, err)) != 0)
         return rc;
     if ((rc = pm_file_index_conf_init(&c->index, s, s->row, err)) != 0)
         return rc;
     c->index_or_null = c->index.count > 0 ? &c->index : NULL;
 
     /* write buffer */
-    if ((rc = pm_options_get_memory(o, "write-buffer-size", 256ll << 20, &c->buffer_size, err)) !=
-            0 ||
-        (rc = pm_options_get_bool(o, "write-buffer-spillable", true, &c->spillable, err)) != 0 ||
-        (rc = pm_options_get_i64(o, "local-sort.max-num-file-handles", 128, &c->spill_fan_in,
-                                 err)) != 0)
+    if ((rc = pm_options_get_memory(o, "write-buffer-size", &c->buffer_size, err)) != 0 ||
+        (rc = pm_options_get_bool(o, "write-buffer-spillable", &c->spillable, err)) != 0 ||
+        (rc = pm_options_get_i64(o, "local-sort.max-num-file-handles", &c->spill_fan_in, err)) != 0)
         return rc;
     /* A merge holds one row group of every run it reads (SPILL_BLOCK bytes): a quarter of
      * the write buffer's worth of them are open at once, so memory stays bounded however
@@ -503,7 +482,7 @@ int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition, size_t p
                        int32_t bucket, pm_buf *out, paimon_error *err)
 {
     bool in_data_dir = false;
-    int rc = pm_options_get_bool(c->opts, "index.file-in-data-file-dir", false, &in_data_dir, err);
+    int rc = pm_options_get_bool(c->opts, "index-file-in-data-file-dir", &in_data_dir, err);
     if (rc != 0)
         return rc;
     if (in_data_dir)
