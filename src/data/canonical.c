@@ -3,12 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "data/binary_row.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/shortest.h"
 #include "util/time.h"
 
 int pm_format_date(pm_buf *out, int64_t days)
@@ -92,56 +92,78 @@ int pm_format_decimal(pm_buf *out, pm_int128 v, int scale)
     return 0;
 }
 
-/* Rewrites printf's %g output into JSON-friendly form: "1e-07" -> "1e-7", "1e+20" -> "1e20". */
-static int append_g(pm_buf *out, const char *g)
+/* The canonical text of a shortest decimal (shortest.h): the layout of printf's "%.{n}g" for
+ * a value with n significant digits, the exponent without '+' or leading zeros.  With X the
+ * decimal exponent of the first digit: plain when -4 <= X < n ("0.0001", "123.5", "12345"),
+ * else d[.ddd]e[-]X ("1e-5", "1e2" for 100, "1.2345678e20").  NaN and the infinities are the
+ * caller's. */
+static int put_shortest(pm_buf *out, const pm_shortest *d)
 {
-    const char *e = strchr(g, 'e');
-    int rc;
-    if (e == NULL)
-        return pm_buf_puts(out, g);
-    if ((rc = pm_buf_append(out, g, (size_t)(e - g + 1))) != 0)
+    char digits[20], *p;
+    int n = d->digit_count, x = d->exp10 + n - 1, xn, rc;
+
+    /* at most '-', 17 digits, '.', "e-324": 24 bytes; or "-0.0000" and 17 digits */
+    if ((rc = pm_buf_reserve(out, 32)) != 0)
         return rc;
-    e++;
-    if (*e == '-') {
-        if ((rc = pm_buf_putc(out, '-')) != 0)
-            return rc;
-        e++;
-    } else if (*e == '+') {
-        e++;
+    p = (char *)out->data + out->len;
+    if (d->negative)
+        *p++ = '-';
+    pm_shortest_write_digits(digits, d->digits, n);
+    if (x < -4 || x >= n) {
+        *p++ = digits[0];
+        if (n > 1) {
+            *p++ = '.';
+            memcpy(p, digits + 1, (size_t)n - 1);
+            p += n - 1;
+        }
+        *p++ = 'e';
+        if (x < 0) {
+            *p++ = '-';
+            x = -x;
+        }
+        xn = pm_shortest_digit_count((uint64_t)x);
+        pm_shortest_write_digits(p, (uint64_t)x, xn);
+        p += xn;
+    } else if (x >= 0) {
+        memcpy(p, digits, (size_t)x + 1);
+        p += x + 1;
+        if (n > x + 1) {
+            *p++ = '.';
+            memcpy(p, digits + x + 1, (size_t)(n - x - 1));
+            p += n - x - 1;
+        }
+    } else {
+        *p++ = '0';
+        *p++ = '.';
+        memset(p, '0', (size_t)(-x - 1));
+        p += -x - 1;
+        memcpy(p, digits, (size_t)n);
+        p += n;
     }
-    while (*e == '0' && e[1] != '\0')
-        e++;
-    return pm_buf_puts(out, e);
+    out->len = (size_t)(p - (char *)out->data);
+    return 0;
 }
 
 int pm_format_double(pm_buf *out, double v)
 {
-    char buf[40];
+    pm_shortest d;
     if (isnan(v))
         return pm_buf_puts(out, "NaN");
     if (isinf(v))
         return pm_buf_puts(out, v > 0 ? "Infinity" : "-Infinity");
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, sizeof(buf), "%.*g", p, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return append_g(out, buf);
+    pm_shortest_f64(v, &d);
+    return put_shortest(out, &d);
 }
 
 int pm_format_float(pm_buf *out, float v)
 {
-    char buf[40];
+    pm_shortest d;
     if (isnan(v))
         return pm_buf_puts(out, "NaN");
     if (isinf(v))
         return pm_buf_puts(out, v > 0 ? "Infinity" : "-Infinity");
-    for (int p = 1; p <= 9; p++) {
-        snprintf(buf, sizeof(buf), "%.*g", p, (double)v);
-        if (strtof(buf, NULL) == v)
-            break;
-    }
-    return append_g(out, buf);
+    pm_shortest_f32(v, &d);
+    return put_shortest(out, &d);
 }
 
 int pm_base64(pm_buf *out, const uint8_t *data, size_t len)
