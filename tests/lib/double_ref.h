@@ -25,37 +25,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "1e-07" -> "1e-7", "1e+20" -> "1e20" (the old append_g), into out[40]. */
+#define REF_TEXT_MAX 64 /* every text buffer here */
+
+/* "1e-07" -> "1e-7", "1e+20" -> "1e20" (the old append_g), into out[REF_TEXT_MAX]. */
 static inline void ref_strip_exponent(char *out, const char *g)
 {
-    const char *e = strchr(g, 'e');
-    size_t n;
-    if (e == NULL) {
-        snprintf(out, 40, "%s", g);
-        return;
+    size_t n = 0;
+    while (*g != '\0' && *g != 'e' && n < REF_TEXT_MAX - 1)
+        out[n++] = *g++;
+    if (*g == 'e') {
+        out[n++] = *g++;
+        if (*g == '-')
+            out[n++] = *g++;
+        else if (*g == '+')
+            g++;
+        while (*g == '0' && g[1] != '\0')
+            g++;
+        while (*g != '\0' && n < REF_TEXT_MAX - 1)
+            out[n++] = *g++;
     }
-    n = (size_t)(e - g + 1);
-    memcpy(out, g, n);
-    e++;
-    if (*e == '-')
-        out[n++] = *e++;
-    else if (*e == '+')
-        e++;
-    while (*e == '0' && e[1] != '\0')
-        e++;
-    snprintf(out + n, 40 - n, "%s", e);
+    out[n] = '\0';
 }
 
-/* The old pm_format_double into out[40]. */
+/* The old pm_format_double into out[REF_TEXT_MAX]. */
 static inline void ref_format_double(char *out, double v)
 {
-    char buf[40];
+    char buf[REF_TEXT_MAX];
     if (isnan(v)) {
-        snprintf(out, 40, "NaN");
+        snprintf(out, REF_TEXT_MAX, "NaN");
         return;
     }
     if (isinf(v)) {
-        snprintf(out, 40, "%s", v > 0 ? "Infinity" : "-Infinity");
+        snprintf(out, REF_TEXT_MAX, "%s", v > 0 ? "Infinity" : "-Infinity");
         return;
     }
     for (int p = 1; p <= 17; p++) {
@@ -66,16 +67,16 @@ static inline void ref_format_double(char *out, double v)
     ref_strip_exponent(out, buf);
 }
 
-/* The old pm_format_float into out[40]. */
+/* The old pm_format_float into out[REF_TEXT_MAX]. */
 static inline void ref_format_float(char *out, float v)
 {
-    char buf[40];
+    char buf[REF_TEXT_MAX];
     if (isnan(v)) {
-        snprintf(out, 40, "NaN");
+        snprintf(out, REF_TEXT_MAX, "NaN");
         return;
     }
     if (isinf(v)) {
-        snprintf(out, 40, "%s", v > 0 ? "Infinity" : "-Infinity");
+        snprintf(out, REF_TEXT_MAX, "%s", v > 0 ? "Infinity" : "-Infinity");
         return;
     }
     for (int p = 1; p <= 9; p++) {
@@ -109,7 +110,7 @@ static inline int ref_digit_count(const char *s)
  * long double holds a 17-digit decimal closely enough that "%.{n}Lg" gives its digits back. */
 static inline void ref_layout(char *out, const char *text)
 {
-    char buf[64];
+    char buf[REF_TEXT_MAX];
     snprintf(buf, sizeof(buf), "%.*Lg", ref_digit_count(text), strtold(text, NULL));
     ref_strip_exponent(out, buf);
 }
@@ -117,7 +118,7 @@ static inline void ref_layout(char *out, const char *text)
 /* NULL when `got` is right for the binary64 `bits`, else what is wrong, in why[160]. */
 static inline const char *ref_check_double(uint64_t bits, const char *got, char *why)
 {
-    char ref[40], layout[40];
+    char ref[REF_TEXT_MAX], layout[REF_TEXT_MAX];
     double v;
     memcpy(&v, &bits, sizeof(v));
     ref_format_double(ref, v);
@@ -137,7 +138,7 @@ static inline const char *ref_check_double(uint64_t bits, const char *got, char 
 /* The same for the binary32 `bits`. */
 static inline const char *ref_check_float(uint32_t bits, const char *got, char *why)
 {
-    char ref[40], layout[40];
+    char ref[REF_TEXT_MAX], layout[REF_TEXT_MAX];
     float v;
     memcpy(&v, &bits, sizeof(v));
     ref_format_float(ref, v);

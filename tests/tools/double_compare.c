@@ -36,7 +36,7 @@ static void report_and_exit(const char *why)
 static void check64(uint64_t bits, void *ctx)
 {
     tally *t = ctx;
-    char ref[40], why[160];
+    char ref[REF_TEXT_MAX], why[160];
     double v;
     memcpy(&v, &bits, sizeof(v));
     pm_buf_reset(&t->buf);
@@ -54,7 +54,7 @@ static void check64(uint64_t bits, void *ctx)
 static void check32(uint32_t bits, void *ctx)
 {
     tally *t = ctx;
-    char ref[40], why[160];
+    char ref[REF_TEXT_MAX], why[160];
     float v;
     memcpy(&v, &bits, sizeof(v));
     pm_buf_reset(&t->buf);

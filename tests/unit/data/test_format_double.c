@@ -113,7 +113,7 @@ static void test_powers_of_two_shortest(void **state)
     for (int e = -1021; e <= 1023; e++) {
         double v = ldexp(1, e);
         const char *got = fmt_double(v);
-        char ref[40];
+        char ref[REF_TEXT_MAX];
         ref_format_double(ref, v);
         assert_true(strtod(got, NULL) == v);
         assert_true(ref_digit_count(got) <= ref_digit_count(ref));
