@@ -11,6 +11,7 @@
 
 #include "testlib.h"
 
+#include "data/batch.h"
 #include "data/canonical.h"
 #include "double_cases.h"
 #include "double_ref.h"
@@ -169,6 +170,81 @@ static void test_canonical_json(void **state)
     pm_buf_free(&b);
 }
 
+/* Integers through pm_canonical_json print as "%lld" does, for every integer type. */
+static void test_canonical_integers(void **state)
+{
+    static const pm_type_id ids[] = {PM_TYPE_TINYINT, PM_TYPE_SMALLINT, PM_TYPE_INT,
+                                     PM_TYPE_BIGINT};
+    uint64_t seed = 0x853c49e6748fea9bULL;
+    pm_buf b;
+    (void)state;
+    pm_buf_init(&b, 0);
+    for (int i = 0; i < 20000; i++) {
+        pm_type t = {.id = ids[i % 4], .nullable = true};
+        pm_datum d = {.is_null = false};
+        char want[32];
+        int64_t edges[] = {0,
+                           -1,
+                           1,
+                           9,
+                           10,
+                           -10,
+                           99,
+                           100,
+                           INT64_MAX,
+                           INT64_MIN,
+                           INT64_MIN + 1,
+                           9007199254740993LL,
+                           -1000000000000000000LL,
+                           999999999999999999LL};
+        if (i < (int)(sizeof(edges) / sizeof(edges[0])))
+            d.v.i = edges[i];
+        else /* random magnitudes: a random 64-bit value shifted right 0 to 63 places */
+            d.v.i = (int64_t)cases_next(&seed) >> (cases_next(&seed) % 64);
+        snprintf(want, sizeof(want), "%lld", (long long)d.v.i);
+        pm_buf_reset(&b);
+        assert_int_equal(pm_canonical_json(&b, &t, &d, NULL), 0);
+        assert_string_equal(pm_buf_cstr(&b), want);
+    }
+    pm_buf_free(&b);
+}
+
+/* Rows of a batch (pm_batch_row_json, as `paimon cat --format jsonl` prints them): plain
+ * field names copied, others escaped; DOUBLE specials quoted. */
+static void test_batch_rows(void **state)
+{
+    pm_type *t = pm_type_new(PM_TYPE_ROW);
+    pm_batch *batch = NULL;
+    paimon_error err = {0};
+    pm_buf b;
+    (void)state;
+    assert_int_equal(pm_type_row_add(t, 0, "k", pm_type_new(PM_TYPE_BIGINT)), 0);
+    assert_int_equal(pm_type_row_add(t, 1, "x", pm_type_new(PM_TYPE_DOUBLE)), 0);
+    assert_int_equal(pm_type_row_add(t, 2, "a\"b\u00e9", pm_type_new(PM_TYPE_FLOAT)), 0);
+    assert_int_equal(pm_type_row_add(t, 3, "t\tab", pm_type_new(PM_TYPE_DOUBLE)), 0);
+    assert_int_equal(pm_batch_new(&batch, t, &err), 0);
+    pm_type_free(t);
+    assert_int_equal(pm_column_append_i64(batch->columns[0], INT64_MIN), 0);
+    assert_int_equal(pm_column_append_f64(batch->columns[1], 1e-7), 0);
+    assert_int_equal(pm_column_append_f64(batch->columns[2], 0.1), 0);
+    assert_int_equal(pm_column_append_f64(batch->columns[3], -(double)INFINITY), 0);
+    assert_int_equal(pm_column_append_i64(batch->columns[0], 42), 0);
+    assert_int_equal(pm_column_append_f64(batch->columns[1], (double)NAN), 0);
+    assert_int_equal(pm_column_append_null(batch->columns[2]), 0);
+    assert_int_equal(pm_column_append_f64(batch->columns[3], 100.0), 0);
+    assert_int_equal(pm_batch_set_rows(batch, 2, &err), 0);
+    pm_buf_init(&b, 0);
+    assert_int_equal(pm_batch_row_json(&b, batch, 0, &err), 0);
+    assert_string_equal(pm_buf_cstr(&b), "{\"k\":-9223372036854775808,\"x\":1e-7,"
+                                         "\"a\\\"b\u00e9\":0.1,\"t\\tab\":\"-Infinity\"}");
+    pm_buf_reset(&b);
+    assert_int_equal(pm_batch_row_json(&b, batch, 1, &err), 0);
+    assert_string_equal(pm_buf_cstr(&b),
+                        "{\"k\":42,\"x\":\"NaN\",\"a\\\"b\u00e9\":null,\"t\\tab\":1e2}");
+    pm_buf_free(&b);
+    pm_batch_free(batch);
+}
+
 struct tally {
     long count;
 };
@@ -220,6 +296,8 @@ int main(void)
         cmocka_unit_test(test_powers_of_two_shortest),
         cmocka_unit_test(test_known_floats),
         cmocka_unit_test(test_canonical_json),
+        cmocka_unit_test(test_canonical_integers),
+        cmocka_unit_test(test_batch_rows),
         cmocka_unit_test(test_edge_cases_match_reference),
         cmocka_unit_test(test_random_match_reference),
     };
