@@ -169,6 +169,8 @@ static inline void cases_edge_doubles(cases_f64_fn fn, void *ctx)
     fn(1ULL << 63, ctx);
     for (int b = 0; b < 52; b++) /* subnormals with one bit, and neighbours */
         cases_around64(1ULL << b, 1, fn, ctx);
+    for (uint64_t c = 1; c <= 1000; c++) /* the smallest significands */
+        fn(c, ctx);
     fn(frac_max, ctx);
     for (uint64_t e = 1; e < 2047; e++) {
         const uint64_t fracs[] = {0, 1, 2, 1ULL << 51, frac_max - 1, frac_max};
@@ -249,6 +251,8 @@ static inline void cases_edge_floats(cases_f32_fn fn, void *ctx)
     }
     for (int b = 0; b < 23; b++)
         cases_around32(1u << b, 1, fn, ctx);
+    for (uint32_t c = 1; c <= 1000; c++)
+        fn(c, ctx);
     for (int e = -47; e <= 39; e++) {
         static const char *const leads[] = {"1", "2", "5", "25", "3", "9"};
         for (size_t i = 0; i < 6; i++) {

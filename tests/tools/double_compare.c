@@ -2,8 +2,10 @@
  * double_compare: the long equivalence run of the DOUBLE and FLOAT printer (make
  * compare-doubles; not part of make test).  pm_format_double and pm_format_float against the
  * formatter they replaced (tests/lib/double_ref.h) on every edge case of
- * tests/lib/double_cases.h and on N random patterns of each width; with --all-floats, on
- * every one of the 2^32 binary32 patterns instead of random ones.
+ * tests/lib/double_cases.h, on every binary32 pattern of the lowest exponents (the 2^23
+ * subnormals and the smallest normal binade, both signs: the tiny significands get no
+ * special treatment in util/shortest.c), and on N random patterns of each width; with
+ * --all-floats, on every one of the 2^32 binary32 patterns instead of random ones.
  *
  *     double_compare [N] [--seed S] [--all-floats]      (N defaults to 100000000)
  *
@@ -88,7 +90,7 @@ int main(int argc, char **argv)
     long long n = 100000000;
     uint64_t seed = 0x2545f4914f6cdd1dULL;
     int all_floats = 0;
-    tally e64 = {0}, e32 = {0}, r64 = {0}, r32 = {0};
+    tally e64 = {0}, e32 = {0}, s32 = {0}, r64 = {0}, r32 = {0};
     double t0;
 
     for (int i = 1; i < argc; i++) {
@@ -107,6 +109,7 @@ int main(int argc, char **argv)
         seed = 1;
     pm_buf_init(&e64.buf, 0);
     pm_buf_init(&e32.buf, 0);
+    pm_buf_init(&s32.buf, 0);
     pm_buf_init(&r64.buf, 0);
     pm_buf_init(&r32.buf, 0);
 
@@ -116,6 +119,12 @@ int main(int argc, char **argv)
     t0 = now();
     cases_edge_floats(check32, &e32);
     line("binary32 edge cases", &e32, now() - t0);
+    t0 = now();
+    for (uint32_t b = 0; b < 1u << 24; b++) {
+        check32(b, &s32);
+        check32(b | 1u << 31, &s32);
+    }
+    line("binary32 lowest exponents", &s32, now() - t0);
     t0 = now();
     for (long long i = 0; i < n; i++)
         check64(cases_random_double(&seed), &r64);
@@ -136,6 +145,7 @@ int main(int argc, char **argv)
     }
     pm_buf_free(&e64.buf);
     pm_buf_free(&e32.buf);
+    pm_buf_free(&s32.buf);
     pm_buf_free(&r64.buf);
     pm_buf_free(&r32.buf);
     return 0;
