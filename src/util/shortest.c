@@ -226,13 +226,26 @@ int pm_shortest_digit_count(uint64_t v)
 void pm_shortest_write_digits(char *dst, uint64_t v, int count)
 {
     char *p = dst + count;
-    while (v >= 100) {
-        uint64_t q = v / 100;
-        memcpy(p -= 2, PAIRS + 2 * (v - q * 100), 2);
+    uint32_t w;
+    /* eight digits at a time, within them 32-bit arithmetic (cheaper than 64-bit) */
+    while (v >= 100000000) {
+        uint64_t q = v / 100000000;
+        uint32_t r = (uint32_t)(v - q * 100000000);
         v = q;
+        for (int i = 0; i < 4; i++) {
+            uint32_t rq = r / 100;
+            memcpy(p -= 2, PAIRS + 2 * (r - rq * 100), 2);
+            r = rq;
+        }
     }
-    if (v >= 10)
-        memcpy(p - 2, PAIRS + 2 * v, 2);
+    w = (uint32_t)v;
+    while (w >= 100) {
+        uint32_t q = w / 100;
+        memcpy(p -= 2, PAIRS + 2 * (w - q * 100), 2);
+        w = q;
+    }
+    if (w >= 10)
+        memcpy(p - 2, PAIRS + 2 * w, 2);
     else
-        p[-1] = (char)('0' + v);
+        p[-1] = (char)('0' + w);
 }
