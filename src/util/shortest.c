@@ -26,8 +26,10 @@
  * 10^-k 2^-r: x' = g cp / 2^127 with cp = cb 2^h exceeds x by less than 2^-68, and the paper
  * shows that over every binary64 input x is an integer or at least 2^-63 away from one, so
  * floor(x') = floor(x) and x is an integer exactly when the first 63 bits of x''s fraction
- * are zero.  binary32 uses the upper 63 bits of g plus one and a 64-bit product (the error is
- * below 2^-32, the margin 2^-31; all 2^32 inputs are checked by tests/tools/double_compare).
+ * are zero.  binary32 uses the upper 63 bits of g plus one and a 64-bit product, as the paper
+ * does (the error is below 2^-32, the test 2^-31).  Both are compared with the printf-based
+ * formatter they replaced by tests/tools/double_compare (edge cases, 100 M random patterns
+ * of each width, every binary32 of the lowest exponents; --all-floats for all 2^32).
  */
 #include "util/shortest.h"
 
