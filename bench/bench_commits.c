@@ -257,7 +257,7 @@ static double scan_all(const char *path, const int64_t *last, int64_t keys, int6
     for (size_t i = 0; i < paimon_scan_split_count(s); i++) {
         struct ArrowArrayStream st;
         struct ArrowArray a;
-        if (paimon_scan_read_split(s, i, &st, &err) != 0)
+        if (bench_split_stream(s, i, &st, &err) != 0)
             bench_die("read split", &err);
         while (st.get_next(&st, &a) == 0 && a.release != NULL) {
             if (last != NULL) {

@@ -152,7 +152,7 @@ static double scan_all(const char *path, int64_t *rows, double *cpu)
     for (size_t i = 0; i < paimon_scan_split_count(s); i++) {
         struct ArrowArrayStream st;
         struct ArrowArray a;
-        if (paimon_scan_read_split(s, i, &st, &err) != 0)
+        if (bench_split_stream(s, i, &st, &err) != 0)
             die(&err);
         while (st.get_next(&st, &a) == 0 && a.release != NULL) {
             *rows += a.length;

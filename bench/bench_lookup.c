@@ -18,7 +18,7 @@
  *
  * MODE is value-position (default: record, sequence, kind and row position, what deletion
  * vectors with a changelog need), position or exists.  The peer, in the same run, reads the
- * whole table once through the public scan API (paimon_scan_read_split): the data a cold
+ * whole table once through the public scan API (a split cursor's Arrow stream): the data a cold
  * start must decode at the least.  Medians of REPEATS.
  */
 #include <stdio.h>
@@ -28,6 +28,7 @@
 
 #include "bench_util.h"
 #include "lsm/lookup_levels.h"
+#include "table/file_reader.h"
 #include "paimon.h"
 #include "table/scan.h"
 #include "table/table.h"
@@ -109,7 +110,7 @@ static double read_all(const char *path, int64_t *rows)
     for (size_t i = 0; i < paimon_scan_split_count(s); i++) {
         struct ArrowArrayStream st;
         struct ArrowArray a;
-        if (paimon_scan_read_split(s, i, &st, &err) != 0)
+        if (bench_split_stream(s, i, &st, &err) != 0)
             bench_die("read", &err);
         while (st.get_next(&st, &a) == 0 && a.release != NULL) {
             *rows += a.length;
@@ -202,6 +203,7 @@ int main(int argc, char **argv)
     c.fs = t->fs;
     c.bucket_dir = bucket_dir;
     c.schema = t->schema;
+    c.open_file = pm_file_reader_open_source;
     c.local_dir = local;
     c.local_prefix = "0-";
     c.mode = mode;

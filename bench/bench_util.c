@@ -57,3 +57,14 @@ void bench_die(const char *what, const paimon_error *err)
             err != NULL ? err->message : "");
     exit(1);
 }
+
+int bench_split_stream(paimon_scan *scan, size_t split, struct ArrowArrayStream *out,
+                       paimon_error *err)
+{
+    paimon_cursor *cur = NULL;
+    int rc = paimon_scan_split_cursor(&cur, scan, split, err);
+    if (rc == 0)
+        rc = paimon_cursor_arrow_stream(cur, out, err);
+    paimon_cursor_free(cur);
+    return rc;
+}

@@ -6,12 +6,17 @@
 #include <stdint.h>
 
 #include "paimon/error.h"
+#include "paimon/scan.h"
 
 double bench_now(void);                        /* seconds, monotonic */
 double bench_cpu_now(void);                    /* CPU seconds of this process */
 long bench_peak_rss_kb(void);                  /* peak resident set size of this process */
 double bench_median(double *values, size_t n); /* sorts `values` */
 uint64_t bench_xorshift(uint64_t *state);      /* next of a xorshift64 sequence (nonzero seed) */
+/* Split `split` of `scan` as an Arrow stream (its cursor's, the cursor freed at once):
+ * what an engine reads.  0 or the error of paimon_scan_split_cursor(). */
+int bench_split_stream(paimon_scan *scan, size_t split, struct ArrowArrayStream *out,
+                       paimon_error *err);
 /* Prints "<program>: <what>: <message of err, if any>" and exits with 1. */
 _Noreturn void bench_die(const char *what, const paimon_error *err);
 

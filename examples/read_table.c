@@ -6,8 +6,8 @@
  * Plans a scan of the latest snapshot (with an optional filter in the EXPR language of
  * `paimon cat --where`), prints each split (partition, bucket, whether its files need a
  * merge, every file with its level and deletion vector), then reads the splits on THREADS
- * threads (default 4) as Arrow C Data Interface streams and counts their rows, and finally
- * prints the first rows through the row iterator.  Its last line is "rows: N", the number of
+ * threads (default 4) -- a cursor per split, handed on as an Arrow C Data Interface stream --
+ * and counts their rows, and finally prints the first rows through a cursor over every split.  Its last line is "rows: N", the number of
  * rows the streams delivered.
  *
  * Build: part of the project; cmake builds every program in examples/ against libpaimon.
@@ -37,12 +37,17 @@ static int64_t read_split(paimon_scan *scan, size_t split)
 {
     struct ArrowArrayStream stream;
     struct ArrowSchema schema;
+    paimon_cursor *cursor = NULL;
     paimon_error err;
     int64_t rows = 0;
-    if (paimon_scan_read_split(scan, split, &stream, &err) != 0) {
+    /* The cursor hands its rows to the stream and may go at once; the scan must stay. */
+    if (paimon_scan_split_cursor(&cursor, scan, split, &err) != 0 ||
+        paimon_cursor_arrow_stream(cursor, &stream, &err) != 0) {
         fprintf(stderr, "split %zu: %s\n", split, err.message);
+        paimon_cursor_free(cursor);
         return -1;
     }
+    paimon_cursor_free(cursor);
     if (stream.get_schema(&stream, &schema) != 0) {
         fprintf(stderr, "split %zu: %s\n", split, stream.get_last_error(&stream));
         stream.release(&stream);
@@ -108,16 +113,15 @@ static void print_splits(paimon_scan *scan)
 
 static void print_first_rows(paimon_scan *scan, int limit)
 {
-    paimon_rows *rows = NULL;
+    paimon_cursor *rows = NULL;
     paimon_error err;
     const char *json;
-    int rc;
-    if (paimon_scan_rows(&rows, scan, &err) != 0)
+    if (paimon_scan_cursor(&rows, scan, &err) != 0)
         return;
-    while (limit-- > 0 && (rc = paimon_rows_next(rows, &err)) == 0)
-        if (paimon_rows_json(rows, &json, NULL, &err) == 0)
+    while (limit-- > 0 && paimon_cursor_next(rows, &err) == 0)
+        if (paimon_cursor_row_json(rows, &json, NULL, &err) == 0)
             printf("  %s\n", json);
-    paimon_rows_free(rows);
+    paimon_cursor_free(rows);
 }
 
 int main(int argc, char **argv)

@@ -4,8 +4,9 @@
  *   example_tail_changes TABLE [FIRST_SNAPSHOT]
  *
  * Opens a change read from FIRST_SNAPSHOT (default: the earliest) to the latest snapshot and,
- * for every snapshot of the range, reads its changes as an Arrow C Data Interface stream
- * (struct arrays whose first child is the utf8 `_ROW_KIND` column) and counts the row kinds.
+ * for every snapshot of the range, takes the cursor of its changes, reads them as an Arrow C
+ * Data Interface stream (struct arrays whose first child is the utf8 `_ROW_KIND` column) and
+ * counts the row kinds.
  * One line per snapshot:
  *
  *   snapshot 5 APPEND read +I=1 -U=0 +U=0 -D=2
@@ -52,12 +53,16 @@ static int64_t read_snapshot(paimon_changes *ch, int64_t counts[4])
 {
     struct ArrowArrayStream stream;
     struct ArrowSchema schema;
+    paimon_cursor *cursor = NULL;
     paimon_error err;
     int64_t rows = 0;
-    if (paimon_changes_read(ch, &stream, &err) != 0) {
+    if (paimon_changes_cursor(&cursor, ch, &err) != 0 ||
+        paimon_cursor_arrow_stream(cursor, &stream, &err) != 0) {
         fprintf(stderr, "%s\n", err.message);
+        paimon_cursor_free(cursor);
         return -1;
     }
+    paimon_cursor_free(cursor); /* the stream has the rows; it needs only the table */
     if (stream.get_schema(&stream, &schema) != 0) {
         fprintf(stderr, "%s\n", stream.get_last_error(&stream));
         stream.release(&stream);

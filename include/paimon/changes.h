@@ -19,18 +19,24 @@
  * `_ROW_KIND` STRING NOT NULL.
  *
  *   paimon_changes *ch;
+ *   paimon_cursor *cur;
  *   paimon_changes_options o = PAIMON_CHANGES_OPTIONS_INIT;
  *   o.from = PAIMON_CHANGES_FROM_SNAPSHOT;
  *   o.from_value = 5;
  *   paimon_table_changes(&ch, table, &o, &err);
- *   while (paimon_changes_next_snapshot(ch, &info, &err) == 0)
- *       while (paimon_changes_next_row(ch, &err) == 0)
- *           paimon_changes_row_json(ch, &json, &len, &err);   // {"_ROW_KIND":"+I",...}
+ *   while (paimon_changes_next_snapshot(ch, &info, &err) == 0) {
+ *       paimon_changes_cursor(&cur, ch, &err);              // this snapshot's changes
+ *       while (paimon_cursor_next(cur, &err) == 0)
+ *           paimon_cursor_row_json(cur, &json, &len, &err); // {"_ROW_KIND":"+I",...}
+ *       paimon_cursor_free(cur);
+ *   }
  *
- * The range is fixed when it is opened (later commits are not followed).
+ * The rows come out through a cursor (paimon/cursor.h), row at a time or as an Arrow stream;
+ * paimon_cursor_row_kind() gives each row's kind.  The range is fixed when it is opened
+ * (later commits are not followed).
  *
- * Thread safety: one thread per paimon_changes at a time; it uses its table handle, so the
- * table must not be used by another thread meanwhile.
+ * Thread safety: one thread per paimon_changes at a time, and its cursors and streams use
+ * its table handle too, so the table must not be used by another thread meanwhile.
  */
 #ifndef PAIMON_CHANGES_H
 #define PAIMON_CHANGES_H
@@ -39,6 +45,7 @@
 #include <stdint.h>
 
 #include "paimon/arrow.h"
+#include "paimon/cursor.h"
 #include "paimon/error.h"
 #include "paimon/table.h"
 
@@ -57,7 +64,8 @@ typedef enum paimon_changes_from {
                                           (epoch ms), as Java's from-timestamp startup */
 } paimon_changes_from;
 
-/* Version the struct with PAIMON_CHANGES_OPTIONS_INIT. */
+/* Version the struct with PAIMON_CHANGES_OPTIONS_INIT or paimon_changes_options_init();
+ * NULL options read from the earliest snapshot to the latest, every column. */
 typedef struct paimon_changes_options {
     unsigned int version;       /* PAIMON_CHANGES_OPTIONS_VERSION */
     int from;                   /* a paimon_changes_from */
@@ -74,7 +82,12 @@ typedef struct paimon_changes_options {
         PAIMON_CHANGES_OPTIONS_VERSION, PAIMON_CHANGES_FROM_EARLIEST, 0, 0, NULL, 0, 0             \
     }
 
-/* Opens a change read of a range.  A table without snapshots, or a timestamp after the last
+/* Fills `options` with the defaults of version `version` of the struct (normally
+ * PAIMON_CHANGES_OPTIONS_VERSION), as PAIMON_CHANGES_OPTIONS_INIT does, writing only the
+ * bytes that version has.  0, or PAIMON_EINVALID for a version this library does not know. */
+PAIMON_API int paimon_changes_options_init(paimon_changes_options *options, unsigned int version);
+
+/* Opens a change read of a range; `options` may be NULL (see above).  A table without snapshots, or a timestamp after the last
  * commit, gives an empty range.  PAIMON_ENOTFOUND for a snapshot id before the earliest
  * ("has expired") or after the latest ("does not exist") and for an unknown column;
  * PAIMON_EINVALID for a range that ends before it starts.  Caller owns `*out`; release with
@@ -82,14 +95,15 @@ typedef struct paimon_changes_options {
 PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
                                     const paimon_changes_options *options, paimon_error *err);
 
-/* Releases the read (and any stream or row state of it).  NULL ok. */
+/* Releases the read.  Cursors of it (and their streams) may outlive it, not its table.
+ * NULL is allowed. */
 PAIMON_API void paimon_changes_free(paimon_changes *changes);
 
 /* The range's first and last snapshot ids (first > last when it is empty). */
 PAIMON_API void paimon_changes_range(const paimon_changes *changes, int64_t *first, int64_t *last);
 
-/* The output columns, _ROW_KIND first: number, names and type strings.  Borrowed; valid until
- * the read is freed. */
+/* The output columns, _ROW_KIND first: number, names and type strings (the columns of every
+ * cursor of the read).  Borrowed; valid until the read is freed. */
 PAIMON_API size_t paimon_changes_column_count(const paimon_changes *changes);
 PAIMON_API const char *paimon_changes_column_name(const paimon_changes *changes, size_t column);
 PAIMON_API const char *paimon_changes_column_type(const paimon_changes *changes, size_t column);
@@ -105,29 +119,22 @@ typedef struct paimon_changes_snapshot {
 
 /* Moves to the next snapshot of the range (every one, skipped ones included) and plans its
  * changes: 0, or PAIMON_ITEROVER after the last.  A snapshot of the range that has gone
- * meanwhile is PAIMON_ENOTFOUND.  `info`'s strings are borrowed; valid until the next call.
+ * meanwhile is PAIMON_ENOTFOUND.  `info`'s strings are borrowed; valid until the next
+ * paimon_changes_next_snapshot() or paimon_changes_free() (a cursor of the snapshot may
+ * outlive them).
  * `info` may be NULL. */
 PAIMON_API int paimon_changes_next_snapshot(paimon_changes *changes, paimon_changes_snapshot *info,
                                             paimon_error *err);
 
-/* The current snapshot's changes as an Arrow stream of struct arrays (_ROW_KIND first).  The
- * caller owns `*out` and must call out->release(out) before moving to the next snapshot or
- * freeing the read.  Rows and the stream are two ways to read; use one per snapshot. */
-PAIMON_API int paimon_changes_read(paimon_changes *changes, struct ArrowArrayStream *out,
-                                   paimon_error *err);
-
-/* Moves to the current snapshot's next change row: 0, or PAIMON_ITEROVER after its last. */
-PAIMON_API int paimon_changes_next_row(paimon_changes *changes, paimon_error *err);
-
-/* The current row as one canonical JSON object (no newline), "_ROW_KIND" first.  Borrowed;
- * valid until the next call on `changes`. */
-PAIMON_API int paimon_changes_row_json(paimon_changes *changes, const char **json, size_t *len,
-                                       paimon_error *err);
-
-/* One value of the current row as canonical text (as paimon_rows_value_text); *text NULL for
- * a null.  Borrowed; valid until the next call on `changes`. */
-PAIMON_API int paimon_changes_row_value_text(paimon_changes *changes, size_t column,
-                                             const char **text, size_t *len, paimon_error *err);
+/* A cursor over the current snapshot's changes, _ROW_KIND first (paimon/cursor.h; its
+ * Arrow stream leads with the utf8 `_ROW_KIND` child).  One cursor per snapshot: a second
+ * call for the same snapshot is PAIMON_EINVALID, as is a call before the first
+ * paimon_changes_next_snapshot() or after the last.  The cursor takes the snapshot's plan
+ * with it: the read may move on to the next snapshot, and may be freed, while the cursor is
+ * read.  It borrows the table, which must outlive it and its Arrow stream.  Caller owns
+ * `*out`; release with paimon_cursor_free(). */
+PAIMON_API int paimon_changes_cursor(paimon_cursor **out, paimon_changes *changes,
+                                     paimon_error *err);
 
 #ifdef __cplusplus
 }

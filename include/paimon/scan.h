@@ -4,27 +4,33 @@
  * A scan is the plan of a batch read of one snapshot: which data files, with which
  * deletion vectors, grouped into splits per partition and bucket (a split is read with a
  * merge when its primary-key files overlap).  The rows are exactly the rows Java Paimon's
- * batch read of that snapshot returns, in the snapshot's schema.
+ * batch read of that snapshot returns, in the snapshot's schema.  Rows come out through a
+ * cursor (paimon/cursor.h): of every split in turn, or of one split.
  *
  *   paimon_scan *scan;
+ *   paimon_cursor *cur;
  *   paimon_scan_options o = PAIMON_SCAN_OPTIONS_INIT;
  *   o.filter = "dt = DATE '2026-04-19' AND amount > 10";
  *   paimon_table_scan(&scan, table, &o, &err);
- *   for (size_t i = 0; i < paimon_scan_split_count(scan); i++)
- *       paimon_scan_read_split(scan, i, &stream, &err);   // an ArrowArrayStream each
+ *   paimon_scan_cursor(&cur, scan, &err);                   // every split, row at a time
+ *   while (paimon_cursor_next(cur, &err) == 0) ...
+ *   // or, per split (on any thread), an ArrowArrayStream:
+ *   paimon_scan_split_cursor(&cur, scan, i, &err);
+ *   paimon_cursor_arrow_stream(cur, &stream, &err);
+ *
+ * A table without snapshots reads as empty: its latest snapshot is no snapshot
+ * (paimon_scan_snapshot_id() -1) and the scan has no splits.
  *
  * System tables (`TABLE$snapshots` and friends, behaviour.md §7.6) are scanned the same way:
  * set paimon_scan_options.system_table.  The columns, filter and output then refer to the
  * system table's columns (Java Paimon 1.4.2's names, types and values), and the scan has one
  * split, or for `ro` the splits of the table's read-optimized plan.
  *
- * Splits are independent: an engine may read them on different threads at once (each
- * stream has its own state; the scan is immutable once planned and must outlive them).
- * paimon_scan_rows() reads every split in turn, row at a time, as the `paimon cat` command
- * does.
+ * Splits are independent: an engine may read them on different threads at once (each cursor
+ * and stream has its own state; the scan is immutable once planned and must outlive them).
  *
- * Thread safety: a paimon_scan may be shared by threads reading different splits; a
- * paimon_rows belongs to one thread.  Planning uses the table handle (one thread at a time).
+ * Thread safety: a paimon_scan may be shared by threads reading different splits; a cursor
+ * belongs to one thread at a time.  Planning uses the table handle (one thread at a time).
  */
 #ifndef PAIMON_SCAN_H
 #define PAIMON_SCAN_H
@@ -33,6 +39,7 @@
 #include <stdint.h>
 
 #include "paimon/arrow.h"
+#include "paimon/cursor.h"
 #include "paimon/error.h"
 #include "paimon/table.h"
 
@@ -41,9 +48,9 @@ extern "C" {
 #endif
 
 typedef struct paimon_scan paimon_scan;
-typedef struct paimon_rows paimon_rows;
 
-/* What to read.  Version the struct with PAIMON_SCAN_OPTIONS_INIT. */
+/* What to read.  Version the struct with PAIMON_SCAN_OPTIONS_INIT or
+ * paimon_scan_options_init(); NULL options read everything of the latest snapshot. */
 typedef struct paimon_scan_options {
     unsigned int version;       /* PAIMON_SCAN_OPTIONS_VERSION */
     int64_t snapshot_id;        /* > 0: this snapshot; 0: the latest (or tag/timestamp) */
@@ -62,7 +69,7 @@ typedef struct paimon_scan_options {
      * manifests, partitions and ro; snapshots, schemas, options and buckets ignore it, as
      * Java does (buckets always shows the latest snapshot; files shows the selected
      * snapshot's files in the partitions the latest snapshot has).  A table without
-     * snapshots gives no rows (ro: PAIMON_ENOTFOUND, like the table). */
+     * snapshots gives no rows (ro too, like the table). */
     const char *system_table;
 } paimon_scan_options;
 
@@ -72,8 +79,15 @@ typedef struct paimon_scan_options {
         PAIMON_SCAN_OPTIONS_VERSION, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL                         \
     }
 
-/* Plans a read.  PAIMON_ENOTFOUND for a table without snapshots, an unknown snapshot or tag,
- * an unknown column or an unknown system table ("TABLE$name: no such system table");
+/* Fills `options` with the defaults of version `version` of the struct (normally
+ * PAIMON_SCAN_OPTIONS_VERSION), as PAIMON_SCAN_OPTIONS_INIT does, writing only the bytes that
+ * version has.  0, or PAIMON_EINVALID for a version this library does not know. */
+PAIMON_API int paimon_scan_options_init(paimon_scan_options *options, unsigned int version);
+
+/* Plans a read; `options` may be NULL (everything of the latest snapshot).  The latest
+ * snapshot of a table without snapshots is an empty scan.  PAIMON_ENOTFOUND for an unknown
+ * snapshot, tag or timestamp, an unknown column or an unknown system table
+ * ("TABLE$name: no such system table");
  * PAIMON_EUNSUPPORTED for a system table Java has that paimon-c does not read yet;
  * PAIMON_EINVALID for a malformed filter (the message gives the position).  A system table
  * read from metadata reads it here, so errors in manifests show up here too.  Caller owns
@@ -81,7 +95,8 @@ typedef struct paimon_scan_options {
 PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
                                  const paimon_scan_options *options, paimon_error *err);
 
-/* Releases the scan.  Streams and row readers of it must be released first.  NULL ok. */
+/* Releases the scan.  Its cursors and their Arrow streams must be released first.  NULL
+ * is allowed. */
 PAIMON_API void paimon_scan_free(paimon_scan *scan);
 
 /* The snapshot read; -1 for the system tables that read no single snapshot (snapshots,
@@ -124,30 +139,18 @@ PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, siz
 
 /* ---- reading ----------------------------------------------------------------------------- */
 
-/* The rows of one split as an Arrow stream of struct arrays (one child per output column).
- * On success the caller owns `*out` and must call out->release(out) before the scan is
- * freed. */
-PAIMON_API int paimon_scan_read_split(paimon_scan *scan, size_t split, struct ArrowArrayStream *out,
-                                      paimon_error *err);
+/* A cursor over the rows of every split in turn, as `paimon cat` reads them.  It borrows the
+ * scan, which must outlive it and its Arrow stream.  Caller owns `*out`; release with
+ * paimon_cursor_free(). */
+PAIMON_API int paimon_scan_cursor(paimon_cursor **out, paimon_scan *scan, paimon_error *err);
 
-/* Every split in turn, row at a time.  Caller owns `*out`; release with paimon_rows_free()
- * before the scan. */
-PAIMON_API int paimon_scan_rows(paimon_rows **out, paimon_scan *scan, paimon_error *err);
-PAIMON_API void paimon_rows_free(paimon_rows *rows);
-
-/* Moves to the next row: 0, or PAIMON_ITEROVER after the last. */
-PAIMON_API int paimon_rows_next(paimon_rows *rows, paimon_error *err);
-
-/* The current row as one canonical JSON object (no newline), keys in column order.
- * Borrowed; valid until the next call on `rows`. */
-PAIMON_API int paimon_rows_json(paimon_rows *rows, const char **json, size_t *len,
-                                paimon_error *err);
-
-/* One value of the current row as canonical text (a top-level string without its quotes,
- * as CSV and tables show values); *text NULL for a null.  Borrowed; valid until the next
- * call on `rows`. */
-PAIMON_API int paimon_rows_value_text(paimon_rows *rows, size_t column, const char **text,
-                                      size_t *len, paimon_error *err);
+/* A cursor over the rows of split `split` only (PAIMON_EINVALID when there is no such
+ * split); cursors of different splits may be read on different threads at once.  Its
+ * files are opened here, so a missing or corrupt file may show up here or while reading.
+ * It borrows the scan, which must outlive it and its Arrow stream.  Caller owns `*out`;
+ * release with paimon_cursor_free(). */
+PAIMON_API int paimon_scan_split_cursor(paimon_cursor **out, paimon_scan *scan, size_t split,
+                                        paimon_error *err);
 
 #ifdef __cplusplus
 }

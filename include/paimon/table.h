@@ -33,7 +33,8 @@ PAIMON_API void paimon_table_free(paimon_table *table);
  * freed. */
 PAIMON_API const char *paimon_table_path(const paimon_table *table);
 
-/* What paimon_table_create() creates.  Version the struct with PAIMON_CREATE_OPTIONS_INIT. */
+/* What paimon_table_create() creates.  Version the struct with PAIMON_CREATE_OPTIONS_INIT or
+ * paimon_create_options_init(). */
 typedef struct paimon_create_options {
     unsigned int version;            /* PAIMON_CREATE_OPTIONS_VERSION */
     const char *columns;             /* "id BIGINT NOT NULL, name STRING, ..." (DESIGN.md) */
@@ -53,7 +54,13 @@ typedef struct paimon_create_options {
         PAIMON_CREATE_OPTIONS_VERSION, NULL, NULL, 0, NULL, 0, NULL, NULL, 0, NULL                 \
     }
 
+/* Fills `options` with the defaults of version `version` of the struct (normally
+ * PAIMON_CREATE_OPTIONS_VERSION), as PAIMON_CREATE_OPTIONS_INIT does, writing only the bytes
+ * that version has.  0, or PAIMON_EINVALID for a version this library does not know. */
+PAIMON_API int paimon_create_options_init(paimon_create_options *options, unsigned int version);
+
 /* Creates a table at `path` by writing schema/schema-0 with the create-if-absent protocol.
+ * NULL `options` are the defaults, which name no columns: PAIMON_EINVALID.
  * Fails with PAIMON_EEXISTS if the table exists, PAIMON_EINVALID for a bad column list,
  * unknown key columns or primary keys that do not include the partition keys... (the
  * message says which).  Primary-key columns become NOT NULL, as in Java. */

@@ -48,6 +48,7 @@
 #include <stdio.h>
 
 #include "paimon/arrow.h"
+#include "paimon/cursor.h" /* the row kinds, PAIMON_ROW_* */
 #include "paimon/error.h"
 #include "paimon/table.h"
 
@@ -66,7 +67,7 @@ typedef enum paimon_alter_kind {
     PAIMON_ALTER_REMOVE_OPTION   /* column: the option key */
 } paimon_alter_kind;
 
-/* One schema change.  Version the struct with PAIMON_ALTER_INIT. */
+/* One schema change.  Version the struct with PAIMON_ALTER_INIT or paimon_alter_init(). */
 typedef struct paimon_alter {
     unsigned int version; /* PAIMON_ALTER_VERSION */
     paimon_alter_kind kind;
@@ -82,7 +83,13 @@ typedef struct paimon_alter {
         PAIMON_ALTER_VERSION, PAIMON_ALTER_ADD_COLUMN, NULL, NULL, NULL, 0                         \
     }
 
-/* Applies one change to the table at `path` and writes the next schema.  `*schema_id`
+/* Fills `change` with the defaults of version `version` of the struct (normally
+ * PAIMON_ALTER_VERSION), as PAIMON_ALTER_INIT does, writing only the bytes that version has.
+ * 0, or PAIMON_EINVALID for a version this library does not know. */
+PAIMON_API int paimon_alter_init(paimon_alter *change, unsigned int version);
+
+/* Applies one change to the table at `path` and writes the next schema.  `change` is
+ * required (it is the change, not options): NULL is PAIMON_EINVALID.  `*schema_id`
  * (may be NULL) receives the new schema id.  PAIMON_EINVALID for a change Java rejects
  * (the message says why), PAIMON_EUNSUPPORTED for changes Java does not support yet
  * (immutable options, bucket to or from -1, ...), PAIMON_ENOTFOUND for unknown columns. */
@@ -104,6 +111,9 @@ PAIMON_API int paimon_commit_messages_merge(paimon_commit_messages *dst,
 /* Data files the messages add (the number of ADD entries). */
 PAIMON_API size_t paimon_commit_messages_count(const paimon_commit_messages *messages);
 
+/* How to commit.  Version the struct with PAIMON_COMMIT_OPTIONS_INIT or
+ * paimon_commit_options_init(); NULL options are the defaults (a fresh commit user, a batch
+ * commit that appends). */
 typedef struct paimon_commit_options {
     unsigned int version;         /* PAIMON_COMMIT_OPTIONS_VERSION */
     const char *commit_user;      /* stable per writer; NULL: a fresh UUID */
@@ -119,7 +129,12 @@ typedef struct paimon_commit_options {
         PAIMON_COMMIT_OPTIONS_VERSION, NULL, INT64_MAX, 0, NULL, 0                                 \
     }
 
-/* Commits `messages` to `table`.  `*snapshot_id` (may be NULL) receives the id of the new
+/* Fills `options` with the defaults of version `version` of the struct (normally
+ * PAIMON_COMMIT_OPTIONS_VERSION), as PAIMON_COMMIT_OPTIONS_INIT does, writing only the bytes
+ * that version has.  0, or PAIMON_EINVALID for a version this library does not know. */
+PAIMON_API int paimon_commit_options_init(paimon_commit_options *options, unsigned int version);
+
+/* Commits `messages` to `table`; `options` may be NULL (the defaults).  `*snapshot_id` (may be NULL) receives the id of the new
  * snapshot, or 0 when there was nothing to commit (empty commits are skipped, as Java's
  * batch commits do).  PAIMON_ECONFLICT when a concurrent commit conflicts (the message
  * says with what) or the retries ran out.  The messages are not consumed.  When the table
@@ -133,6 +148,9 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
 
 /* ---- compaction ----------------------------------------------------------------------- */
 
+/* How to compact.  Version the struct with PAIMON_COMPACT_OPTIONS_INIT or
+ * paimon_compact_options_init(); NULL options are the defaults (every partition, as the
+ * strategy picks, a fresh commit user). */
 typedef struct paimon_compact_options {
     unsigned int version;         /* PAIMON_COMPACT_OPTIONS_VERSION */
     int full;                     /* everything into the highest level (else: as the strategy
@@ -148,12 +166,17 @@ typedef struct paimon_compact_options {
         PAIMON_COMPACT_OPTIONS_VERSION, 0, NULL, 0, NULL                                           \
     }
 
-/* Compacts the buckets of a primary-key table (Java's dedicated compaction job) and
- * commits the result as one COMPACT snapshot; `*snapshot_id` (may be NULL) receives its
- * id, or 0 when there was nothing to compact (no snapshot is made).  The table must have
- * been written by paimon-c or Java 1.x; tables paimon-c cannot write (deletion vectors,
- * first-row, the lookup changelog producer, append tables) are PAIMON_EUNSUPPORTED.
- * PAIMON_ECONFLICT when a concurrent commit removed a file being compacted. */
+/* Fills `options` with the defaults of version `version` of the struct (normally
+ * PAIMON_COMPACT_OPTIONS_VERSION), as PAIMON_COMPACT_OPTIONS_INIT does, writing only the bytes
+ * that version has.  0, or PAIMON_EINVALID for a version this library does not know. */
+PAIMON_API int paimon_compact_options_init(paimon_compact_options *options, unsigned int version);
+
+/* Compacts a table as Java's dedicated compaction job does (the buckets of primary-key and
+ * fixed-bucket append tables, the small files of unaware-bucket append tables) and commits
+ * the result as one COMPACT snapshot; `options` may be NULL (the defaults).  `*snapshot_id`
+ * (may be NULL) receives its id, or 0 when there was nothing to compact (no snapshot is
+ * made).  What paimon-c cannot write (postpone buckets, ...) is PAIMON_EUNSUPPORTED, as for
+ * writers.  PAIMON_ECONFLICT when a concurrent commit removed a file being compacted. */
 PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_options *options,
                                     int64_t *snapshot_id, paimon_error *err);
 
@@ -161,12 +184,8 @@ PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_op
 
 typedef struct paimon_writer paimon_writer;
 
-/* Row kinds (Java's RowKind bytes). */
-#define PAIMON_ROW_INSERT        0 /* +I */
-#define PAIMON_ROW_UPDATE_BEFORE 1 /* -U */
-#define PAIMON_ROW_UPDATE_AFTER  2 /* +U */
-#define PAIMON_ROW_DELETE        3 /* -D */
-
+/* How to write.  Version the struct with PAIMON_WRITER_OPTIONS_INIT or
+ * paimon_writer_options_init(); NULL options are the defaults (rows to append). */
 typedef struct paimon_writer_options {
     unsigned int version;    /* PAIMON_WRITER_OPTIONS_VERSION */
     int overwrite;           /* rows for an overwrite commit (Java ignores previous files) */
@@ -179,7 +198,13 @@ typedef struct paimon_writer_options {
         PAIMON_WRITER_OPTIONS_VERSION, 0, NULL                                                     \
     }
 
-/* Opens a writer of the rows of `table` (its latest schema).  `table` is borrowed and must
+/* Fills `options` with the defaults of version `version` of the struct (normally
+ * PAIMON_WRITER_OPTIONS_VERSION), as PAIMON_WRITER_OPTIONS_INIT does, writing only the bytes
+ * that version has.  0, or PAIMON_EINVALID for a version this library does not know. */
+PAIMON_API int paimon_writer_options_init(paimon_writer_options *options, unsigned int version);
+
+/* Opens a writer of the rows of `table` (its latest schema); `options` may be NULL (the
+ * defaults).  `table` is borrowed and must
  * outlive the writer.  PAIMON_EUNSUPPORTED names what this library cannot write yet
  * (tables Java compacts at every commit, postpone buckets, ...).  Caller owns `*out`;
  * release with paimon_writer_free(). */

@@ -1,10 +1,14 @@
-/* Public change-read functions: argument checks and translation over table/changes and the
- * split reader's change mode. */
+/*
+ * Public change-read functions (include/paimon/changes.h): argument checks and translation
+ * over table/changes.h and the split reader's change mode.  The changes of a snapshot are a
+ * batch source (its splits read one after another) read through the one cursor
+ * (api/cursor.c); the source owns the snapshot's plan, so the read may move on to the next
+ * snapshot while a cursor or stream of this one is still being read.
+ */
 #include <stdint.h>
 #include <string.h>
-#include <strings.h>
 
-#include "data/arrow_stream.h"
+#include "api/api.h"
 #include "paimon/changes.h"
 #include "table/changes.h"
 #include "table/file_reader.h"
@@ -12,9 +16,14 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
-/* The batches of the current snapshot: its splits read one after another. */
+/* The batches of one snapshot's changes: its splits read one after another. */
 typedef struct snapshot_source {
-    paimon_changes *changes;
+    paimon_table *table;
+    pm_scan_plan *plan; /* the snapshot's (owned) */
+    int *columns;       /* data columns (indexes into the plan's schema row; owned) */
+    size_t column_count;
+    int64_t batch_rows;
+    pm_type *type; /* _ROW_KIND, then the data columns (owned) */
     size_t next_split;
     pm_split_reader *reader; /* of the current split, or NULL */
 } snapshot_source;
@@ -28,86 +37,55 @@ struct paimon_changes {
     pm_type *out_type; /* _ROW_KIND, then the data columns */
     char **type_names; /* per output column */
     int64_t batch_rows;
-    pm_scan_plan *plan; /* of the current snapshot, or NULL */
-    bool source_taken;  /* an Arrow stream owns the current snapshot's source */
-    snapshot_source rows_source;
-    pm_batch *batch; /* current batch of the row reader */
-    int64_t row;
-    pm_buf text;
+    pm_scan_plan *plan; /* of the current snapshot until a cursor takes it, or NULL */
+    int64_t current;    /* the current snapshot's id, 0 before the first */
+    char *commit_kind;  /* the current snapshot's, as written (its plan may go to a cursor) */
 };
-
-static int find_column(const pm_type *row, const char *name, size_t *idx, paimon_error *err)
-{
-    if (pm_type_field_by_name(row, name, idx) != NULL)
-        return 0;
-    for (size_t i = 0; i < row->field_count; i++) {
-        if (strcasecmp(row->fields[i].name, name) == 0) {
-            *idx = i;
-            return 0;
-        }
-    }
-    return pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such column", name);
-}
-
-static void source_close(snapshot_source *s)
-{
-    pm_split_reader_free(s->reader);
-    s->reader = NULL;
-}
 
 static int source_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     snapshot_source *s = ctx;
-    paimon_changes *c = s->changes;
     for (;;) {
         int rc;
         if (s->reader == NULL) {
-            if (c->plan == NULL || s->next_split >= c->plan->split_count)
+            if (s->next_split >= s->plan->split_count)
                 return PAIMON_ITEROVER;
-            rc = pm_split_reader_open_changes(&s->reader, c->table, c->plan,
-                                              &c->plan->splits[s->next_split++], c->columns,
-                                              c->column_count, c->batch_rows, err);
+            rc = pm_split_reader_open_changes(&s->reader, s->table, s->plan,
+                                              &s->plan->splits[s->next_split++], s->columns,
+                                              s->column_count, s->batch_rows, err);
             if (rc != 0)
                 return rc;
         }
         rc = pm_split_reader_next(s->reader, out, err);
         if (rc != PAIMON_ITEROVER)
             return rc;
-        source_close(s);
+        pm_split_reader_free(s->reader);
+        s->reader = NULL;
     }
 }
 
 static void source_release(void *ctx)
 {
     snapshot_source *s = ctx;
-    source_close(s);
+    pm_split_reader_free(s->reader);
+    pm_scan_plan_free(s->plan);
+    pm_type_free(s->type);
+    pm_free(s->columns);
     pm_free(s);
-}
-
-/* Drops the current snapshot's plan and row state. */
-static void end_snapshot(paimon_changes *c)
-{
-    pm_batch_free(c->batch);
-    c->batch = NULL;
-    source_close(&c->rows_source);
-    c->rows_source.next_split = 0;
-    pm_scan_plan_free(c->plan);
-    c->plan = NULL;
-    c->source_taken = false;
 }
 
 PAIMON_API void paimon_changes_free(paimon_changes *c)
 {
     if (c == NULL)
         return;
-    end_snapshot(c);
+    pm_scan_plan_free(c->plan);
+    pm_free(c->commit_kind);
     for (size_t i = 0; c->type_names != NULL && i <= c->column_count; i++)
         pm_free(c->type_names[i]);
     pm_free(c->type_names);
     pm_free(c->columns);
     pm_type_free(c->out_type);
     pm_schema_free(c->schema);
-    pm_buf_free(&c->text);
     pm_free(c);
 }
 
@@ -132,7 +110,7 @@ static int build_columns(paimon_changes *c, const paimon_changes_options *o, pai
     for (size_t i = 0; i < c->column_count; i++) {
         size_t idx = i;
         int rc;
-        if (o->columns != NULL && (rc = find_column(row, o->columns[i], &idx, err)) != 0)
+        if (o->columns != NULL && (rc = pm_api_find_column(row, o->columns[i], &idx, err)) != 0)
             return rc;
         for (size_t k = 0; k < i; k++)
             if (c->columns[k] == (int)idx)
@@ -143,23 +121,17 @@ static int build_columns(paimon_changes *c, const paimon_changes_options *o, pai
                             pm_type_clone(row->fields[idx].type)) != 0)
             return pm_nomem(err);
     }
-    for (size_t i = 0; i < c->out_type->field_count; i++) {
-        pm_buf b;
-        pm_buf_init(&b, 0);
-        if (pm_type_format(c->out_type->fields[i].type, &b) != 0 ||
-            (c->type_names[i] = pm_strdup(pm_buf_cstr(&b))) == NULL) {
-            pm_buf_free(&b);
+    for (size_t i = 0; i < c->out_type->field_count; i++)
+        if ((c->type_names[i] = pm_api_type_string(c->out_type->fields[i].type)) == NULL)
             return pm_nomem(err);
-        }
-        pm_buf_free(&b);
-    }
     return 0;
 }
 
 PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
-                                    const paimon_changes_options *o, paimon_error *err)
+                                    const paimon_changes_options *options, paimon_error *err)
 {
-    paimon_changes_options dflt = PAIMON_CHANGES_OPTIONS_INIT;
+    paimon_changes_options given;
+    const paimon_changes_options *o = &given;
     paimon_changes *c = NULL;
     pm_changes_range range;
     int rc = 0;
@@ -168,12 +140,9 @@ PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
     if (out == NULL || table == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_table_changes: table and out are required");
     *out = NULL;
-    if (o == NULL)
-        o = &dflt;
-    if (o->version != PAIMON_CHANGES_OPTIONS_VERSION)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_table_changes: options version %u, this library knows %d",
-                          o->version, PAIMON_CHANGES_OPTIONS_VERSION);
+    if ((rc = pm_api_options_get(&pm_api_changes_options, "paimon_table_changes", options, &given,
+                                 err)) != 0)
+        return rc;
     if (o->from < PAIMON_CHANGES_FROM_EARLIEST || o->from > PAIMON_CHANGES_FROM_TIMESTAMP)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_table_changes: unknown start %d", o->from);
     if (o->to_snapshot < 0)
@@ -184,8 +153,6 @@ PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
         return pm_nomem(err);
     c->table = table;
     c->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
-    c->rows_source.changes = c;
-    pm_buf_init(&c->text, 0);
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &c->schema, err));
     PM_TRY(build_columns(c, o, err));
     memset(&range, 0, sizeof(range));
@@ -233,18 +200,28 @@ PAIMON_API int paimon_changes_next_snapshot(paimon_changes *c, paimon_changes_sn
     paimon_error_clear(err);
     if (c == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_changes_next_snapshot: no read");
-    end_snapshot(c);
+    pm_scan_plan_free(c->plan);
+    c->plan = NULL;
+    c->current = 0;
+    pm_free(c->commit_kind);
+    c->commit_kind = NULL;
     if (c->next_id > c->last)
         return PAIMON_ITEROVER;
     if ((rc = pm_changes_plan(c->table, c->schema, c->next_id, &c->plan, &read, err)) != 0)
         return rc;
-    c->next_id++;
+    c->current = c->next_id++;
+    {
+        const pm_snapshot *s = c->plan->snapshot;
+        const char *kind =
+            s->commit_kind_name != NULL ? s->commit_kind_name : pm_commit_kind_name(s->commit_kind);
+        if ((c->commit_kind = pm_strdup(kind)) == NULL)
+            return pm_nomem(err);
+    }
     if (info != NULL) {
         const pm_snapshot *s = c->plan->snapshot;
         memset(info, 0, sizeof(*info));
         info->id = s->id;
-        info->commit_kind =
-            s->commit_kind_name != NULL ? s->commit_kind_name : pm_commit_kind_name(s->commit_kind);
+        info->commit_kind = c->commit_kind;
         info->time_millis = s->time_millis;
         info->read = read;
         for (size_t i = 0; i < c->plan->split_count; i++)
@@ -253,77 +230,37 @@ PAIMON_API int paimon_changes_next_snapshot(paimon_changes *c, paimon_changes_sn
     return 0;
 }
 
-PAIMON_API int paimon_changes_read(paimon_changes *c, struct ArrowArrayStream *out,
-                                   paimon_error *err)
+PAIMON_API int paimon_changes_cursor(paimon_cursor **out, paimon_changes *c, paimon_error *err)
 {
     snapshot_source *s;
     pm_batch_source src;
     paimon_error_clear(err);
-    if (c == NULL || out == NULL || c->plan == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "paimon_changes_read: no current snapshot");
-    if (c->source_taken || c->batch != NULL || c->rows_source.next_split > 0)
+    if (out != NULL)
+        *out = NULL;
+    if (out == NULL || c == NULL || c->current == 0)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_changes_cursor: no current snapshot");
+    if (c->plan == NULL)
         return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_changes_read: snapshot %lld is already being read",
-                          (long long)c->plan->snapshot->id);
-    s = pm_calloc(1, sizeof(*s));
-    if (s == NULL)
+                          "paimon_changes_cursor: snapshot %lld is already being read",
+                          (long long)c->current);
+    if ((s = pm_calloc(1, sizeof(*s))) == NULL)
         return pm_nomem(err);
-    s->changes = c;
+    s->table = c->table;
+    s->column_count = c->column_count;
+    s->batch_rows = c->batch_rows;
+    s->columns = pm_calloc(c->column_count + 1, sizeof(int));
+    s->type = pm_type_clone(c->out_type);
+    if (s->columns == NULL || s->type == NULL) {
+        source_release(s);
+        return pm_nomem(err);
+    }
+    memcpy(s->columns, c->columns, c->column_count * sizeof(int));
+    s->plan = c->plan; /* the cursor reads the snapshot on its own from here */
+    c->plan = NULL;
     memset(&src, 0, sizeof(src));
     src.next = source_next;
     src.release = source_release;
     src.ctx = s;
-    src.type = c->out_type;
-    c->source_taken = true;
-    return pm_arrow_stream_new(&src, out, err);
-}
-
-PAIMON_API int paimon_changes_next_row(paimon_changes *c, paimon_error *err)
-{
-    int rc;
-    if (c == NULL || c->plan == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "paimon_changes_next_row: no current snapshot");
-    if (c->source_taken)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_changes_next_row: snapshot %lld is read as a stream",
-                          (long long)c->plan->snapshot->id);
-    if (c->batch != NULL && ++c->row < c->batch->row_count)
-        return 0;
-    pm_batch_free(c->batch);
-    c->batch = NULL;
-    rc = source_next(&c->rows_source, &c->batch, err);
-    if (rc == 0)
-        c->row = 0;
-    return rc;
-}
-
-PAIMON_API int paimon_changes_row_json(paimon_changes *c, const char **json, size_t *len,
-                                       paimon_error *err)
-{
-    int rc;
-    if (c == NULL || c->batch == NULL || json == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "paimon_changes_row_json: no current row");
-    pm_buf_reset(&c->text);
-    if ((rc = pm_batch_row_json(&c->text, c->batch, c->row, err)) != 0)
-        return rc;
-    *json = pm_buf_cstr(&c->text);
-    if (len != NULL)
-        *len = c->text.len;
-    return 0;
-}
-
-PAIMON_API int paimon_changes_row_value_text(paimon_changes *c, size_t column, const char **text,
-                                             size_t *len, paimon_error *err)
-{
-    bool is_null;
-    int rc;
-    if (c == NULL || c->batch == NULL || text == NULL || column >= c->batch->column_count)
-        return pm_err_set(err, PAIMON_EINVALID, "paimon_changes_row_value_text: no such value");
-    pm_buf_reset(&c->text);
-    if ((rc = pm_column_text(&c->text, c->batch->columns[column], c->row, &is_null, err)) != 0)
-        return rc;
-    *text = is_null ? NULL : pm_buf_cstr(&c->text);
-    if (len != NULL)
-        *len = c->text.len;
-    return 0;
+    src.type = s->type;
+    return pm_cursor_new(out, &src, 0, err);
 }

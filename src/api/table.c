@@ -1,7 +1,7 @@
 /* Public table functions: argument checks and error translation over src/table. */
 #include <string.h>
 
-#include "paimon/table.h"
+#include "api/api.h"
 #include "table/table.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -50,21 +50,23 @@ static int add_keys(pm_strlist *list, const char *const *keys, size_t count, con
     return 0;
 }
 
-PAIMON_API int paimon_table_create(const char *path, const paimon_create_options *o,
+PAIMON_API int paimon_table_create(const char *path, const paimon_create_options *options,
                                    paimon_error *err)
 {
+    paimon_create_options given;
+    const paimon_create_options *o = &given;
     pm_schema *s = NULL;
     pm_fs *fs = NULL;
     int rc;
 
     paimon_error_clear(err);
-    if (path == NULL || path[0] == '\0' || o == NULL || o->columns == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_create: path and columns needed");
-    if (o->version != PAIMON_CREATE_OPTIONS_VERSION)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_table_create: options version %u, "
-                          "this library knows %d",
-                          o->version, PAIMON_CREATE_OPTIONS_VERSION);
+    if (path == NULL || path[0] == '\0')
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_create: no table path given");
+    if ((rc = pm_api_options_get(&pm_api_create_options, "paimon_table_create", options, &given,
+                                 err)) != 0)
+        return rc;
+    if (o->columns == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "%s: no columns given", path);
     s = pm_calloc(1, sizeof(*s));
     if (s == NULL)
         return pm_nomem(err);

@@ -1,37 +1,40 @@
-/* Public write functions: argument checks and error translation over src/table. */
-#include "paimon/write.h"
-#include "table/alter.h"
+/*
+ * Public schema-change, commit and compaction functions (include/paimon/write.h): argument
+ * checks and translation over src/table.  Errors come up from the table layer as they are:
+ * it names the table where it knows that the table is the context.
+ */
 #include <string.h>
 
-#include "util/error.h"
-
-PAIMON_API int paimon_table_alter(const char *path, const paimon_alter *change, int64_t *schema_id,
-                                  paimon_error *err)
-{
-    pm_fs *fs;
-    int rc;
-    paimon_error_clear(err);
-    if (path == NULL || path[0] == '\0' || change == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_alter: path and change needed");
-    if (change->version != PAIMON_ALTER_VERSION)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_table_alter: change version %u, this library knows %d",
-                          change->version, PAIMON_ALTER_VERSION);
-    if ((fs = pm_fs_local_new(true)) == NULL)
-        return pm_nomem(err);
-    rc = pm_table_alter(fs, path, change, schema_id, err);
-    pm_fs_free(fs);
-    return rc;
-}
-
-/* ---- commits --------------------------------------------------------------------------- */
-
+#include "api/api.h"
+#include "paimon/write.h"
+#include "table/alter.h"
 #include "table/commit.h"
 #include "table/compact.h"
 #include "table/table.h"
 #include "table/write/changelog_compact.h"
 #include "util/alloc.h"
+#include "util/error.h"
 #include "util/uuid.h"
+
+PAIMON_API int paimon_table_alter(const char *path, const paimon_alter *change, int64_t *schema_id,
+                                  paimon_error *err)
+{
+    paimon_alter c;
+    pm_fs *fs;
+    int rc;
+    paimon_error_clear(err);
+    if (path == NULL || path[0] == '\0' || change == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_alter: path and change needed");
+    if ((rc = pm_api_options_get(&pm_api_alter, "paimon_table_alter", change, &c, err)) != 0)
+        return rc;
+    if ((fs = pm_fs_local_new(true)) == NULL)
+        return pm_nomem(err);
+    rc = pm_table_alter(fs, path, &c, schema_id, err);
+    pm_fs_free(fs);
+    return rc;
+}
+
+/* ---- commits --------------------------------------------------------------------------- */
 
 PAIMON_API int paimon_commit_messages_new(paimon_commit_messages **out, paimon_error *err)
 {
@@ -77,41 +80,38 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
                                    const paimon_commit_options *options, int64_t *snapshot_id,
                                    paimon_error *err)
 {
+    paimon_commit_options given;
     pm_commit_opts o;
     char user[PM_UUID_STRLEN + 1];
     int64_t id = 0;
     int rc;
     paimon_error_clear(err);
-    if (table == NULL || messages == NULL || options == NULL)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_table_commit: table, messages and "
-                          "options needed");
-    if (options->version != PAIMON_COMMIT_OPTIONS_VERSION)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_table_commit: options version %u, this library knows %d",
-                          options->version, PAIMON_COMMIT_OPTIONS_VERSION);
+    if (snapshot_id != NULL)
+        *snapshot_id = 0;
+    if (table == NULL || messages == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_commit: table and messages needed");
+    if ((rc = pm_api_options_get(&pm_api_commit_options, "paimon_table_commit", options, &given,
+                                 err)) != 0)
+        return rc;
     memset(&o, 0, sizeof(o));
-    if (options->commit_user == NULL && pm_uuid_v4(user) != 0)
+    if (given.commit_user == NULL && pm_uuid_v4(user) != 0)
         return pm_err_set(err, PAIMON_EIO, "no random numbers for a commit user");
-    o.commit_user = options->commit_user != NULL ? options->commit_user : user;
-    o.identifier = options->identifier;
+    o.commit_user = given.commit_user != NULL ? given.commit_user : user;
+    o.identifier = given.identifier;
     o.kind = PM_COMMIT_APPEND;
-    o.overwrite = options->overwrite != 0;
-    o.partition = options->partition;
-    o.partition_count = options->partition_count;
+    o.overwrite = given.overwrite != 0;
+    o.partition = given.partition;
+    o.partition_count = given.partition_count;
     rc = pm_changelog_compact_commit(table->fs, table->path, messages, &o, &id, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
-    /* name the table once: errors of the table writer already start with its path */
-    if (rc != 0 && rc != PAIMON_ENOMEM && err != NULL &&
-        strncmp(err->message, table->path, strlen(table->path)) != 0)
-        pm_err_prefix(err, rc, "%s: ", table->path);
     return rc;
 }
 
 PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_options *options,
                                     int64_t *snapshot_id, paimon_error *err)
 {
+    paimon_compact_options given;
     pm_compact_opts o;
     char user[PM_UUID_STRLEN + 1];
     int64_t id = 0;
@@ -119,25 +119,20 @@ PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_op
     paimon_error_clear(err);
     if (snapshot_id != NULL)
         *snapshot_id = 0;
-    if (table == NULL || options == NULL)
-        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_compact: table and options needed");
-    if (options->version != PAIMON_COMPACT_OPTIONS_VERSION)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_table_compact: options version %u, this library knows %d",
-                          options->version, PAIMON_COMPACT_OPTIONS_VERSION);
-    if (options->commit_user == NULL && pm_uuid_v4(user) != 0)
+    if (table == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_compact: no table");
+    if ((rc = pm_api_options_get(&pm_api_compact_options, "paimon_table_compact", options, &given,
+                                 err)) != 0)
+        return rc;
+    if (given.commit_user == NULL && pm_uuid_v4(user) != 0)
         return pm_err_set(err, PAIMON_EIO, "no random numbers for a commit user");
     memset(&o, 0, sizeof(o));
-    o.full = options->full != 0;
-    o.partition = options->partition;
-    o.partition_count = options->partition_count;
-    o.commit_user = options->commit_user != NULL ? options->commit_user : user;
+    o.full = given.full != 0;
+    o.partition = given.partition;
+    o.partition_count = given.partition_count;
+    o.commit_user = given.commit_user != NULL ? given.commit_user : user;
     rc = pm_table_compact(table->fs, table->path, &o, &id, NULL, NULL, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
-    /* name the table once: errors of the table writer already start with its path */
-    if (rc != 0 && rc != PAIMON_ENOMEM && err != NULL &&
-        strncmp(err->message, table->path, strlen(table->path)) != 0)
-        pm_err_prefix(err, rc, "%s: ", table->path);
     return rc;
 }

@@ -1,15 +1,15 @@
-/* Public writer functions (include/paimon/write.h): argument checks, Arrow import and
- * row-at-a-time conversion over src/table/write/table_write.h. */
-#include <math.h>
-#include <stdlib.h>
+/* Public writer functions (include/paimon/write.h): argument checks and Arrow import over
+ * src/table/write/table_write.h; rows written one at a time are converted by
+ * table/write/value.h and gathered into batches here. */
 #include <string.h>
 
 #include "data/arrow.h"
-#include "data/cast.h"
+#include "api/api.h"
 #include "data/input.h"
 #include "paimon/write.h"
 #include "table/table.h"
 #include "table/write/table_write.h"
+#include "table/write/value.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -28,6 +28,7 @@ struct paimon_writer {
 PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
                                   const paimon_writer_options *options, paimon_error *err)
 {
+    paimon_writer_options given;
     paimon_writer *w;
     pm_table_write_opts o = {false, NULL, false};
     int rc;
@@ -35,14 +36,11 @@ PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
     if (out == NULL || table == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_writer_open: out and table needed");
     *out = NULL;
-    if (options != NULL && options->version != PAIMON_WRITER_OPTIONS_VERSION)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_writer_open: options version %u, this library knows %d",
-                          options->version, PAIMON_WRITER_OPTIONS_VERSION);
-    if (options != NULL) {
-        o.overwrite = options->overwrite != 0;
-        o.commit_user = options->commit_user;
-    }
+    if ((rc = pm_api_options_get(&pm_api_writer_options, "paimon_writer_open", options, &given,
+                                 err)) != 0)
+        return rc;
+    o.overwrite = given.overwrite != 0;
+    o.commit_user = given.commit_user;
     if ((w = pm_calloc(1, sizeof(*w))) == NULL)
         return pm_nomem(err);
     pm_buf_init(&w->scratch, 0);
@@ -115,103 +113,6 @@ PAIMON_API int paimon_writer_write_arrow(paimon_writer *writer, const struct Arr
     return rc;
 }
 
-static int bad_value(paimon_error *err, int64_t row, const pm_field *f, const char *why)
-{
-    return pm_err_set(err, PAIMON_EINVALID, "row %lld, column %s: %s", (long long)row, f->name,
-                      why);
-}
-
-/* One value as a datum of the column's type (text in w->scratch). */
-static int to_datum(paimon_writer *w, int64_t row, const pm_field *f, const paimon_value *v,
-                    pm_datum *d, paimon_error *err)
-{
-    const pm_type *t = f->type;
-    memset(d, 0, sizeof(*d));
-    if (v->type == PAIMON_VALUE_NULL) {
-        d->is_null = true;
-        return 0;
-    }
-    if (pm_type_is_nested(t))
-        return bad_value(err, row, f, "nested columns take only nulls row by row; use Arrow");
-    switch (v->type) {
-    case PAIMON_VALUE_BOOL:
-        if (t->id != PM_TYPE_BOOLEAN)
-            return bad_value(err, row, f, "a boolean for a column that is not BOOLEAN");
-        d->v.b = v->v.b != 0;
-        return 0;
-    case PAIMON_VALUE_INT: {
-        int64_t x = v->v.i;
-        switch (t->id) {
-        case PM_TYPE_TINYINT:
-            if (x < INT8_MIN || x > INT8_MAX)
-                return bad_value(err, row, f, "out of the TINYINT range");
-            break;
-        case PM_TYPE_SMALLINT:
-            if (x < INT16_MIN || x > INT16_MAX)
-                return bad_value(err, row, f, "out of the SMALLINT range");
-            break;
-        case PM_TYPE_INT:
-        case PM_TYPE_DATE:
-            if (x < INT32_MIN || x > INT32_MAX)
-                return bad_value(err, row, f, "out of the INT range");
-            break;
-        case PM_TYPE_TIME:
-            if (x < 0 || x >= 86400000)
-                return bad_value(err, row, f, "not a millisecond of the day");
-            break;
-        case PM_TYPE_BIGINT: break;
-        case PM_TYPE_FLOAT: d->v.f = (float)x; return 0;
-        case PM_TYPE_DOUBLE: d->v.d = (double)x; return 0;
-        case PM_TYPE_DECIMAL: {
-            pm_int128 u = x, lim = 1;
-            for (int i = 0; i < t->precision; i++)
-                lim *= 10;
-            for (int i = 0; i < t->scale; i++)
-                u *= 10;
-            if (u >= lim || u <= -lim)
-                return bad_value(err, row, f, "too many digits for the DECIMAL");
-            d->v.dec = u;
-            return 0;
-        }
-        default: return bad_value(err, row, f, "an integer for a column that takes none");
-        }
-        d->v.i = x;
-        return 0;
-    }
-    case PAIMON_VALUE_DOUBLE:
-        if (t->id == PM_TYPE_FLOAT)
-            d->v.f = (float)v->v.d;
-        else if (t->id == PM_TYPE_DOUBLE)
-            d->v.d = v->v.d;
-        else
-            return bad_value(err, row, f, "a double for a column that is not FLOAT or DOUBLE");
-        return 0;
-    case PAIMON_VALUE_BYTES:
-        if (!pm_type_is_binary(t))
-            return bad_value(err, row, f, "bytes for a column that is not BINARY or VARBINARY");
-        *d = pm_datum_bytes(v->v.s.ptr, v->v.s.len);
-        return 0;
-    case PAIMON_VALUE_TIMESTAMP:
-        if (t->id != PM_TYPE_TIMESTAMP && t->id != PM_TYPE_TIMESTAMP_LTZ)
-            return bad_value(err, row, f, "a timestamp for a column that is not a TIMESTAMP");
-        if (v->v.ts.nanos < 0 || v->v.ts.nanos > 999999)
-            return bad_value(err, row, f, "nanoseconds outside 0..999999");
-        d->v.ts.millis = v->v.ts.millis;
-        d->v.ts.nanos = v->v.ts.nanos;
-        return 0;
-    case PAIMON_VALUE_TEXT: {
-        pm_type str = {.id = PM_TYPE_VARCHAR, .nullable = true, .length = PM_MAX_LENGTH};
-        pm_datum in = pm_datum_bytes(v->v.s.ptr, v->v.s.len);
-        if (pm_type_is_string(t)) {
-            *d = in;
-            return 0;
-        }
-        return pm_cast_datum(&str, &in, t, &w->scratch, d, f->name, err);
-    }
-    default: return bad_value(err, row, f, "an unknown value type");
-    }
-}
-
 PAIMON_API int paimon_writer_write_row(paimon_writer *writer, const paimon_value *values,
                                        size_t count, int8_t kind, paimon_error *err)
 {
@@ -233,7 +134,8 @@ PAIMON_API int paimon_writer_write_row(paimon_writer *writer, const paimon_value
     /* convert everything first, so that a bad value leaves no partial row */
     writer->scratch.len = 0;
     for (size_t c = 0; c < count; c++)
-        if ((rc = to_datum(writer, row, &t->fields[c], &values[c], &writer->datums[c], err)) != 0)
+        if ((rc = pm_value_to_datum(&t->fields[c], &values[c], row, &writer->scratch,
+                                    &writer->datums[c], err)) != 0)
             return rc;
     for (size_t c = 0; c < count; c++) {
         pm_column *col = writer->rows->columns[c];

@@ -1,5 +1,5 @@
 /* Option parsing, error reporting and table output for the command: see cli.h. */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -117,37 +117,37 @@ struct cli_table {
     size_t columns;
     size_t rows;
     size_t cap;
-    char **cells; /* rows * columns, owned */
+    char **cells;       /* rows * columns, owned */
+    signed char *right; /* per column: 1 right, 0 left, -1 by the cells (none declared) */
 };
 
 cli_table *cli_table_new(size_t columns)
 {
-    cli_table *t = calloc(1, sizeof(*t));
-    if (t != NULL)
-        t->columns = columns;
+    cli_table *t = cli_calloc(1, sizeof(*t));
+    t->columns = columns;
+    t->right = cli_calloc(columns, 1);
+    memset(t->right, -1, columns);
     return t;
+}
+
+void cli_table_set_right(cli_table *t, size_t column, bool right)
+{
+    if (column < t->columns)
+        t->right[column] = right ? 1 : 0;
 }
 
 void cli_table_add(cli_table *t, const char *const *cells)
 {
     if (t->rows == t->cap) {
         size_t cap = t->cap == 0 ? 16 : t->cap * 2;
-        char **grown = realloc(t->cells, cap * t->columns * sizeof(char *));
-        if (grown == NULL) {
-            fprintf(stderr, "paimon: out of memory\n");
-            exit(CLI_EXIT_FAILED);
-        }
+        char **grown = realloc(t->cells, cap * (t->columns > 0 ? t->columns : 1) * sizeof(char *));
+        if (grown == NULL)
+            cli_oom();
         t->cells = grown;
         t->cap = cap;
     }
-    for (size_t c = 0; c < t->columns; c++) {
-        char *copy = strdup(cells[c] != NULL ? cells[c] : "");
-        if (copy == NULL) {
-            fprintf(stderr, "paimon: out of memory\n");
-            exit(CLI_EXIT_FAILED);
-        }
-        t->cells[t->rows * t->columns + c] = copy;
-    }
+    for (size_t c = 0; c < t->columns; c++)
+        t->cells[t->rows * t->columns + c] = cli_strdup(cells[c] != NULL ? cells[c] : "");
     t->rows++;
 }
 
@@ -175,9 +175,7 @@ static bool looks_numeric(const char *s)
 
 void cli_table_print(cli_table *t, FILE *out)
 {
-    size_t *width = calloc(t->columns, sizeof(size_t));
-    if (width == NULL)
-        return;
+    size_t *width = cli_calloc(t->columns, sizeof(size_t));
     for (size_t r = 0; r < t->rows; r++)
         for (size_t c = 0; c < t->columns; c++) {
             size_t w = display_width(t->cells[r * t->columns + c]);
@@ -188,7 +186,7 @@ void cli_table_print(cli_table *t, FILE *out)
         for (size_t c = 0; c < t->columns; c++) {
             const char *cell = t->cells[r * t->columns + c];
             size_t pad = width[c] - display_width(cell);
-            bool right = r > 0 && looks_numeric(cell);
+            bool right = r > 0 && (t->right[c] < 0 ? looks_numeric(cell) : t->right[c] == 1);
             if (c > 0)
                 fputs("  ", out);
             if (right)
@@ -218,6 +216,7 @@ void cli_table_free(cli_table *t)
     for (size_t i = 0; i < t->rows * t->columns; i++)
         free(t->cells[i]);
     free(t->cells);
+    free(t->right);
     free(t);
 }
 

@@ -1,7 +1,8 @@
 /*
  * Shared pieces of the `paimon` command: option parsing, error reporting in the form of
  * DESIGN.md ("paimon: CONTEXT: MESSAGE" on stderr; exit 1 when the operation failed, 2 for
- * bad usage), and an aligned-table printer.  The command uses only include/paimon.h.
+ * bad usage), an aligned-table printer, and the printing of rows (output.c).  The command
+ * uses only include/paimon.h.
  */
 #ifndef PM_CLI_CLI_H
 #define PM_CLI_CLI_H
@@ -63,13 +64,62 @@ int cli_parse_i64(const char *cmd, const char *opt, const char *text, long long 
 
 /* ---- output ---------------------------------------------------------------------------- */
 
+/* Prints "paimon: out of memory" and exits with CLI_EXIT_FAILED: what every allocation
+ * failure of the command does.  cli_calloc() and cli_strdup() call it for you. */
+void cli_oom(void) __attribute__((noreturn));
+void *cli_calloc(size_t count, size_t size);
+char *cli_strdup(const char *s);
+
 /* An aligned text table: add a header row, then rows; print pads columns to their widest
- * cell (UTF-8 aware) and right-aligns cells that look numeric. */
+ * cell (UTF-8 aware).  A column declared with cli_table_set_right() is aligned as declared
+ * (right: numbers); in a table that declares none, cells that look numeric are
+ * right-aligned (the metadata tables of `inspect`, whose columns are all known). */
 typedef struct cli_table cli_table;
 cli_table *cli_table_new(size_t columns);
+void cli_table_set_right(cli_table *t, size_t column, bool right);
 void cli_table_add(cli_table *t, const char *const *cells);
 void cli_table_print(cli_table *t, FILE *out);
 void cli_table_free(cli_table *t);
+
+/* ---- rows (output.c): the one way `cat`, `tail` and `file cat` print rows --------------- */
+
+/* The --format values; cli_format_parse() takes a mask of the allowed ones. */
+typedef enum cli_format {
+    CLI_FORMAT_JSONL = 0, /* canonical JSON objects, one per line */
+    CLI_FORMAT_CSV = 1,   /* RFC 4180 with a header; a null is an empty unquoted field */
+    CLI_FORMAT_TABLE = 2, /* aligned; a null is NULL, strings that could pass for it quoted */
+    CLI_FORMAT_NONE = 3   /* decode everything, print the row count */
+} cli_format;
+#define CLI_FORMATS(f) (1u << (f))
+
+/* Parses a --format value: CLI_EXIT_OK, or a usage error naming the allowed values. */
+int cli_format_parse(const char *cmd, const char *text, unsigned allowed, cli_format *out);
+
+/* A --select list "a, b,c": names trimmed of spaces and tabs.  An empty name anywhere
+ * ("a,,b", "a,", "") is a usage error.  Release with cli_select_free(). */
+typedef struct cli_select {
+    char *copy;         /* the names point into it */
+    const char **names; /* in the order given */
+    size_t count;
+} cli_select;
+int cli_select_parse(const char *cmd, const char *text, cli_select *out);
+void cli_select_free(cli_select *s);
+
+/* Writes one CSV field (RFC 4180, the quoting `paimon write --format csv` reads back). */
+void cli_csv_field(FILE *out, const char *text, size_t len);
+
+/* A printer of rows in one format, over columns with these names and type strings (read
+ * during the call only).  CSV prints its header at once; a table prints at cli_output_end().
+ * cli_output_of() takes the columns of a cursor. */
+typedef struct cli_output cli_output;
+cli_output *cli_output_new(cli_format format, FILE *out, size_t columns, const char *const *names,
+                           const char *const *types);
+cli_output *cli_output_of(cli_format format, FILE *out, const paimon_cursor *cursor);
+/* Prints (or gathers) the cursor's current row: 0 or the cursor's error code. */
+int cli_output_row(cli_output *o, paimon_cursor *cursor, paimon_error *err);
+/* Finishes: the table and "(N rows)", or the count for CLI_FORMAT_NONE. */
+void cli_output_end(cli_output *o);
+void cli_output_free(cli_output *o);
 
 /* ---- JSON output ----------------------------------------------------------------------- */
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 
 static const char USAGE[] =
     "usage: paimon alter TABLE add-column 'NAME TYPE' [--after COL | --first]\n"
@@ -87,8 +87,8 @@ int cli_cmd_alter(int argc, char **argv)
     }
     if (change.kind == PAIMON_ALTER_SET_OPTION) {
         char *eq;
-        kv = strdup(a.positional[2]);
-        eq = kv != NULL ? strchr(kv, '=') : NULL;
+        kv = cli_strdup(a.positional[2]);
+        eq = strchr(kv, '=');
         if (eq == NULL || eq == kv) {
             free(kv);
             return cli_usage_error("alter", "set-option '%s' is not key=value", a.positional[2]);

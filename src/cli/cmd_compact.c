@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 #include "paimon/write.h"
 
 static const char USAGE[] =
@@ -52,9 +52,7 @@ int cli_cmd_compact(int argc, char **argv)
             a.positional_count > 1 ? a.positional[1] : "");
     nvalues = cli_get_all(&a, "partition", values, CLI_MAX_VALUES);
     for (size_t v = 0; v < nvalues; v++) {
-        char *copy = strdup(values[v]);
-        if (copy == NULL)
-            goto done;
+        char *copy = cli_strdup(values[v]);
         copies[ncopies++] = copy;
         for (char *p = copy; p != NULL && nitems < sizeof(items) / sizeof(items[0]);) {
             char *comma = strchr(p, ',');

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 
 static const char USAGE[] =
     "usage: paimon create TABLE --schema 'COLUMNS' [--primary-key c[,c..]]\n"
@@ -77,20 +77,20 @@ int cli_cmd_create(int argc, char **argv)
     o.columns = cli_get(&a, "schema");
     o.comment = cli_get(&a, "comment");
     if (cli_get(&a, "primary-key") != NULL) {
-        pk_text = strdup(cli_get(&a, "primary-key"));
+        pk_text = cli_strdup(cli_get(&a, "primary-key"));
         o.primary_keys = pk;
-        o.primary_key_count = pk_text != NULL ? split_names(pk_text, pk, MAX_KEYS) : 0;
+        o.primary_key_count = split_names(pk_text, pk, MAX_KEYS);
     }
     if (cli_get(&a, "partition-by") != NULL) {
-        part_text = strdup(cli_get(&a, "partition-by"));
+        part_text = cli_strdup(cli_get(&a, "partition-by"));
         o.partition_keys = parts;
-        o.partition_key_count = part_text != NULL ? split_names(part_text, parts, MAX_KEYS) : 0;
+        o.partition_key_count = split_names(part_text, parts, MAX_KEYS);
     }
     nopt = cli_get_all(&a, "option", opt_values, CLI_MAX_VALUES);
     for (size_t i = 0; i < nopt; i++) {
         char *eq;
-        opt_copies[i] = strdup(opt_values[i]);
-        eq = opt_copies[i] != NULL ? strchr(opt_copies[i], '=') : NULL;
+        opt_copies[i] = cli_strdup(opt_values[i]);
+        eq = strchr(opt_copies[i], '=');
         if (eq == NULL || eq == opt_copies[i]) {
             for (size_t j = 0; j <= i; j++)
                 free(opt_copies[j]);

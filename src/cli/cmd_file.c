@@ -2,76 +2,39 @@
  * `paimon file cat FILE [--select c,..] [--format jsonl|csv|table|none]` and
  * `paimon file meta FILE`: the rows and the layout of one data file (include/paimon/file.h).
  *
+ * The rows are read through the file's cursor and printed as `cat` prints them (output.c):
+ *
  *   jsonl  one canonical JSON object per row (shared/spec/canonical-rows.md)
  *   csv    RFC 4180 with a header; NULL is an empty unquoted field, "" the empty string
- *   table  an aligned table (NULL shown as null)
- *   none   decode every selected column, print only the row count (for timing)
+ *   table  an aligned table, a null shown as NULL (strings that could pass for it quoted)
+ *   none   decode every selected column (the cursor's Arrow stream), print the row count
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
-
-#define MAX_SELECT 1024
+#include "cli.h"
+#include "commands.h"
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: paimon file cat FILE [--select c[,c..]] [--format jsonl|csv|table|none]\n"
                  "       paimon file meta FILE\n\n"
-                 "cat prints the rows of one data file (Parquet) in the canonical form;\n"
-                 "meta prints its schema, row groups, column chunks and statistics.\n");
+                 "cat prints the rows of one data file (Parquet, ORC or Avro) in the canonical\n"
+                 "form, as `paimon cat` prints a table's: --format jsonl (default), csv (a null\n"
+                 "is an empty field, the empty string \"\"), table (a null is NULL; a string\n"
+                 "that could pass for it is shown in double quotes), none (decode, print the\n"
+                 "row count); meta prints its schema and layout (row groups, stripes, blocks).\n");
 }
 
-/* Splits "a, b,c" into trimmed names (in place). */
-static size_t split_names(char *list, const char **names, size_t cap)
-{
-    size_t n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(list, ",", &save); tok != NULL && n < cap;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *end;
-        while (*tok == ' ' || *tok == '\t')
-            tok++;
-        end = tok + strlen(tok);
-        while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
-            *--end = '\0';
-        if (*tok != '\0')
-            names[n++] = tok;
-    }
-    return n;
-}
-
-static void csv_field(FILE *out, const char *s, size_t len, bool is_null)
-{
-    bool quote = false;
-    if (is_null)
-        return;
-    if (len == 0)
-        quote = true;
-    for (size_t i = 0; i < len && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-    if (!quote) {
-        fwrite(s, 1, len, out);
-        return;
-    }
-    fputc('"', out);
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '"')
-            fputc('"', out);
-        fputc(s[i], out);
-    }
-    fputc('"', out);
-}
-
-static int count_rows(const char *path, const paimon_file_read_options *o)
+/* --format none: every selected column decoded through the cursor's Arrow stream, the row
+ * count printed. */
+static int count_rows(paimon_cursor *cur)
 {
     struct ArrowArrayStream s;
     struct ArrowArray a;
-    paimon_error err = {0};
+    paimon_error err = {0, {0}};
     long long rows = 0;
-    int rc = paimon_file_stream(path, o, &s, &err);
-    if (rc != 0)
+    if (paimon_cursor_arrow_stream(cur, &s, &err) != 0)
         return cli_fail(&err, false);
     for (;;) {
         if (s.get_next(&s, &a) != 0) {
@@ -90,90 +53,38 @@ static int count_rows(const char *path, const paimon_file_read_options *o)
     return CLI_EXIT_OK;
 }
 
-static int cat(const char *path, const paimon_file_read_options *o, const char *format)
+static int cat(const char *path, const paimon_file_read_options *o, cli_format format)
 {
     paimon_file *f = NULL;
-    paimon_error err = {0};
-    cli_table *table = NULL;
-    size_t ncols;
-    char **cells = NULL;
-    int rc, status = CLI_EXIT_OK;
+    paimon_cursor *cur = NULL;
+    paimon_error err = {0, {0}};
+    cli_output *out = NULL;
+    int rc;
 
-    if (strcmp(format, "none") == 0)
-        return count_rows(path, o);
-    if ((rc = paimon_file_open(&f, path, &err)) != 0 || (rc = paimon_file_read(f, o, &err)) != 0) {
-        paimon_file_free(f);
-        return cli_fail(&err, false);
+    if ((rc = paimon_file_open(&f, path, &err)) != 0 ||
+        (rc = paimon_file_cursor(&cur, f, o, &err)) != 0) {
+        rc = cli_fail(&err, false);
+        goto done;
     }
-    ncols = paimon_file_read_column_count(f);
-    if (strcmp(format, "csv") == 0) {
-        for (size_t c = 0; c < ncols; c++) {
-            const char *name = paimon_file_read_column_name(f, c);
-            if (c > 0)
-                fputc(',', stdout);
-            csv_field(stdout, name, strlen(name), false);
-        }
-        fputc('\n', stdout);
-    } else if (strcmp(format, "table") == 0) {
-        const char **head = calloc(ncols + 1, sizeof(char *));
-        cells = calloc(ncols + 1, sizeof(char *));
-        if (head == NULL || cells == NULL || (table = cli_table_new(ncols)) == NULL) {
-            free(head);
-            free(cells);
-            paimon_file_free(f);
-            fprintf(stderr, "paimon: out of memory\n");
-            return CLI_EXIT_FAILED;
-        }
-        for (size_t c = 0; c < ncols; c++)
-            head[c] = paimon_file_read_column_name(f, c);
-        cli_table_add(table, head);
-        free(head);
+    if (format == CLI_FORMAT_NONE) {
+        rc = count_rows(cur);
+        goto done;
     }
-    while ((rc = paimon_file_next_row(f, &err)) == 0) {
-        if (strcmp(format, "jsonl") == 0) {
-            const char *json;
-            size_t len;
-            if ((rc = paimon_file_row_json(f, &json, &len, &err)) != 0)
-                break;
-            fwrite(json, 1, len, stdout);
-            fputc('\n', stdout);
-            continue;
-        }
-        for (size_t c = 0; c < ncols; c++) {
-            const char *text;
-            size_t len;
-            if ((rc = paimon_file_value_text(f, c, &text, &len, &err)) != 0)
-                break;
-            if (table != NULL) {
-                cells[c] = strdup(text != NULL ? text : "null");
-                if (cells[c] == NULL) {
-                    fprintf(stderr, "paimon: out of memory\n");
-                    exit(CLI_EXIT_FAILED);
-                }
-            } else {
-                if (c > 0)
-                    fputc(',', stdout);
-                csv_field(stdout, text, len, text == NULL);
-            }
-        }
-        if (rc != 0)
-            break;
-        if (table != NULL) {
-            cli_table_add(table, (const char *const *)cells);
-            for (size_t c = 0; c < ncols; c++)
-                free(cells[c]);
-        } else {
-            fputc('\n', stdout);
-        }
+    out = cli_output_of(format, stdout, cur);
+    while ((rc = paimon_cursor_next(cur, &err)) == 0 && (rc = cli_output_row(out, cur, &err)) == 0)
+        ;
+    if (rc != PAIMON_ITEROVER) {
+        fflush(stdout);
+        rc = cli_fail(&err, false);
+        goto done;
     }
-    if (rc != PAIMON_ITEROVER)
-        status = cli_fail(&err, false);
-    else if (table != NULL)
-        cli_table_print(table, stdout);
-    cli_table_free(table);
-    free(cells);
+    cli_output_end(out);
+    rc = CLI_EXIT_OK;
+done:
+    cli_output_free(out);
+    paimon_cursor_free(cur);
     paimon_file_free(f);
-    return status;
+    return rc;
 }
 
 static int meta(const char *path)
@@ -195,9 +106,9 @@ int cli_cmd_file(int argc, char **argv)
     static const cli_option opts[] = {
         {"select", true, false}, {"format", true, false}, {NULL, false, false}};
     cli_args args;
-    const char *sub, *format, *select;
-    const char *names[MAX_SELECT];
-    char *list = NULL;
+    const char *sub;
+    cli_select select = {NULL, NULL, 0};
+    cli_format format = CLI_FORMAT_JSONL;
     paimon_file_read_options o = PAIMON_FILE_READ_OPTIONS_INIT;
     int rc;
 
@@ -216,32 +127,24 @@ int cli_cmd_file(int argc, char **argv)
     }
     if (args.positional_count != 1)
         return cli_usage_error("file", "%s needs exactly one FILE", sub);
-    format = cli_get(&args, "format");
-    select = cli_get(&args, "select");
     if (strcmp(sub, "meta") == 0) {
-        if (format != NULL || select != NULL)
+        if (cli_get(&args, "format") != NULL || cli_get(&args, "select") != NULL)
             return cli_usage_error("file", "meta takes no --format or --select");
         return meta(args.positional[0]);
     }
-    if (format == NULL)
-        format = "jsonl";
-    if (strcmp(format, "jsonl") != 0 && strcmp(format, "csv") != 0 &&
-        strcmp(format, "table") != 0 && strcmp(format, "none") != 0)
-        return cli_usage_error("file", "--format must be jsonl, csv, table or none, not '%s'",
-                               format);
-    if (select != NULL) {
-        if ((list = strdup(select)) == NULL) {
-            fprintf(stderr, "paimon: out of memory\n");
-            return CLI_EXIT_FAILED;
-        }
-        o.columns = names;
-        o.column_count = split_names(list, names, MAX_SELECT);
-        if (o.column_count == 0) {
-            free(list);
-            return cli_usage_error("file", "--select needs column names");
-        }
+    if (cli_get(&args, "format") != NULL &&
+        (rc = cli_format_parse("file", cli_get(&args, "format"),
+                               CLI_FORMATS(CLI_FORMAT_JSONL) | CLI_FORMATS(CLI_FORMAT_CSV) |
+                                   CLI_FORMATS(CLI_FORMAT_TABLE) | CLI_FORMATS(CLI_FORMAT_NONE),
+                               &format)) != CLI_EXIT_OK)
+        return rc;
+    if (cli_get(&args, "select") != NULL) {
+        if ((rc = cli_select_parse("file", cli_get(&args, "select"), &select)) != CLI_EXIT_OK)
+            return rc;
+        o.columns = select.names;
+        o.column_count = select.count;
     }
     rc = cat(args.positional[0], &o, format);
-    free(list);
+    cli_select_free(&select);
     return rc;
 }

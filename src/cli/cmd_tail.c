@@ -1,9 +1,11 @@
 /*
  * paimon tail TABLE [--from earliest|latest|snapshot:N|timestamp:MS] [--to snapshot:M]
- *                   [--consumer ID] [--follow] [--format jsonl|table]
+ *                   [--select c[,c..]] [--consumer ID] [--follow] [--format jsonl|csv|table]
  *
- * Prints the changes of each snapshot of a range (include/paimon/changes.h): canonical JSON
- * lines with "_ROW_KIND" first (DESIGN.md), or an aligned table.  Without --to the range
+ * Prints the changes of each snapshot of a range (include/paimon/changes.h), read through
+ * one cursor per snapshot, in the formats of output.c: canonical JSON lines with
+ * "_ROW_KIND" first (DESIGN.md), CSV with a `_ROW_KIND` column first (which
+ * `paimon write --format csv` reads back as the row kinds), or an aligned table.  Without --to the range
  * ends at the latest snapshot; without --from it starts at the latest, as `tail` shows the
  * end of a file.  --follow and --consumer belong to streaming reads and are refused until
  * they exist.
@@ -19,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 
 static const char USAGE[] =
     "usage: paimon tail TABLE [--from earliest|latest|snapshot:N|timestamp:MS]\n"
-    "                   [--to snapshot:M] [--format jsonl|table]\n"
+    "                   [--to snapshot:M] [--select c[,c..]] [--format jsonl|csv|table]\n"
     "\n"
     "Prints the changes of each snapshot from --from (default: latest) to --to (default: the\n"
     "latest), as Java Paimon's streaming read returns them, each row with its \"_ROW_KIND\"\n"
@@ -34,15 +36,19 @@ static const char USAGE[] =
     "  latest        the latest snapshot\n"
     "  snapshot:N    snapshot N\n"
     "  timestamp:MS  the first snapshot committed at or after MS (epoch milliseconds)\n"
-    "--format: jsonl (default; canonical rows), table.\n"
+    "--select: the columns to print after _ROW_KIND (default: all).\n"
+    "--format: jsonl (default; canonical rows), csv (RFC 4180 with a header; a null is an\n"
+    "empty field, the empty string \"\"), table (aligned; a null is NULL, and a string that\n"
+    "could pass for it -- NULL in any case, empty, with a leading or trailing space, or\n"
+    "starting with a double quote -- is shown in double quotes; numeric columns are\n"
+    "right-aligned).\n"
     "--follow and --consumer (streaming reads) are not supported yet.\n";
 
 static const cli_option OPTIONS[] = {
     {"from", true, false},    {"to", true, false},     {"consumer", true, false},
-    {"follow", false, false}, {"format", true, false}, {NULL, false, false},
+    {"follow", false, false}, {"format", true, false}, {"select", true, false},
+    {NULL, false, false},
 };
-
-#define MAX_COLUMNS 4096
 
 /* "PREFIX:NUMBER" -> the number; 0 when `text` does not start with prefix. */
 static int parse_point(const char *opt, const char *text, const char *prefix, long long *out,
@@ -89,49 +95,18 @@ static int parse_from(const char *text, paimon_changes_options *o)
 }
 
 /* Prints the current snapshot's rows; returns an exit code. */
-static int print_rows(paimon_changes *ch, bool jsonl, cli_table *tab, long long *count)
+static int print_rows(paimon_changes *ch, cli_output *out)
 {
     paimon_error err = {0, {0}};
-    size_t nc = paimon_changes_column_count(ch);
-    for (;;) {
-        int rc = paimon_changes_next_row(ch, &err);
-        if (rc == PAIMON_ITEROVER)
-            return CLI_EXIT_OK;
-        if (rc != 0) {
-            fflush(stdout);
-            return cli_fail(&err, false);
-        }
-        (*count)++;
-        if (jsonl) {
-            const char *json;
-            size_t len;
-            if ((rc = paimon_changes_row_json(ch, &json, &len, &err)) != 0)
-                return cli_fail(&err, false);
-            fwrite(json, 1, len, stdout);
-            fputc('\n', stdout);
-        } else {
-            char **cells = calloc(nc + 1, sizeof(char *));
-            if (cells == NULL) {
-                fprintf(stderr, "paimon: tail: out of memory\n");
-                return CLI_EXIT_FAILED;
-            }
-            for (size_t i = 0; i < nc; i++) {
-                const char *text;
-                size_t len;
-                if ((rc = paimon_changes_row_value_text(ch, i, &text, &len, &err)) != 0) {
-                    for (size_t k = 0; k < i; k++)
-                        free(cells[k]);
-                    free(cells);
-                    return cli_fail(&err, false);
-                }
-                cells[i] = strdup(text != NULL ? text : "NULL");
-            }
-            cli_table_add(tab, (const char *const *)cells);
-            for (size_t i = 0; i < nc; i++)
-                free(cells[i]);
-            free(cells);
-        }
-    }
+    paimon_cursor *cur = NULL;
+    int rc = paimon_changes_cursor(&cur, ch, &err);
+    while (rc == 0 && (rc = paimon_cursor_next(cur, &err)) == 0)
+        rc = cli_output_row(out, cur, &err);
+    paimon_cursor_free(cur);
+    if (rc == PAIMON_ITEROVER)
+        return CLI_EXIT_OK;
+    fflush(stdout);
+    return cli_fail(&err, false);
 }
 
 int cli_cmd_tail(int argc, char **argv)
@@ -141,9 +116,11 @@ int cli_cmd_tail(int argc, char **argv)
     paimon_changes *ch = NULL;
     paimon_changes_options o = PAIMON_CHANGES_OPTIONS_INIT;
     paimon_error err = {0, {0}};
-    const char *format = "jsonl", *to;
-    cli_table *tab = NULL;
-    long long count = 0;
+    cli_format format = CLI_FORMAT_JSONL;
+    cli_select select = {NULL, NULL, 0};
+    cli_output *out = NULL;
+    const char **names = NULL, **types = NULL;
+    const char *to;
     int rc = cli_parse("tail", argc, argv, OPTIONS, &a);
 
     if (rc != CLI_EXIT_OK)
@@ -155,10 +132,12 @@ int cli_cmd_tail(int argc, char **argv)
     if (a.positional_count != 1)
         return cli_usage_error("tail", a.positional_count == 0 ? "missing TABLE"
                                                                : "more than one TABLE given");
-    if (cli_get(&a, "format") != NULL)
-        format = cli_get(&a, "format");
-    if (strcmp(format, "jsonl") != 0 && strcmp(format, "table") != 0)
-        return cli_usage_error("tail", "--format must be jsonl or table, not '%s'", format);
+    if (cli_get(&a, "format") != NULL &&
+        (rc = cli_format_parse("tail", cli_get(&a, "format"),
+                               CLI_FORMATS(CLI_FORMAT_JSONL) | CLI_FORMATS(CLI_FORMAT_CSV) |
+                                   CLI_FORMATS(CLI_FORMAT_TABLE),
+                               &format)) != CLI_EXIT_OK)
+        return rc;
     o.from = PAIMON_CHANGES_FROM_LATEST;
     if (cli_get(&a, "from") != NULL && (rc = parse_from(cli_get(&a, "from"), &o)) != 0)
         return rc;
@@ -182,6 +161,12 @@ int cli_cmd_tail(int argc, char **argv)
         fprintf(stderr, "paimon: tail: --consumer (consumer progress) is not supported yet\n");
         return CLI_EXIT_FAILED;
     }
+    if (cli_get(&a, "select") != NULL) {
+        if ((rc = cli_select_parse("tail", cli_get(&a, "select"), &select)) != CLI_EXIT_OK)
+            return rc;
+        o.columns = select.names;
+        o.column_count = select.count;
+    }
 
     if ((rc = paimon_table_open(&t, a.positional[0], &err)) != 0) {
         rc = cli_fail(&err, false);
@@ -191,13 +176,15 @@ int cli_cmd_tail(int argc, char **argv)
         rc = cli_fail(&err, false);
         goto done;
     }
-    if (format[0] == 't') {
-        const char *names[MAX_COLUMNS];
+    {
         size_t nc = paimon_changes_column_count(ch);
-        tab = cli_table_new(nc);
-        for (size_t i = 0; i < nc && i < MAX_COLUMNS; i++)
+        names = cli_calloc(nc, sizeof(char *));
+        types = cli_calloc(nc, sizeof(char *));
+        for (size_t i = 0; i < nc; i++) {
             names[i] = paimon_changes_column_name(ch, i);
-        cli_table_add(tab, names);
+            types[i] = paimon_changes_column_type(ch, i);
+        }
+        out = cli_output_new(format, stdout, nc, names, types);
     }
     for (;;) {
         rc = paimon_changes_next_snapshot(ch, NULL, &err);
@@ -208,21 +195,21 @@ int cli_cmd_tail(int argc, char **argv)
             rc = cli_fail(&err, false);
             goto done;
         }
-        if ((rc = print_rows(ch, format[0] == 'j', tab, &count)) != CLI_EXIT_OK)
+        if ((rc = print_rows(ch, out)) != CLI_EXIT_OK)
             goto done;
     }
-    if (tab != NULL) {
-        cli_table_print(tab, stdout);
-        printf("(%lld row%s)\n", count, count == 1 ? "" : "s");
-    }
+    cli_output_end(out);
     rc = CLI_EXIT_OK;
 done:
     if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
         fprintf(stderr, "paimon: tail: cannot write the output\n");
         rc = CLI_EXIT_FAILED;
     }
-    cli_table_free(tab);
+    cli_output_free(out);
+    free(names);
+    free(types);
     paimon_changes_free(ch);
     paimon_table_free(t);
+    cli_select_free(&select);
     return rc;
 }

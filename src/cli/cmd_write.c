@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "cli.h"
+#include "commands.h"
 #include "paimon/write.h"
 
 static const char USAGE[] =
@@ -98,8 +98,7 @@ int cli_cmd_write(int argc, char **argv)
     if (part_text != NULL && !cli_has(&a, "overwrite"))
         return cli_usage_error("write", "--partition needs --overwrite");
     if (part_text != NULL) {
-        if ((part_copy = strdup(part_text)) == NULL)
-            return CLI_EXIT_FAILED;
+        part_copy = cli_strdup(part_text);
         nitems = split_partition(part_copy, items, sizeof(items) / sizeof(items[0]));
         for (size_t i = 0; i < nitems; i++)
             if (strchr(items[i], '=') == NULL || items[i][0] == '=') {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/assert.h"
 #include "util/error.h"
 
 /* Buffers of zero bytes still need a valid address for some consumers. */
@@ -300,6 +301,7 @@ int pm_arrow_export_batch(pm_batch *b, struct ArrowArray *out, paimon_error *err
     int rc = 0;
     size_t i = 0;
 
+    PM_ASSERT(pm_batch_is_aligned(b)); /* every batch leaving the library is whole */
     n = array_node_new(out, (int64_t)b->column_count);
     if (n == NULL) {
         pm_batch_free(b);

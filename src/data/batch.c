@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/assert.h"
 #include "util/error.h"
 #include "util/time.h"
 
@@ -566,6 +567,16 @@ void pm_batch_reset(pm_batch *b)
         pm_column_reset(b->columns[i]);
 }
 
+bool pm_batch_is_aligned(const pm_batch *b)
+{
+    if (b->column_count != b->type->field_count)
+        return false;
+    for (size_t i = 0; i < b->column_count; i++)
+        if (b->columns[i] == NULL || b->columns[i]->length != b->row_count)
+            return false;
+    return true;
+}
+
 int pm_batch_set_rows(pm_batch *b, int64_t rows, paimon_error *err)
 {
     for (size_t i = 0; i < b->column_count; i++)
@@ -584,6 +595,7 @@ int pm_batch_filter(const pm_batch *b, const uint8_t *select, pm_batch **out, pa
     int rc;
 
     *out = NULL;
+    PM_ASSERT(pm_batch_is_aligned(b));
     if ((rc = pm_batch_new(&r, b->type, err)) != 0)
         return rc;
     for (int64_t i = 0; i < b->row_count; i++) {
@@ -599,6 +611,7 @@ int pm_batch_filter(const pm_batch *b, const uint8_t *select, pm_batch **out, pa
         n++;
     }
     r->row_count = n;
+    PM_ASSERT(pm_batch_is_aligned(r));
     *out = r;
     return 0;
 }

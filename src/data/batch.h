@@ -228,6 +228,11 @@ int pm_batch_take(pm_batch *dst, const pm_batch *src, const int64_t *idx, int64_
  * `*out`; release with pm_batch_free(). */
 int pm_batch_filter(const pm_batch *b, const uint8_t *select, pm_batch **out, paimon_error *err);
 
+/* Whether the batch is whole: one column per field of its type, each of row_count slots.
+ * Debug builds assert it where batches are filtered and where they leave the library
+ * (data/arrow.c); producers that fill columns directly must keep it. */
+bool pm_batch_is_aligned(const pm_batch *b);
+
 /* Checks the invariants of every column (lengths, offsets monotonic and in range, bitmap
  * sizes, null counts).  For tests and after imports; PAIMON_EINVALID names the column. */
 int pm_batch_validate(const pm_batch *b, paimon_error *err);

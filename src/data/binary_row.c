@@ -243,6 +243,18 @@ int pm_binrow_deserialize(pm_binrow *row, const uint8_t *data, size_t len, paimo
     return pm_binrow_view(row, data + 4, len - 4, (int32_t)pm_load_be32(data), err);
 }
 
+int pm_binrow_decode_key(const uint8_t *data, size_t len, const pm_type *const *types, size_t count,
+                         pm_datum *out, paimon_error *err)
+{
+    pm_binrow row;
+    int rc = pm_binrow_deserialize(&row, data, len, err);
+    if (rc == 0 && row.arity != (int32_t)count)
+        rc = pm_corrupt(err, "%d fields, the key has %zu", row.arity, count);
+    for (size_t k = 0; rc == 0 && k < count; k++)
+        rc = pm_binrow_get(&row, (int32_t)k, types[k], &out[k], err);
+    return rc;
+}
+
 /* Resolves an (offset << 32 | len) reference inside [base, base + total). */
 static int var_ref(uint64_t slot, const uint8_t *base, size_t total, const uint8_t **ptr,
                    size_t *len, size_t need_len, paimon_error *err)

@@ -67,6 +67,12 @@ int pm_binrow_view(pm_binrow *row, const uint8_t *data, size_t len, int32_t arit
 /* Views a manifest-serialized row (BE arity prefix). */
 int pm_binrow_deserialize(pm_binrow *row, const uint8_t *data, size_t len, paimon_error *err);
 
+/* Decodes a manifest-serialized key (a data file's min or max key) of `count` fields of
+ * `types` into out[0..count).  Strings and binaries point into `data`.  PAIMON_ECORRUPT
+ * when the arity is not `count` or a field does not decode. */
+int pm_binrow_decode_key(const uint8_t *data, size_t len, const pm_type *const *types, size_t count,
+                         pm_datum *out, paimon_error *err);
+
 static inline bool pm_binrow_is_null(const pm_binrow *row, int32_t idx)
 {
     int32_t bit = idx + 8;

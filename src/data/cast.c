@@ -13,6 +13,7 @@
 #include "data/java_text.h"
 #include "util/error.h"
 #include "util/time.h"
+#include "util/utf8.h"
 
 static bool is_int(const pm_type *t)
 {
@@ -193,32 +194,15 @@ static bool parse_decimal(const char *s, size_t len, pm_int128 *unscaled, int *s
 
 /* ---- text -------------------------------------------------------------------------------- */
 
-static size_t utf8_chars(const uint8_t *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            n++;
-    return n;
-}
-
-/* Cuts to `length` characters; CHAR pads with spaces (BinaryStringUtils.toCharacterString). */
+/* Cuts to `length` characters; CHAR pads with spaces (BinaryStringUtils.toCharacterString:
+ * characters as BinaryString.numChars and substring count them, util/utf8.h). */
 static int fit_string(pm_buf *b, size_t start, const pm_type *to)
 {
-    size_t chars = utf8_chars(b->data + start, b->len - start);
+    size_t chars = pm_utf8_count(b->data + start, b->len - start);
     if (to->length <= 0 || (size_t)to->length == chars)
         return 0;
     if (chars > (size_t)to->length) {
-        size_t keep = 0, seen = 0;
-        for (size_t i = start; i < b->len; i++) {
-            if ((b->data[i] & 0xc0) != 0x80) {
-                if (seen == (size_t)to->length)
-                    break;
-                seen++;
-            }
-            keep = i - start + 1;
-        }
-        b->len = start + keep;
+        b->len = start + pm_utf8_prefix(b->data + start, b->len - start, (size_t)to->length);
         return 0;
     }
     if (to->id == PM_TYPE_CHAR) {

@@ -19,7 +19,7 @@
  *   DATE -> TIMESTAMP (midnight), TIMESTAMP -> DATE/TIME, TIME -> TIMESTAMP (1970-01-01)
  *   TIMESTAMP <-> TIMESTAMP_LTZ, precision changes truncate (the session zone is UTC)
  *   numbers <-> TIMESTAMP      epoch seconds
- * Nested types are not cast here: schema evolution maps ROW fields by id (table/evolve).
+ * Nested types are not cast here: schema evolution maps ROW fields by id (table/file_reader.c).
  */
 #ifndef PM_DATA_CAST_H
 #define PM_DATA_CAST_H

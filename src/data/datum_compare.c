@@ -49,6 +49,17 @@ int pm_datum_compare(const pm_type *t, const pm_datum *a, const pm_datum *b)
     }
 }
 
+int pm_datum_compare_key(const pm_type *const *types, const pm_datum *a, const pm_datum *b,
+                         size_t count)
+{
+    for (size_t k = 0; k < count; k++) {
+        int c = pm_datum_compare(types[k], &a[k], &b[k]);
+        if (c != 0)
+            return c;
+    }
+    return 0;
+}
+
 static int cmp_i64(int64_t a, int64_t b)
 {
     return a < b ? -1 : a > b;

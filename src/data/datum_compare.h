@@ -14,6 +14,10 @@
  * order). */
 int pm_datum_compare(const pm_type *t, const pm_datum *a, const pm_datum *b);
 
+/* Compares two keys of `count` values of `types`, value by value in this order. */
+int pm_datum_compare_key(const pm_type *const *types, const pm_datum *a, const pm_datum *b,
+                         size_t count);
+
 /* Compares slot `i` of `a` with slot `j` of `b` (columns of the same type) in the same
  * order, nulls first. */
 int pm_column_compare(const pm_column *a, int64_t i, const pm_column *b, int64_t j);

@@ -14,6 +14,7 @@
 
 #include "data/input_int.h"
 #include "util/alloc.h"
+#include "util/utf8.h"
 
 #define DEFAULT_BATCH_ROWS 4096
 #define DEFAULT_MAX_RECORD ((size_t)64 << 20)
@@ -55,14 +56,7 @@ const char *pm_input_show(char *out, const uint8_t *s, size_t len)
     }
     while (i < len && chars < 48 && o + 8 < PM_INPUT_SHOW_CAP - 4) {
         uint8_t c = s[i];
-        size_t seq = c < 0x80             ? 1
-                     : (c & 0xe0) == 0xc0 ? 2
-                     : (c & 0xf0) == 0xe0 ? 3
-                     : (c & 0xf8) == 0xf0 ? 4
-                                          : 0;
-        bool ok = seq > 0 && i + seq <= len;
-        for (size_t k = 1; ok && k < seq; k++)
-            ok = (s[i + k] & 0xc0) == 0x80;
+        size_t seq = c < 0x80 ? 1 : pm_utf8_decode(s + i, len - i, NULL); /* 0: not UTF-8 */
         if (c >= 0x20 && c < 0x7f) {
             out[o++] = (char)c;
             i++;
@@ -70,7 +64,7 @@ const char *pm_input_show(char *out, const uint8_t *s, size_t len)
             out[o++] = '\\';
             out[o++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
             i++;
-        } else if (c >= 0x80 && ok) {
+        } else if (c >= 0x80 && seq > 0) {
             memcpy(out + o, s + i, seq);
             o += seq;
             i += seq;

@@ -273,51 +273,34 @@ static bool is_null(const span *v)
  * skipped, so syntax-checked). */
 typedef int (*member_fn)(pm_row_input *in, const uint8_t *key, size_t klen, span v, void *arg);
 
+typedef struct member_walk {
+    pm_row_input *in;
+    member_fn fn;
+    void *arg;
+} member_walk;
+
+static int span_member(void *arg, pm_input_ctx *x, pm_input_cur *c, const uint8_t *key, size_t klen)
+{
+    member_walk *w = arg;
+    span v;
+    int rc;
+    pm_input_ws(c);
+    v.p = c->p;
+    if ((rc = pm_input_json_skip(x, c)) != 0)
+        return rc;
+    v.end = c->p;
+    return w->fn(w->in, key, klen, v, w->arg);
+}
+
 static int members(pm_row_input *in, pm_input_cur *c, const char *what, member_fn fn, void *arg)
 {
     pm_input_ctx *x = &in->ctx;
-    int rc;
+    member_walk w = {in, fn, arg};
     pm_input_ws(c);
     if (c->p >= c->end || *c->p != '{')
         return pm_input_json_wrong(x, c, what);
-    c->p++;
-    pm_input_ws(c);
-    if (c->p < c->end && *c->p == '}') {
-        c->p++;
-        return 0;
-    }
-    for (;;) {
-        const uint8_t *key;
-        size_t klen;
-        span v;
-        pm_input_ws(c);
-        if (c->p >= c->end || *c->p != '"')
-            return pm_input_json_wrong(x, c, "a key");
-        /* an unescaped key stays valid: skipping the value unescapes nothing */
-        if ((rc = pm_input_json_string(x, c, &x->unescaped, &key, &klen)) != 0)
-            return rc;
-        pm_input_ws(c);
-        if (c->p >= c->end || *c->p != ':')
-            return pm_input_json_wrong(x, c, "':'");
-        c->p++;
-        pm_input_ws(c);
-        v.p = c->p;
-        if ((rc = pm_input_json_skip(x, c)) != 0)
-            return rc;
-        v.end = c->p;
-        if ((rc = fn(in, key, klen, v, arg)) != 0)
-            return rc;
-        pm_input_ws(c);
-        if (c->p < c->end && *c->p == ',') {
-            c->p++;
-            continue;
-        }
-        if (c->p < c->end && *c->p == '}') {
-            c->p++;
-            return 0;
-        }
-        return pm_input_json_wrong(x, c, "',' or '}'");
-    }
+    /* an unescaped key stays valid: skipping the value unescapes nothing */
+    return pm_input_json_members(x, c, &x->unescaped, "a key", span_member, &w);
 }
 
 typedef struct event {

@@ -232,6 +232,16 @@ int pm_input_json_string(pm_input_ctx *x, pm_input_cur *c, pm_buf *scratch, cons
 /* Skips one JSON value (any type), checking its syntax; nesting limited. */
 int pm_input_json_skip(pm_input_ctx *x, pm_input_cur *c);
 
+/* Walks the members of the JSON object at the cursor (which is on its '{'), through the
+ * closing '}': for each member its key (unescaped into `scratch` when it has escapes; with
+ * `scratch` NULL only checked, and `key` is NULL) and `fn`, which must read or skip the
+ * value at the cursor (just past the ':').  `key_what` names a key in "expected" errors.
+ * 0, or the first error (fn's own passed through). */
+typedef int (*pm_input_member_fn)(void *arg, pm_input_ctx *x, pm_input_cur *c, const uint8_t *key,
+                                  size_t key_len);
+int pm_input_json_members(pm_input_ctx *x, pm_input_cur *c, pm_buf *scratch, const char *key_what,
+                          pm_input_member_fn fn, void *arg);
+
 /* Reads one JSON value into one slot of `col` (whitespace before it skipped). */
 int pm_input_json_value(pm_input_ctx *x, pm_input_cur *c, pm_column *col, const pm_input_enc *enc);
 

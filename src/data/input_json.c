@@ -16,6 +16,7 @@
 
 #include "data/input_int.h"
 #include "util/alloc.h"
+#include "util/utf8.h"
 
 /* ---- tokens ---------------------------------------------------------------------------- */
 
@@ -36,32 +37,6 @@ static int hex4(const uint8_t *p, uint32_t *out)
     }
     *out = v;
     return 0;
-}
-
-static int put_utf8(pm_buf *b, uint32_t cp)
-{
-    uint8_t u[4];
-    size_t n;
-    if (cp < 0x80) {
-        u[0] = (uint8_t)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        u[0] = (uint8_t)(0xc0 | (cp >> 6));
-        u[1] = (uint8_t)(0x80 | (cp & 0x3f));
-        n = 2;
-    } else if (cp < 0x10000) {
-        u[0] = (uint8_t)(0xe0 | (cp >> 12));
-        u[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
-        u[2] = (uint8_t)(0x80 | (cp & 0x3f));
-        n = 3;
-    } else {
-        u[0] = (uint8_t)(0xf0 | (cp >> 18));
-        u[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3f));
-        u[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
-        u[3] = (uint8_t)(0x80 | (cp & 0x3f));
-        n = 4;
-    }
-    return pm_buf_append(b, u, n);
 }
 
 /* Decodes the escapes of a string whose raw content is [a, end) into `out` (or only checks
@@ -105,7 +80,7 @@ static int unescape(pm_input_ctx *x, const uint8_t *a, const uint8_t *end, pm_bu
                 return pm_input_fail(x, "lone surrogate \\u%04X in a string", (unsigned)cp);
             }
             if (out != NULL)
-                rc = put_utf8(out, cp);
+                rc = pm_utf8_put(out, cp); /* never a surrogate: paired above */
             p += 6;
             continue;
         default:
@@ -262,6 +237,53 @@ int pm_input_json_wrong(pm_input_ctx *x, pm_input_cur *c, const char *expected)
                          pm_input_show(shown, p, (size_t)(e - p)));
 }
 
+int pm_input_json_members(pm_input_ctx *x, pm_input_cur *c, pm_buf *scratch, const char *key_what,
+                          pm_input_member_fn fn, void *arg)
+{
+    int rc;
+    c->p++; /* the '{' */
+    pm_input_ws(c);
+    if (c->p < c->end && *c->p == '}') {
+        c->p++;
+        return 0;
+    }
+    for (;;) {
+        const uint8_t *key = NULL;
+        size_t klen = 0;
+        pm_input_ws(c);
+        if (c->p >= c->end || *c->p != '"')
+            return pm_input_json_wrong(x, c, key_what);
+        if ((rc = pm_input_json_string(x, c, scratch, &key, &klen)) != 0)
+            return rc;
+        pm_input_ws(c);
+        if (c->p >= c->end || *c->p != ':')
+            return pm_input_json_wrong(x, c, "':'");
+        c->p++;
+        if ((rc = fn(arg, x, c, key, klen)) != 0)
+            return rc;
+        pm_input_ws(c);
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (c->p < c->end && *c->p == '}') {
+            c->p++;
+            return 0;
+        }
+        return pm_input_json_wrong(x, c, "',' or '}'");
+    }
+}
+
+static int skip_depth(pm_input_ctx *x, pm_input_cur *c, int depth);
+
+static int skip_member(void *arg, pm_input_ctx *x, pm_input_cur *c, const uint8_t *key,
+                       size_t key_len)
+{
+    (void)key;
+    (void)key_len;
+    return skip_depth(x, c, *(const int *)arg + 1);
+}
+
 static int skip_depth(pm_input_ctx *x, pm_input_cur *c, int depth)
 {
     bool is_int;
@@ -300,36 +322,7 @@ static int skip_depth(pm_input_ctx *x, pm_input_cur *c, int depth)
             }
             return pm_input_json_wrong(x, c, "',' or ']'");
         }
-    case '{':
-        c->p++;
-        pm_input_ws(c);
-        if (c->p < c->end && *c->p == '}') {
-            c->p++;
-            return 0;
-        }
-        for (;;) {
-            pm_input_ws(c);
-            if (c->p >= c->end || *c->p != '"')
-                return pm_input_json_wrong(x, c, "a key string");
-            if ((rc = pm_input_json_string(x, c, NULL, &s, &n)) != 0)
-                return rc;
-            pm_input_ws(c);
-            if (c->p >= c->end || *c->p != ':')
-                return pm_input_json_wrong(x, c, "':'");
-            c->p++;
-            if ((rc = skip_depth(x, c, depth + 1)) != 0)
-                return rc;
-            pm_input_ws(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                continue;
-            }
-            if (c->p < c->end && *c->p == '}') {
-                c->p++;
-                return 0;
-            }
-            return pm_input_json_wrong(x, c, "',' or '}'");
-        }
+    case '{': return pm_input_json_members(x, c, NULL, "a key string", skip_member, &depth);
     default:
         if ((e = pm_input_json_number_end(c->p, c->end, &is_int)) == NULL)
             return pm_input_json_wrong(x, c, "a JSON value");

@@ -15,6 +15,7 @@
 #include "data/canonical.h"
 #include "data/input_int.h"
 #include "util/alloc.h"
+#include "util/utf8.h"
 
 #define SHOW(s, n) pm_input_show(shown, (s), (n))
 
@@ -167,6 +168,27 @@ static bool text_is(const uint8_t *s, size_t n, const char *lit)
     return n == l && memcmp(s, lit, l) == 0;
 }
 
+/* The exponent after an 'e' or 'E' at s[*i]: an optional sign and at least one digit (false
+ * without), the magnitude saturating once it reaches `cap` (far past any scale); *i moves
+ * past it. */
+static bool read_exponent(const uint8_t *s, size_t n, size_t *i, int64_t cap, int64_t *out)
+{
+    bool neg = false;
+    int64_t v = 0;
+    size_t at = *i + 1, start;
+    if (at < n && (s[at] == '-' || s[at] == '+'))
+        neg = s[at++] == '-';
+    start = at;
+    for (; at < n && is_digit(s[at]); at++)
+        if (v < cap)
+            v = v * 10 + (s[at] - '0');
+    *i = at;
+    if (at == start)
+        return false;
+    *out = neg ? -v : v;
+    return true;
+}
+
 /* Parses decimal floating-point text: [+-]? digits [. digits] [e [+-] digits], at least one
  * digit, or the specials NaN, Infinity, -Infinity (also +Infinity).  Returns 0, 1 for bad
  * syntax, 2 out of range.  Clinger's fast path (exact mantissa and power of ten, one
@@ -221,19 +243,10 @@ static int parse_real(const uint8_t *s, size_t n, bool single, double *dout, flo
     if (digits == 0)
         return 1;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        bool eneg = false;
-        int64_t ev = 0;
-        size_t start;
-        i++;
-        if (i < n && (s[i] == '-' || s[i] == '+'))
-            eneg = s[i++] == '-';
-        start = i;
-        for (; i < n && is_digit(s[i]); i++)
-            if (ev < 1000000)
-                ev = ev * 10 + (s[i] - '0');
-        if (i == start)
+        int64_t ev;
+        if (!read_exponent(s, n, &i, 1000000, &ev))
             return 1;
-        e10 += eneg ? -ev : ev;
+        e10 += ev;
     }
     if (i != n)
         return 1;
@@ -379,21 +392,8 @@ int pm_input_decimal_text(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_
     }
     if (int_b == int_a && frac_b == frac_a)
         return type_fail(x, c->type, s, n, "is not a valid ", "");
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        bool eneg = false;
-        size_t start;
-        i++;
-        if (i < n && (s[i] == '-' || s[i] == '+'))
-            eneg = s[i++] == '-';
-        start = i;
-        for (; i < n && is_digit(s[i]); i++)
-            if (exp < 100000)
-                exp = exp * 10 + (s[i] - '0');
-        if (i == start)
-            return type_fail(x, c->type, s, n, "is not a valid ", "");
-        if (eneg)
-            exp = -exp;
-    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E') && !read_exponent(s, n, &i, 100000, &exp))
+        return type_fail(x, c->type, s, n, "is not a valid ", "");
     if (i != n)
         return type_fail(x, c->type, s, n, "is not a valid ", "");
 
@@ -530,59 +530,12 @@ int pm_input_base64_decode(pm_buf *out, const uint8_t *s, size_t n)
 
 /* ---- strings and binaries -------------------------------------------------------------- */
 
-/* Validates UTF-8 (no overlongs, surrogates or values past U+10FFFF) and counts code
- * points.  False when invalid. */
-static bool utf8_count(const uint8_t *s, size_t n, size_t *chars)
-{
-    size_t i = 0, count = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            /* runs of ASCII, 8 bytes at a time */
-            while (i + 8 <= n) {
-                uint64_t w;
-                memcpy(&w, s + i, 8);
-                if (w & 0x8080808080808080ull)
-                    break;
-                i += 8;
-                count += 8;
-            }
-            while (i < n && s[i] < 0x80) {
-                i++;
-                count++;
-            }
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf) {
-            if (i + 1 >= n || (s[i + 1] & 0xc0) != 0x80)
-                return false;
-            i += 2;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            uint8_t lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-            if (i + 2 >= n || s[i + 1] < lo || s[i + 1] > hi || (s[i + 2] & 0xc0) != 0x80)
-                return false;
-            i += 3;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            uint8_t lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-            if (i + 3 >= n || s[i + 1] < lo || s[i + 1] > hi || (s[i + 2] & 0xc0) != 0x80 ||
-                (s[i + 3] & 0xc0) != 0x80)
-                return false;
-            i += 4;
-        } else {
-            return false;
-        }
-        count++;
-    }
-    *chars = count;
-    return true;
-}
-
 static int string_value(pm_input_ctx *x, pm_column *c, const uint8_t *s, size_t n)
 {
     char shown[160], tn[96];
     size_t chars = 0;
     int rc;
-    if (!utf8_count(s, n, &chars))
+    if (!pm_utf8_validate(s, n, &chars)) /* no overlongs, surrogates, past U+10FFFF */
         return pm_input_fail(x, "%s is not valid UTF-8", SHOW(s, n));
     if (chars > (size_t)c->type->length)
         return pm_input_fail(x, "%s has %zu characters, more than %s allows", SHOW(s, n), chars,

@@ -9,49 +9,9 @@
 #include "util/error.h"
 #include "util/java_hashmap.h"
 #include "util/time.h"
+#include "util/utf8.h"
 
 /* ---- UTF-8 as Java strings see it ---------------------------------------------------------- */
-
-/* Decodes the code point at s[*i] and advances; an invalid sequence yields U+FFFD for one
- * byte, as Java's decoder replaces malformed input. */
-static uint32_t next_code_point(const uint8_t *s, size_t len, size_t *i)
-{
-    uint8_t c = s[*i];
-    uint32_t cp;
-    size_t n;
-    if (c < 0x80) {
-        (*i)++;
-        return c;
-    }
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        (*i)++;
-        return 0xfffd;
-    }
-    if (*i + n > len)
-        goto bad;
-    for (size_t k = 1; k < n; k++) {
-        if ((s[*i + k] & 0xc0) != 0x80)
-            goto bad;
-        cp = (cp << 6) | (s[*i + k] & 0x3f);
-    }
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        goto bad;
-    *i += n;
-    return cp;
-bad:
-    (*i)++;
-    return 0xfffd;
-}
 
 /* Iterates the UTF-16 code units of UTF-8 text. */
 typedef struct utf16_iter {
@@ -70,7 +30,7 @@ static bool utf16_next(utf16_iter *it, uint16_t *unit)
     }
     if (it->i >= it->len)
         return false;
-    cp = next_code_point(it->s, it->len, &it->i);
+    cp = pm_utf8_next(it->s, it->len, &it->i);
     if (cp < 0x10000) {
         *unit = (uint16_t)cp;
     } else {
@@ -149,7 +109,7 @@ static int java_text(pm_buf *out, const uint8_t *s, size_t len)
     int rc = 0;
     while (rc == 0 && i < len) {
         size_t start = i;
-        uint32_t cp = next_code_point(s, len, &i);
+        uint32_t cp = pm_utf8_next(s, len, &i);
         if (cp == 0xfffd && !(i - start == 3 && memcmp(s + start, "\xef\xbf\xbd", 3) == 0))
             rc = pm_buf_puts(out, "\xef\xbf\xbd");
         else

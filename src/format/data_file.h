@@ -3,9 +3,9 @@
  * `paimon file cat/meta` and of the table readers.
  *
  * pm_data_file_open() reads the first bytes of the file and picks the format whose magic
- * they start with (Parquet "PAR1"; ORC "ORC" and Avro "Obj\x01" are added by their own
- * modules with one line in data_file.c's table).  Another magic is PAIMON_EUNSUPPORTED
- * naming the file.
+ * they start with: Parquet "PAR1", ORC "ORC", Avro "Obj\x01" (a new format is its
+ * pm_data_format and one line in data_file.c's table).  Another magic is
+ * PAIMON_EUNSUPPORTED naming the file.
  *
  * A path whose name starts with "compacted-changelog-" names a range of another file
  * (format/compacted_changelog.h): that range is opened as the file, and its magic must be

@@ -8,6 +8,7 @@
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/utf8.h"
 
 /* ---- bloom filter ---------------------------------------------------------------------- */
 
@@ -169,32 +170,21 @@ static int write_utf(pm_buf *out, const char *s)
     int rc = 0;
     pm_buf_init(&enc, 0);
     while (i < len && rc == 0) {
-        uint8_t b = p[i];
-        uint32_t cp;
-        size_t k = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-        if (i + k > len)
-            k = 1;
-        cp = k == 1 ? b : (uint32_t)(b & (0xFF >> (k + 1)));
-        for (size_t j = 1; j < k; j++)
-            cp = cp << 6 | (p[i + j] & 0x3F);
-        i += k;
-        if (cp >= 0x10000) {
-            uint32_t v = cp - 0x10000, hi = 0xD800 | (v >> 10), lo = 0xDC00 | (v & 0x3FF);
-            uint8_t t[6] = {
-                (uint8_t)(0xE0 | hi >> 12),           (uint8_t)(0x80 | ((hi >> 6) & 0x3F)),
-                (uint8_t)(0x80 | (hi & 0x3F)),        (uint8_t)(0xE0 | lo >> 12),
-                (uint8_t)(0x80 | ((lo >> 6) & 0x3F)), (uint8_t)(0x80 | (lo & 0x3F))};
-            rc = pm_buf_append(&enc, t, 6);
-        } else if (cp != 0 && cp < 0x80) {
-            rc = pm_buf_putc(&enc, (uint8_t)cp);
-        } else if (cp < 0x800) {
-            uint8_t t[2] = {(uint8_t)(0xC0 | cp >> 6), (uint8_t)(0x80 | (cp & 0x3F))};
-            rc = pm_buf_append(&enc, t, 2);
+        uint32_t cp = pm_utf8_next(p, len, &i); /* the Java String's code point */
+        uint8_t t[8];
+        size_t k;
+        if (cp == 0) { /* NUL as two bytes */
+            t[0] = 0xC0;
+            t[1] = 0x80;
+            k = 2;
+        } else if (cp >= 0x10000) { /* a surrogate pair, each unit as three bytes */
+            uint32_t v = cp - 0x10000;
+            k = pm_utf8_encode_any(0xD800 | (v >> 10), t);
+            k += pm_utf8_encode_any(0xDC00 | (v & 0x3FF), t + k);
         } else {
-            uint8_t t[3] = {(uint8_t)(0xE0 | cp >> 12), (uint8_t)(0x80 | ((cp >> 6) & 0x3F)),
-                            (uint8_t)(0x80 | (cp & 0x3F))};
-            rc = pm_buf_append(&enc, t, 3);
+            k = pm_utf8_encode_any(cp, t);
         }
+        rc = pm_buf_append(&enc, t, k);
     }
     if (rc == 0 && enc.len > 65535)
         rc = PAIMON_ELIMIT;

@@ -11,9 +11,9 @@
 
 #include "data/binary_row.h"
 #include "data/datum_compare.h"
+#include "lsm/levels.h"
 #include "lsm/lookup_cache.h"
 #include "lsm/lookup_file.h"
-#include "table/file_reader.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -218,12 +218,7 @@ static int64_t now_ms(void)
 
 static int compare_key(const pm_lookup_levels *l, const pm_datum *a, const pm_datum *b)
 {
-    for (size_t k = 0; k < l->key_count; k++) {
-        int c = pm_datum_compare(l->key_types[k], &a[k], &b[k]);
-        if (c != 0)
-            return c;
-    }
-    return 0;
+    return pm_datum_compare_key(l->key_types, a, b, l->key_count);
 }
 
 /* ---- the LRU of local files ---------------------------------------------------------------- */
@@ -285,16 +280,7 @@ static void enforce_bounds(pm_lookup_shared *s)
 
 static int compare_level0(const void *x, const void *y)
 {
-    const pm_data_file_meta *a = (*(lfile *const *)x)->meta, *b = (*(lfile *const *)y)->meta;
-    /* Levels' level-0 TreeSet: max sequence number descending, then min sequence number,
-     * creation time and file name ascending. */
-    if (a->max_sequence_number != b->max_sequence_number)
-        return a->max_sequence_number > b->max_sequence_number ? -1 : 1;
-    if (a->min_sequence_number != b->min_sequence_number)
-        return a->min_sequence_number < b->min_sequence_number ? -1 : 1;
-    if (a->creation_time != b->creation_time)
-        return a->creation_time < b->creation_time ? -1 : 1;
-    return strcmp(a->file_name, b->file_name);
+    return pm_levels_level0_compare((*(lfile *const *)x)->meta, (*(lfile *const *)y)->meta);
 }
 
 static int compare_run(const void *x, const void *y, void *ctx)
@@ -317,12 +303,7 @@ static void sort_level(pm_lookup_levels *l, int32_t i)
 static int decode_key(pm_lookup_levels *l, const pm_avro_bytes *b, pm_datum *out, const char *file,
                       const char *what, paimon_error *err)
 {
-    pm_binrow row;
-    int rc = pm_binrow_deserialize(&row, b->ptr, b->len, err);
-    if (rc == 0 && row.arity != (int32_t)l->key_count)
-        rc = pm_corrupt(err, "%d fields, the key has %zu", row.arity, l->key_count);
-    for (size_t k = 0; rc == 0 && k < l->key_count; k++)
-        rc = pm_binrow_get(&row, (int32_t)k, l->key_types[k], &out[k], err);
+    int rc = pm_binrow_decode_key(b->ptr, b->len, l->key_types, l->key_count, out, err);
     return rc == 0 ? 0 : pm_err_prefix(err, rc, "data file %s: %s: ", file, what);
 }
 
@@ -405,6 +386,10 @@ int pm_lookup_levels_new(pm_lookup_levels **out, const pm_lookup_config *config,
     *out = NULL;
     if (l == NULL)
         return pm_nomem(err);
+    if (config->open_file == NULL) {
+        pm_free(l);
+        return pm_err_set(err, PAIMON_EINVALID, "lookup levels: no open_file callback");
+    }
     l->c = *config;
     pm_buf_init(&l->key_buf, 0);
     pm_buf_init(&l->build_key, 0);
@@ -562,9 +547,7 @@ static int build_local(pm_lookup_levels *l, lfile *f, paimon_error *err)
     const pm_data_file_meta *m = f->meta;
     const pm_schema *fschema = l->c.schema;
     const pm_dv *dv = l->c.dv_of != NULL ? l->c.dv_of(l->c.dv_ctx, m->file_name) : NULL;
-    pm_manifest_entry e;
-    pm_file_reader_options o;
-    pm_file_reader *r = NULL;
+    pm_batch_source r = {0};
     pm_lookup_file_writer *w = NULL;
     pm_batch *b = NULL;
     char *local = NULL, *remote = NULL;
@@ -593,12 +576,8 @@ static int build_local(pm_lookup_levels *l, lfile *f, paimon_error *err)
         rc = name_file(err, rc, m->file_name);
         goto done;
     }
-    memset(&e, 0, sizeof(e));
-    e.file = *m;
-    memset(&o, 0, sizeof(o));
-    o.out_type = l->c.schema->row;
-    o.system_fields = true;
-    if ((rc = pm_file_reader_open(&r, l->c.fs, remote, &e, fschema, &o, err)) != 0) {
+    if ((rc = l->c.open_file(l->c.open_ctx, l->c.fs, remote, m, fschema, l->c.schema->row, &r,
+                             err)) != 0) {
         rc = name_file(err, rc, m->file_name);
         goto done;
     }
@@ -609,7 +588,7 @@ static int build_local(pm_lookup_levels *l, lfile *f, paimon_error *err)
                                          l->c.options.hash_load_factor, err)) != 0)
         goto done;
     for (;;) {
-        rc = pm_file_reader_next(r, &b, err);
+        rc = r.next(r.ctx, &b, err);
         if (rc == PAIMON_ITEROVER) {
             rc = 0;
             break;
@@ -648,7 +627,8 @@ static int build_local(pm_lookup_levels *l, lfile *f, paimon_error *err)
 done:
     pm_batch_free(b);
     pm_lookup_file_writer_free(w);
-    pm_file_reader_free(r);
+    if (r.release != NULL)
+        r.release(r.ctx);
     pm_free(local);
     pm_free(remote);
     return rc;

@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "data/arrow_stream.h"
 #include "data/batch.h"
 #include "io/fs.h"
 #include "lsm/deletion_vector.h"
@@ -89,6 +90,17 @@ typedef struct pm_lookup_config {
     /* The deletion vector of a data file, or NULL (borrowed for the call).  May be NULL. */
     const pm_dv *(*dv_of)(void *ctx, const char *file_name);
     void *dv_ctx;
+    /* Opens data file `meta` at `path`, written with `file_schema`, for a read of every row
+     * (deleted ones too: the levels apply dv_of themselves) in the columns of `out_type`,
+     * matched by field id, followed by _SEQUENCE_NUMBER and _VALUE_KIND.  Fills `out`; the
+     * levels call out->next until PAIMON_ITEROVER or an error, then out->release(out->ctx).
+     * `path`, `meta` and the types are borrowed until then.  Required: the table layer's
+     * pm_file_reader_open_source (table/file_reader.h) is the one in use; a callback keeps
+     * this layer below the table's reader. */
+    int (*open_file)(void *ctx, pm_fs *fs, const char *path, const pm_data_file_meta *meta,
+                     const pm_schema *file_schema, const pm_type *out_type, pm_batch_source *out,
+                     paimon_error *err);
+    void *open_ctx;
     const char *local_dir;    /* existing directory for local files */
     const char *local_prefix; /* e.g. "<partition>-<bucket>-" (Java's localFilePrefix) */
     pm_lookup_mode mode;

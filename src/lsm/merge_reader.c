@@ -5,6 +5,7 @@
 
 #include "data/datum_compare.h"
 #include "util/alloc.h"
+#include "util/assert.h"
 #include "util/error.h"
 
 typedef struct cursor {
@@ -141,6 +142,19 @@ static inline bool before(const pm_merge_reader *r, size_t x, size_t y)
     return compare_cursors(r, a, b) < 0;
 }
 
+/* The loser tree's invariant, checked in debug builds after every build and replay: the
+ * winner at tree[0] is a cursor, and no cursor orders before it (finished cursors last). */
+PM_ASSERT_HELPER static bool winner_ok(const pm_merge_reader *r)
+{
+    size_t w = r->tree[0];
+    if (w >= r->run_count)
+        return false;
+    for (size_t i = 0; i < r->run_count; i++)
+        if (before(r, i, w))
+            return false;
+    return true;
+}
+
 /* Plays the games of the subtree at node n; returns its winner. */
 static size_t build(pm_merge_reader *r, size_t n)
 {
@@ -168,6 +182,7 @@ static inline void replay(pm_merge_reader *r, size_t w)
         }
     }
     r->tree[0] = w;
+    PM_ASSERT(winner_ok(r));
 }
 
 /* ---- cursors ------------------------------------------------------------------------------- */
@@ -308,8 +323,10 @@ static int start(pm_merge_reader *r, paimon_error *err)
     for (size_t i = 0; i < r->retired_count; i++)
         pm_batch_free(r->retired[i]);
     r->retired_count = 0;
-    if (r->run_count > 0)
+    if (r->run_count > 0) {
         r->tree[0] = build(r, 1);
+        PM_ASSERT(winner_ok(r));
+    }
     r->started = true;
     return 0;
 }

@@ -5,9 +5,11 @@
  *
  * A run yields batches sorted by key and sequence number whose last two columns are
  * _SEQUENCE_NUMBER (BIGINT) and _VALUE_KIND (TINYINT), after `value_count` value columns
- * (table/file_reader.h produces them).  A binary min-heap over the runs' cursors picks the
- * next record; the loser tree Java uses by default orders the same way.  Batches a cursor
- * has moved past stay alive until the key they hold is merged.
+ * (table/file_reader.h produces them).  A loser tree over the runs' cursors picks the next
+ * record, as Java's default sort engine (loser-tree) does: the winner is kept at the root,
+ * and a cursor that moves replays only the games on its path to the root (log2 of the run
+ * count comparisons per record).  Ties on the whole order fall to the lower run index.
+ * Batches a cursor has moved past stay alive until the key they hold is merged.
  *
  * Under the lookup wrapper (changelog-producer=lookup, deletion vectors, force-lookup) only
  * the record of the smallest level >= 1 takes part, with every level-0 record.

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/buf.h"
 #include "util/error.h"
+#include "util/json.h"
 
 char *pm_table_file(const char *table, const char *dir, const char *name)
 {
@@ -76,5 +78,24 @@ int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **
 done:
     pm_free(out);
     pm_strlist_free(&names);
+    return rc;
+}
+
+int pm_metadata_create_json(pm_fs *fs, char *path, json_t *root, paimon_error *err)
+{
+    pm_buf b;
+    int rc;
+    if (path == NULL) {
+        json_decref(root);
+        return pm_nomem(err);
+    }
+    pm_buf_init(&b, 0);
+    rc = pm_json_write_jackson_owned(&b, root);
+    if (rc != 0)
+        rc = pm_buf_error(err, rc);
+    else
+        rc = fs->write_atomic(fs, path, b.data, b.len, false, err);
+    pm_buf_free(&b);
+    pm_free(path);
     return rc;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "io/fs.h"
 
 #define PM_DIR_SCHEMA   "schema"
@@ -29,5 +31,11 @@ bool pm_parse_versioned_name(const char *name, const char *prefix, int64_t *id);
  * empty list.  Caller owns `*ids` (pm_free). */
 int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **ids, size_t *count,
                       paimon_error *err);
+
+/* Writes `root` in Jackson's layout as the new metadata file `path` (schema, snapshot, tag)
+ * with the create-if-absent protocol of write_atomic: PAIMON_EEXISTS when it is there.
+ * Takes ownership of `path` and `root`, also on failure; either NULL (its build ran out of
+ * memory) gives PAIMON_ENOMEM. */
+int pm_metadata_create_json(pm_fs *fs, char *path, json_t *root, paimon_error *err);
 
 #endif /* PM_META_PATHS_H */

@@ -51,12 +51,8 @@ int pm_schema_parse(const uint8_t *data, size_t len, const char *what, pm_schema
     int rc;
 
     *out = NULL;
-    if ((rc = pm_json_parse(data, len, what, &root, err)) != 0)
+    if ((rc = pm_json_parse_object(data, len, what, &root, err)) != 0)
         return rc;
-    if (!json_is_object(root)) {
-        rc = pm_corrupt(err, "%s: not a JSON object", what);
-        goto done;
-    }
     s = pm_calloc(1, sizeof(*s));
     if (s == NULL) {
         rc = pm_nomem(err);
@@ -184,13 +180,7 @@ json_t *pm_schema_to_json(const pm_schema *s)
 
 int pm_schema_write_json(const pm_schema *s, pm_buf *out)
 {
-    json_t *root = pm_schema_to_json(s);
-    int rc;
-    if (root == NULL)
-        return PAIMON_ENOMEM;
-    rc = pm_json_write_jackson(out, root);
-    json_decref(root);
-    return rc;
+    return pm_json_write_jackson_owned(out, pm_schema_to_json(s));
 }
 
 const pm_field *pm_schema_field(const pm_schema *s, const char *name)
@@ -336,18 +326,5 @@ int pm_schema_read_latest(pm_fs *fs, const char *table, pm_schema **out, paimon_
 
 int pm_schema_commit(pm_fs *fs, const char *table, const pm_schema *s, paimon_error *err)
 {
-    char *path = pm_schema_path(table, s->id);
-    pm_buf b;
-    int rc;
-    if (path == NULL)
-        return pm_nomem(err);
-    pm_buf_init(&b, 0);
-    rc = pm_schema_write_json(s, &b);
-    if (rc != 0)
-        rc = pm_buf_error(err, rc);
-    else
-        rc = fs->write_atomic(fs, path, b.data, b.len, false, err);
-    pm_buf_free(&b);
-    pm_free(path);
-    return rc;
+    return pm_metadata_create_json(fs, pm_schema_path(table, s->id), pm_schema_to_json(s), err);
 }

@@ -73,12 +73,8 @@ int pm_snapshot_parse(const uint8_t *data, size_t len, const char *what, pm_snap
     int rc;
 
     *out = NULL;
-    if ((rc = pm_json_parse(data, len, what, &root, err)) != 0)
+    if ((rc = pm_json_parse_object(data, len, what, &root, err)) != 0)
         return rc;
-    if (!json_is_object(root)) {
-        rc = pm_corrupt(err, "%s: not a JSON object", what);
-        goto done;
-    }
     s = pm_calloc(1, sizeof(*s));
     if (s == NULL) {
         rc = pm_nomem(err);
@@ -204,11 +200,5 @@ json_t *pm_snapshot_to_json(const pm_snapshot *s)
 
 int pm_snapshot_write_json(const pm_snapshot *s, pm_buf *out)
 {
-    json_t *o = pm_snapshot_to_json(s);
-    int rc;
-    if (o == NULL)
-        return PAIMON_ENOMEM;
-    rc = pm_json_write_jackson(out, o);
-    json_decref(o);
-    return rc;
+    return pm_json_write_jackson_owned(out, pm_snapshot_to_json(s));
 }

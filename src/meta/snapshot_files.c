@@ -70,22 +70,28 @@ static int snapshot_exists(pm_fs *fs, const char *table, int64_t id, bool *exist
     return rc;
 }
 
-int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found, paimon_error *err)
+/* The id a hint file names, if it still holds: its snapshot exists and the one beyond it
+ * (the next for LATEST, `step` 1; the previous for EARLIEST, `step` -1) does not.  Else
+ * the directory is the truth: the last or first id listed. */
+static int hinted_id(pm_fs *fs, const char *table, const char *hint_name, int step, int64_t *id,
+                     bool *found, paimon_error *err)
 {
     int64_t hint = 0, *ids = NULL;
     size_t n = 0;
-    bool ok, exists, next_exists;
+    bool ok, exists, beyond = false;
     int rc;
 
     *found = false;
     *id = 0;
-    if ((rc = read_hint(fs, table, "LATEST", &hint, &ok, err)) != 0)
+    if ((rc = read_hint(fs, table, hint_name, &hint, &ok, err)) != 0)
         return rc;
     if (ok && hint > 0) {
-        if ((rc = snapshot_exists(fs, table, hint, &exists, err)) != 0 ||
-            (rc = snapshot_exists(fs, table, hint + 1, &next_exists, err)) != 0)
+        if ((rc = snapshot_exists(fs, table, hint, &exists, err)) != 0)
             return rc;
-        if (exists && !next_exists) {
+        if ((step > 0 || (exists && hint > 1)) &&
+            (rc = snapshot_exists(fs, table, hint + step, &beyond, err)) != 0)
+            return rc;
+        if (exists && !beyond) {
             *id = hint;
             *found = true;
             return 0;
@@ -95,44 +101,22 @@ int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found
     if ((rc = pm_snapshot_list_ids(fs, table, &ids, &n, err)) != 0)
         return rc;
     if (n > 0) {
-        *id = ids[n - 1];
+        *id = step > 0 ? ids[n - 1] : ids[0];
         *found = true;
     }
     pm_free(ids);
     return 0;
 }
 
+int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found, paimon_error *err)
+{
+    return hinted_id(fs, table, "LATEST", 1, id, found, err);
+}
+
 int pm_snapshot_earliest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
                             paimon_error *err)
 {
-    int64_t hint = 0, *ids = NULL;
-    size_t n = 0;
-    bool ok, exists, prev_exists = false;
-    int rc;
-
-    *found = false;
-    *id = 0;
-    if ((rc = read_hint(fs, table, "EARLIEST", &hint, &ok, err)) != 0)
-        return rc;
-    if (ok && hint > 0) {
-        if ((rc = snapshot_exists(fs, table, hint, &exists, err)) != 0)
-            return rc;
-        if (exists && hint > 1 && (rc = snapshot_exists(fs, table, hint - 1, &prev_exists, err)))
-            return rc;
-        if (exists && !prev_exists) {
-            *id = hint;
-            *found = true;
-            return 0;
-        }
-    }
-    if ((rc = pm_snapshot_list_ids(fs, table, &ids, &n, err)) != 0)
-        return rc;
-    if (n > 0) {
-        *id = ids[0];
-        *found = true;
-    }
-    pm_free(ids);
-    return 0;
+    return hinted_id(fs, table, "EARLIEST", -1, id, found, err);
 }
 
 int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out, paimon_error *err)
@@ -162,20 +146,7 @@ int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out
 
 int pm_snapshot_commit(pm_fs *fs, const char *table, const pm_snapshot *s, paimon_error *err)
 {
-    char *path = pm_snapshot_path(table, s->id);
-    pm_buf b;
-    int rc;
-    if (path == NULL)
-        return pm_nomem(err);
-    pm_buf_init(&b, 0);
-    rc = pm_snapshot_write_json(s, &b);
-    if (rc != 0)
-        rc = pm_buf_error(err, rc);
-    else
-        rc = fs->write_atomic(fs, path, b.data, b.len, false, err);
-    pm_buf_free(&b);
-    pm_free(path);
-    return rc;
+    return pm_metadata_create_json(fs, pm_snapshot_path(table, s->id), pm_snapshot_to_json(s), err);
 }
 
 int pm_snapshot_write_hint(pm_fs *fs, const char *table, const char *hint, int64_t id,
@@ -235,16 +206,22 @@ int pm_tag_list(pm_fs *fs, const char *table, pm_strlist *names, paimon_error *e
     return list_prefixed(fs, table, PM_DIR_TAG, "tag-", names, err);
 }
 
-static char *tag_path(const char *table, const char *name)
+/* "<table>/<dir>/<prefix><name>"; release with pm_free. */
+static char *prefixed_path(const char *table, const char *dir, const char *prefix, const char *name)
 {
-    size_t n = strlen(name) + 5;
+    size_t n = strlen(prefix) + strlen(name) + 1;
     char *file = pm_malloc(n), *path;
     if (file == NULL)
         return NULL;
-    snprintf(file, n, "tag-%s", name);
-    path = pm_table_file(table, PM_DIR_TAG, file);
+    snprintf(file, n, "%s%s", prefix, name);
+    path = pm_table_file(table, dir, file);
     pm_free(file);
     return path;
+}
+
+static char *tag_path(const char *table, const char *name)
+{
+    return prefixed_path(table, PM_DIR_TAG, "tag-", name);
 }
 
 int pm_tag_read(pm_fs *fs, const char *table, const char *name, pm_tag **out, paimon_error *err)
@@ -285,43 +262,21 @@ int pm_tag_write(pm_fs *fs, const char *table, const pm_tag *tag, paimon_error *
 {
     char *path = tag_path(table, tag->name);
     json_t *o = pm_snapshot_to_json(tag->snapshot);
-    pm_buf b;
-    int rc = 0;
-    pm_buf_init(&b, 0);
-    if (path == NULL || o == NULL) {
-        rc = pm_nomem(err);
-        goto done;
+    if (o != NULL &&
+        ((tag->create_time != NULL && json_object_set(o, "tagCreateTime", tag->create_time) != 0) ||
+         (tag->time_retained != NULL &&
+          json_object_set(o, "tagTimeRetained", tag->time_retained) != 0))) {
+        json_decref(o);
+        o = NULL; /* out of memory */
     }
-    if ((tag->create_time != NULL && json_object_set(o, "tagCreateTime", tag->create_time) != 0) ||
-        (tag->time_retained != NULL &&
-         json_object_set(o, "tagTimeRetained", tag->time_retained) != 0)) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    if ((rc = pm_json_write_jackson(&b, o)) != 0) {
-        rc = pm_buf_error(err, rc);
-        goto done;
-    }
-    rc = fs->write_atomic(fs, path, b.data, b.len, false, err);
-done:
-    pm_buf_free(&b);
-    json_decref(o);
-    pm_free(path);
-    return rc;
+    return pm_metadata_create_json(fs, path, o, err);
 }
 
 /* ---- consumers ------------------------------------------------------------------------- */
 
 static char *consumer_path(const char *table, const char *id)
 {
-    size_t n = strlen(id) + 10;
-    char *file = pm_malloc(n), *path;
-    if (file == NULL)
-        return NULL;
-    snprintf(file, n, "consumer-%s", id);
-    path = pm_table_file(table, PM_DIR_CONSUMER, file);
-    pm_free(file);
-    return path;
+    return prefixed_path(table, PM_DIR_CONSUMER, "consumer-", id);
 }
 
 int pm_consumer_list(pm_fs *fs, const char *table, pm_strlist *ids, paimon_error *err)
@@ -341,9 +296,7 @@ int pm_consumer_read(pm_fs *fs, const char *table, const char *id, int64_t *next
         return pm_nomem(err);
     rc = pm_fs_read_all(fs, path, 1 << 20, &data, &len, err);
     if (rc == 0)
-        rc = pm_json_parse(data, len, path, &root, err);
-    if (rc == 0 && !json_is_object(root))
-        rc = pm_corrupt(err, "%s: not a JSON object", path);
+        rc = pm_json_parse_object(data, len, path, &root, err);
     if (rc == 0)
         rc = pm_json_get_i64(root, "nextSnapshot", true, next_snapshot, NULL, path, err);
     json_decref(root);

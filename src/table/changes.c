@@ -267,39 +267,6 @@ static int changes_list(paimon_table *t, const pm_schema *schema, const pm_snaps
     return 0;
 }
 
-static int add_split(pm_scan_plan *p, paimon_table *t, const pm_manifest_entry **files, size_t n,
-                     size_t *cap, paimon_error *err)
-{
-    pm_split *s;
-    if (p->split_count == *cap) {
-        size_t ncap = *cap == 0 ? 16 : *cap * 2;
-        pm_split *grown = pm_arena_alloc(&p->arena, ncap * sizeof(*grown));
-        if (grown == NULL)
-            return pm_nomem(err);
-        if (p->split_count > 0)
-            memcpy(grown, p->splits, p->split_count * sizeof(*grown));
-        p->splits = grown;
-        *cap = ncap;
-    }
-    s = &p->splits[p->split_count];
-    memset(s, 0, sizeof(*s));
-    s->partition = files[0]->partition;
-    s->bucket = files[0]->bucket;
-    s->total_buckets = files[0]->total_buckets;
-    s->files = files;
-    s->file_count = n;
-    s->raw = true;
-    s->paths = pm_arena_calloc(&p->arena, n + 1, sizeof(*s->paths));
-    s->dvs = pm_arena_calloc(&p->arena, n + 1, sizeof(*s->dvs)); /* all NULL: see changes.h */
-    if (s->paths == NULL || s->dvs == NULL)
-        return pm_nomem(err);
-    for (size_t i = 0; i < n; i++)
-        if ((s->paths[i] = pm_data_file_path(t, p->schema, files[i], &p->arena, err)) == NULL)
-            return err != NULL && err->code != 0 ? err->code : PAIMON_ENOMEM;
-    p->split_count++;
-    return 0;
-}
-
 int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_scan_plan **out,
                     bool *read, paimon_error *err)
 {
@@ -368,7 +335,8 @@ int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_sca
     for (size_t start = 0, i = 1; start < nfiles; i++) {
         if (i == nfiles || files[i]->bucket != files[start]->bucket ||
             pm_avro_bytes_cmp(&files[i]->partition, &files[start]->partition) != 0) {
-            PM_TRY(add_split(p, t, files + start, i - start, &cap, err));
+            /* no deletion vectors: see changes.h */
+            PM_TRY(pm_scan_plan_add_split(p, t, files + start, i - start, true, &cap, NULL, err));
             start = i;
         }
     }

@@ -399,7 +399,8 @@ static int build_delta(attempt *a, const table_view *v, const pm_commit_messages
                 return rc;
             if (!hit)
                 return pm_err_set(err, PAIMON_EINVALID,
-                                  "a row lies outside the partition being overwritten");
+                                  "%s: a row lies outside the partition being overwritten",
+                                  a->ctx.table);
         }
         if (vec_push(&a->delta, &m->data[i]) != 0)
             return pm_nomem(err);
@@ -523,8 +524,11 @@ static int prepare(attempt *a, const table_view *v, const pm_commit_messages *m,
     for (size_t i = 0; i < a->delta.count; i++)
         has_delete |= a->delta.items[i]->kind == PM_FILE_KIND_DELETE;
     if (a->latest != NULL && (check || has_delete) &&
-        (rc = check_conflicts(v, live, live_count, &a->delta, o->overwrite, err)) != 0)
+        (rc = check_conflicts(v, live, live_count, &a->delta, o->overwrite, err)) != 0) {
+        if (rc == PAIMON_ECONFLICT) /* a conflict with the table's files: name the table */
+            pm_err_prefix(err, rc, "%s: ", a->ctx.table);
         goto done;
+    }
 
     /* base list: the previous data manifests, merged */
     if (a->latest != NULL &&
@@ -680,9 +684,12 @@ static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
     memset(&a, 0, sizeof(a));
     pm_arena_init(&a.arena, 64 * 1024);
     pm_strlist_init(&a.ctx.written);
-    if ((rc = view_load(fs, table, &v, err)) != 0 || (rc = read_conf(v.schema, &conf, err)) != 0 ||
-        (rc = check_spec_keys(&v, o, err)) != 0)
+    if ((rc = view_load(fs, table, &v, err)) != 0)
         goto done;
+    if ((rc = read_conf(v.schema, &conf, err)) != 0 || (rc = check_spec_keys(&v, o, err)) != 0) {
+        pm_err_prefix(err, rc, "%s: ", table); /* the table's options, the overwrite spec */
+        goto done;
+    }
     if (pm_path_factory_init(&names) != 0) {
         rc = pm_err_set(err, PAIMON_EIO, "no random numbers for file names");
         goto done;
@@ -762,9 +769,9 @@ static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
         if (retry + 1 >= conf.max_retries ||
             (conf.timeout_ms != INT64_MAX && pm_now_millis() - start > conf.timeout_ms)) {
             rc = pm_err_set(err, PAIMON_ECONFLICT,
-                            "commit failed after %lld attempts: other writers kept taking the "
+                            "%s: commit failed after %lld attempts: other writers kept taking the "
                             "next snapshot id (commit.max-retries=%lld)",
-                            (long long)(retry + 1), (long long)conf.max_retries);
+                            table, (long long)(retry + 1), (long long)conf.max_retries);
             goto done;
         }
         sleep_ms(backoff_ms(&conf, retry));

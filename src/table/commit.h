@@ -6,29 +6,49 @@
  * added or removed per partition and bucket, changelog files, index-file changes, and an
  * optional watermark.  Writers fill one set each; sets merge; a commit reads them only.
  *
- * One commit attempt (Java FileStoreCommitImpl.tryCommitOnce):
+ * pm_commit() makes up to two snapshots: the data, changelog and index entries (APPEND, or
+ * OVERWRITE), then the compact increment (COMPACT); each is one commit_one() call, a loop
+ * of attempts.  The C functions behind each step are named under it: static functions of
+ * commit.c, and pm_* functions of meta/ (snapshot_files.c, schema.c, manifest.c,
+ * manifest_write.c, file_entry.c).
  *
- *   1. read the latest snapshot L (none for a new table) and the latest schema id;
- *   2. after a failed snapshot write, look for our own snapshot among the ids after the one
+ *   0. Once per snapshot: the table's schema and key types, the commit.* options, the keys
+ *      of an overwrite spec.
+ *        view_load, read_conf, check_spec_keys
+ *
+ * One attempt (Java FileStoreCommitImpl.tryCommitOnce):
+ *
+ *   1. Read the latest snapshot L (none for a new table) and the latest schema id.
+ *        commit_one: pm_snapshot_latest_id, pm_snapshot_read, pm_schema_read_latest
+ *   2. After a failed snapshot write, look for our own snapshot among the ids after the one
  *      the failed attempt was based on (same commitUser, commitIdentifier, commitKind):
- *      found means the commit is done;
- *   3. overwrite: DELETE entries for every live file (and index file) of the partitions
- *      overwritten, computed on L;
- *   4. when the commit deletes files or is not an APPEND: conflict checks on L's live files
+ *      found means the commit is done.
+ *        find_own
+ *   3. Overwrite: DELETE entries for every live file (and index file) of the partitions
+ *      overwritten, computed on L; then the messages' entries.  An empty delta with
+ *      snapshot.ignore-empty-commit ends the commit here, with no snapshot.
+ *        prepare: pm_index_manifest_read, pm_snapshot_live_entries, build_delta
+ *   4. When the commit deletes files or is not an APPEND: conflict checks on L's live files
  *      (every DELETE names a live file, no ADD of a live file, one total-buckets value per
- *      partition, no overlapping key ranges within a level >= 1);
- *   5. base list: L's base + delta manifests merged (ManifestFileMerger); delta list: the new
+ *      partition, no overlapping key ranges within a level >= 1).
+ *        check_conflicts, lsm_check
+ *   5. Base list: L's base + delta manifests merged (ManifestFileMerger); delta list: the new
  *      entries as rolling manifests; changelog list when there are changelog files; the
- *      index manifest rewritten when index files change, else carried forward;
- *   6. snapshot-<L+1> in the 1.4.2 shape, created only if absent (pm_snapshot_commit).
+ *      index manifest rewritten when index files change, else carried forward; the record
+ *      counts and the watermark.
+ *        prepare: pm_snapshot_data_manifests, pm_manifest_merge, pm_manifest_write_rolling,
+ *        pm_manifest_list_write, combine_index, pm_index_manifest_write
+ *   6. snapshot-<L+1> in the 1.4.2 shape, created only if absent.
+ *        commit_one: pm_snapshot_commit
  *
- * Losing the race (PAIMON_EEXISTS) removes this attempt's manifests and retries from 1
- * after a backoff of min(commit.min-retry-wait * 2^n, commit.max-retry-wait) plus up to
- * 20% jitter, at most commit.max-retries times.  A snapshot write whose outcome is unknown
- * (an I/O error) keeps its files and retries with the check of step 2.  Any other failure
- * removes what the attempt wrote and returns the error: the table is as before.
- * After success the LATEST hint is written, and EARLIEST when it is missing (as Java's
- * snapshot expiration does); failures to write hints are ignored (they are hints).
+ * Losing the race (PAIMON_EEXISTS) removes this attempt's manifests (attempt_cleanup) and
+ * retries from 1 after a backoff of min(commit.min-retry-wait * 2^n, commit.max-retry-wait)
+ * plus up to 20% jitter (backoff_ms), at most commit.max-retries times.  A snapshot write
+ * whose outcome is unknown (an I/O error) keeps its files and retries with the check of
+ * step 2.  Any other failure removes what the attempt wrote and returns the error: the
+ * table is as before.  After success the LATEST hint is written, and EARLIEST when it is
+ * missing (as Java's snapshot expiration does; pm_snapshot_write_hint); failures to write
+ * hints are ignored (they are hints).
  */
 #ifndef PM_TABLE_COMMIT_H
 #define PM_TABLE_COMMIT_H

@@ -7,6 +7,10 @@
  * conflict-checked against concurrent commits (table/commit.h).  Nothing to compact: no
  * snapshot.  A failure before the commit removes every file written; the table is as
  * before.  write-only does not stop it (it is the job write-only tables rely on).
+ *
+ * Unaware-bucket append tables (bucket = -1 without a primary key) have no buckets to
+ * compact one by one: their job (compact.c) plans across each partition's small files as
+ * Java's AppendCompactCoordinator does and rewrites them into bucket 0.
  */
 #ifndef PM_TABLE_COMPACT_H
 #define PM_TABLE_COMPACT_H

@@ -368,3 +368,37 @@ void pm_file_reader_free(pm_file_reader *r)
     pm_predicate_free(r->filter);
     pm_free(r);
 }
+
+static int source_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    return pm_file_reader_next(ctx, out, err);
+}
+
+static void source_release(void *ctx)
+{
+    pm_file_reader_free(ctx);
+}
+
+int pm_file_reader_open_source(void *ctx, pm_fs *fs, const char *path,
+                               const pm_data_file_meta *meta, const pm_schema *file_schema,
+                               const pm_type *out_type, pm_batch_source *out, paimon_error *err)
+{
+    pm_manifest_entry e; /* read at open only (the row count) */
+    pm_file_reader_options o;
+    pm_file_reader *r;
+    int rc;
+    (void)ctx;
+    memset(out, 0, sizeof(*out));
+    memset(&e, 0, sizeof(e));
+    e.file = *meta;
+    memset(&o, 0, sizeof(o));
+    o.out_type = out_type;
+    o.system_fields = true;
+    if ((rc = pm_file_reader_open(&r, fs, path, &e, file_schema, &o, err)) != 0)
+        return rc;
+    out->next = source_next;
+    out->release = source_release;
+    out->ctx = r;
+    out->type = pm_file_reader_type(r);
+    return 0;
+}

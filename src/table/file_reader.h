@@ -15,6 +15,7 @@
 #ifndef PM_TABLE_FILE_READER_H
 #define PM_TABLE_FILE_READER_H
 
+#include "data/arrow_stream.h"
 #include "data/batch.h"
 #include "meta/manifest.h"
 #include "lsm/deletion_vector.h"
@@ -41,8 +42,9 @@ typedef struct pm_file_reader_options {
     const pm_predicate *filter;
 } pm_file_reader_options;
 
-/* Opens `path` (the entry's file) written with `file_schema`.  Borrows everything given
- * until pm_file_reader_free().  Caller owns `*out`. */
+/* Opens `path` (the entry's file) written with `file_schema`.  Borrows `fs`, `path` and
+ * `o->dv_loaded` until pm_file_reader_free(); reads the rest during the call only.  Caller
+ * owns `*out`. */
 int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
                         const pm_manifest_entry *entry, const pm_schema *file_schema,
                         const pm_file_reader_options *o, paimon_error *err);
@@ -55,5 +57,13 @@ int pm_file_reader_next(pm_file_reader *r, pm_batch **out, paimon_error *err);
 const pm_type *pm_file_reader_type(const pm_file_reader *r);
 
 void pm_file_reader_free(pm_file_reader *r);
+
+/* The `open_file` of the lookup levels (lsm/lookup_levels.h): a reader of every row of the
+ * data file `meta` at `path` (no deletion vector) in `out_type` plus the two system fields,
+ * as a batch source.  Borrows `fs`, `path`, `meta` and the types until out->release.  `ctx`
+ * is unused.  On failure nothing is left to release. */
+int pm_file_reader_open_source(void *ctx, pm_fs *fs, const char *path,
+                               const pm_data_file_meta *meta, const pm_schema *file_schema,
+                               const pm_type *out_type, pm_batch_source *out, paimon_error *err);
 
 #endif /* PM_TABLE_FILE_READER_H */

@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "data/binary_row.h"
-#include "data/datum_compare.h"
-#include "meta/file_entry.h"
+#include "meta/live_files.h"
 #include "meta/manifest.h"
 #include "meta/partition.h"
 #include "meta/paths.h"
@@ -30,6 +29,19 @@ static int list_new(pm_list_kind kind, size_t item_size, size_t count, paimon_li
         return pm_nomem(err);
     }
     *out = l;
+    return 0;
+}
+
+/* The end of every list's build: PAIMON_ENOMEM when an allocation failed on the way, else
+ * the list is handed out with its first `count` items (*out = *l, *l = NULL). */
+static int list_finish(paimon_list **l, size_t count, bool failed, paimon_list **out,
+                       paimon_error *err)
+{
+    if (failed)
+        return pm_nomem(err);
+    (*l)->count = count;
+    *out = *l;
+    *l = NULL;
     return 0;
 }
 
@@ -121,9 +133,7 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
             goto done;
         }
     }
-    l->count = kept;
-    *out = l;
-    l = NULL;
+    rc = list_finish(&l, kept, false, out, err);
 done:
     pm_list_free(l);
     pm_free(ids);
@@ -212,9 +222,7 @@ int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err)
             goto done;
         }
     }
-    l->count = n;
-    *out = l;
-    l = NULL;
+    rc = list_finish(&l, n, false, out, err);
 done:
     pm_list_free(l);
     pm_free(ids);
@@ -252,14 +260,9 @@ int pm_inspect_options(paimon_table *t, int64_t snapshot_id, paimon_list **out, 
         o->key = keep(l, s->options.keys[i], &failed);
         o->value = keep(l, s->options.values[i], &failed);
     }
-    if (failed) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    l->count = s->options.count;
-    qsort(l->items, l->count, sizeof(paimon_option_info), cmp_option);
-    *out = l;
-    l = NULL;
+    if (!failed)
+        qsort(l->items, s->options.count, sizeof(paimon_option_info), cmp_option);
+    rc = list_finish(&l, s->options.count, failed, out, err);
 done:
     pm_list_free(l);
     if (s != t->schema)
@@ -365,13 +368,7 @@ int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out
             info->partition_max = partition_json(l, &c, &m->partition_stats.max_values, &failed);
         }
     }
-    if (failed) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    l->count = total;
-    *out = l;
-    l = NULL;
+    rc = list_finish(&l, total, failed, out, err);
 done:
     pm_list_free(l);
     snap_ctx_close(t, &c);
@@ -381,39 +378,12 @@ done:
 
 /* ---- files ------------------------------------------------------------------------------- */
 
-typedef struct file_row {
-    const pm_manifest_entry *e;
-    pm_binrow partition;
-    const snap_ctx *ctx;
-} file_row;
-
-static int cmp_file_row(const void *pa, const void *pb)
-{
-    const file_row *a = pa, *b = pb;
-    const snap_ctx *c = a->ctx;
-    int r;
-    for (size_t i = 0; i < c->part_count; i++) {
-        pm_datum x, y;
-        if (pm_binrow_get(&a->partition, (int32_t)i, c->parts[i]->type, &x, NULL) != 0 ||
-            pm_binrow_get(&b->partition, (int32_t)i, c->parts[i]->type, &y, NULL) != 0)
-            break;
-        if ((r = pm_datum_compare(c->parts[i]->type, &x, &y)) != 0)
-            return r;
-    }
-    if (a->e->bucket != b->e->bucket)
-        return a->e->bucket < b->e->bucket ? -1 : 1;
-    if (a->e->file.level != b->e->file.level)
-        return a->e->file.level < b->e->file.level ? -1 : 1;
-    return strcmp(a->e->file.file_name, b->e->file.file_name);
-}
-
 int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, paimon_error *err)
 {
     snap_ctx c;
     paimon_list *l = NULL;
     pm_arena tmp;
-    const pm_manifest_entry **live = NULL;
-    file_row *rows = NULL;
+    pm_live_file *rows = NULL;
     pm_partition_naming naming;
     size_t n = 0;
     bool failed = false;
@@ -427,26 +397,9 @@ int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, pa
         goto done;
     if ((rc = pm_partition_naming_from(c.schema, &naming, err)) != 0)
         goto done;
-    if ((rc = pm_snapshot_live_entries(t->fs, t->path, c.snap, &tmp, &live, &n, err)) != 0)
+    if ((rc = pm_live_files_sorted(t->fs, t->path, c.snap, c.parts, c.part_count, NULL, NULL, &tmp,
+                                   &rows, &n, err)) != 0)
         goto done;
-    rows = pm_calloc(n + 1, sizeof(*rows));
-    if (rows == NULL) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++) {
-        rows[i].e = live[i];
-        rows[i].ctx = &c;
-        rc = pm_binrow_deserialize(&rows[i].partition, live[i]->partition.ptr,
-                                   live[i]->partition.len, err);
-        if (rc == 0 && rows[i].partition.arity != (int32_t)c.part_count)
-            rc =
-                pm_corrupt(err, "%s: data file %s has a partition of %d fields, the table %zu",
-                           t->path, live[i]->file.file_name, rows[i].partition.arity, c.part_count);
-        if (rc != 0)
-            goto done;
-    }
-    qsort(rows, n, sizeof(*rows), cmp_file_row);
     if ((rc = list_new(PM_LIST_FILES, sizeof(paimon_file_info), n, &l, err)) != 0)
         goto done;
     for (size_t i = 0; i < n; i++) {
@@ -491,16 +444,9 @@ int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, pa
             info->path = keep_buf(l, &b, &failed);
         }
     }
-    if (failed) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    l->count = n;
-    *out = l;
-    l = NULL;
+    rc = list_finish(&l, n, failed, out, err);
 done:
     pm_buf_free(&b);
-    pm_free(rows);
     pm_list_free(l);
     snap_ctx_close(t, &c);
     pm_arena_free(&tmp);

@@ -10,6 +10,7 @@
 #include "meta/file_entry.h"
 #include "meta/partition.h"
 #include "meta/paths.h"
+#include "meta/schema_cache.h"
 #include "table/file_index.h"
 #include "table/interval_partition.h"
 #include "util/alloc.h"
@@ -30,10 +31,9 @@ typedef struct plan_ctx {
     bool pk, dv, first_row, skip_level0;
     int32_t only_level; /* read only files at this level ($ro), or -1 */
     const char *merge_engine;
-    int32_t num_buckets; /* bucket option */
-    bool *bucket_ok;     /* candidate buckets (fixed-bucket pruning), or NULL */
-    pm_schema **schemas; /* cache by schema id (index = id) */
-    size_t schema_cap;
+    int32_t num_buckets;     /* bucket option */
+    bool *bucket_ok;         /* candidate buckets (fixed-bucket pruning), or NULL */
+    pm_schema_cache schemas; /* of data files, by id */
     pm_partition_naming naming;
     pm_col_stats *cells;        /* statistics scratch: field_count + MAX_KEYS cells */
     const pm_col_stats **stats; /* per column of the schema row, NULL: nothing known */
@@ -44,24 +44,7 @@ typedef struct plan_ctx {
 
 static int schema_of(plan_ctx *c, int64_t id, const pm_schema **out, paimon_error *err)
 {
-    if (id < 0 || id > 1000000)
-        return pm_corrupt(err, "%s: data file with schema id %lld", c->t->path, (long long)id);
-    if ((size_t)id >= c->schema_cap) {
-        size_t cap = (size_t)id + 8;
-        pm_schema **grown = pm_realloc(c->schemas, cap * sizeof(*grown));
-        if (grown == NULL)
-            return pm_nomem(err);
-        memset(grown + c->schema_cap, 0, (cap - c->schema_cap) * sizeof(*grown));
-        c->schemas = grown;
-        c->schema_cap = cap;
-    }
-    if (c->schemas[id] == NULL) {
-        int rc = pm_schema_read(c->t->fs, c->t->path, id, &c->schemas[id], err);
-        if (rc != 0)
-            return rc;
-    }
-    *out = c->schemas[id];
-    return 0;
+    return pm_schema_cache_get(&c->schemas, id, out, err);
 }
 
 /* ---- statistics as predicate inputs -------------------------------------------------------- */
@@ -680,41 +663,16 @@ static bool bucket_raw(plan_ctx *c, const pm_manifest_entry *const *files, size_
     return true;
 }
 
+/* A split of `files` with their deletion vectors (pm_scan_plan_add_split). */
 static int add_split(plan_ctx *c, const pm_manifest_entry *const *files, size_t n, bool raw,
                      const dv_item *dvs, size_t ndv, size_t *cap, paimon_error *err)
 {
-    pm_scan_plan *p = c->plan;
     pm_split *s;
-    if (p->split_count == *cap) {
-        size_t ncap = *cap == 0 ? 16 : *cap * 2;
-        pm_split *grown = pm_arena_alloc(&p->arena, ncap * sizeof(*grown));
-        if (grown == NULL)
-            return pm_nomem(err);
-        if (p->split_count > 0)
-            memcpy(grown, p->splits, p->split_count * sizeof(*grown));
-        p->splits = grown;
-        *cap = ncap;
-    }
-    s = &p->splits[p->split_count];
-    memset(s, 0, sizeof(*s));
-    s->partition = files[0]->partition;
-    s->bucket = files[0]->bucket;
-    s->total_buckets = files[0]->total_buckets;
-    s->raw = raw;
-    s->file_count = n;
-    s->files = pm_arena_alloc(&p->arena, n * sizeof(*s->files));
-    s->paths = pm_arena_alloc(&p->arena, n * sizeof(*s->paths));
-    s->dvs = pm_arena_calloc(&p->arena, n, sizeof(*s->dvs));
-    if (s->files == NULL || s->paths == NULL || s->dvs == NULL)
-        return pm_nomem(err);
-    for (size_t i = 0; i < n; i++) {
-        s->files[i] = files[i];
-        s->paths[i] = pm_data_file_path(c->t, c->schema, files[i], &p->arena, err);
-        if (s->paths[i] == NULL)
-            return err != NULL && err->code != 0 ? err->code : PAIMON_EINVALID;
-        s->dvs[i] = ndv > 0 ? dv_for(dvs, ndv, files[i]->file.file_name) : NULL;
-    }
-    p->split_count++;
+    int rc = pm_scan_plan_add_split(c->plan, c->t, files, n, raw, cap, &s, err);
+    if (rc != 0 || ndv == 0)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        s->dvs[i] = dv_for(dvs, ndv, files[i]->file.file_name);
     return 0;
 }
 
@@ -861,6 +819,7 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
         return pm_nomem(err);
     pm_arena_init(&p->arena, 1 << 16);
     c.t = t;
+    pm_schema_cache_init(&c.schemas, t->fs, t->path);
     c.plan = p;
     c.filter = o->filter;
     PM_TRY(pm_table_select_snapshot(t, &o->snapshot, &p->snapshot, err));
@@ -993,9 +952,7 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
     *out = p;
     p = NULL;
 done:
-    for (size_t i = 0; i < c.schema_cap; i++)
-        pm_schema_free(c.schemas[i]);
-    pm_free(c.schemas);
+    pm_schema_cache_release(&c.schemas);
     pm_free(c.cells);
     pm_free(c.stats);
     pm_scan_plan_free(p);

@@ -78,9 +78,30 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
                        paimon_error *err);
 void pm_scan_plan_free(pm_scan_plan *p);
 
+/* Plans the read of a table's own rows (or of `$ro`, o->read_optimized) with a filter given
+ * as text, as a scan of the public API asks (table/scan_table.c): the snapshot is chosen
+ * first (the latest is pinned by id), the filter is parsed over that snapshot's schema, and
+ * planning prunes with it.  The latest snapshot of a table that has none is an empty plan:
+ * no snapshot (NULL), no splits, the table's latest schema.  An explicit snapshot, tag or
+ * timestamp that does not exist is PAIMON_ENOTFOUND, a filter that does not parse
+ * PAIMON_EINVALID.  `*filter` receives the parsed filter (NULL without one), which the plan's
+ * split readers borrow; the caller frees it with pm_predicate_free() after them.  Caller
+ * owns `*out`; release with pm_scan_plan_free(). */
+int pm_scan_plan_table(paimon_table *t, const pm_scan_options *o, const char *filter_text,
+                       pm_scan_plan **out, pm_predicate **filter, paimon_error *err);
+
 /* The data file path of an entry (partition directory as Java names it, bucket directory,
  * or _EXTERNAL_PATH).  Allocated in `arena`; NULL with *err set on failure. */
 const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,
                               pm_arena *arena, paimon_error *err);
+
+/* Appends to `p` a split of files[0..n) (n >= 1, all of one partition and bucket, in read
+ * order): the entry pointers are copied into the plan's arena (the entries must live as long
+ * as the plan), each file's path is resolved under p->schema (pm_data_file_path), and no file
+ * has a deletion vector until the caller sets s->dvs[i].  `*cap` is the capacity of
+ * p->splits, 0 for a plan without splits.  `*out` (may be NULL) is the new split: borrowed,
+ * valid until the next split is added (scan_split.c). */
+int pm_scan_plan_add_split(pm_scan_plan *p, paimon_table *t, const pm_manifest_entry *const *files,
+                           size_t n, bool raw, size_t *cap, pm_split **out, paimon_error *err);
 
 #endif /* PM_TABLE_SCAN_H */

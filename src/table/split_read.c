@@ -7,6 +7,7 @@
 #include "data/binary_row.h"
 #include "lsm/merge_reader.h"
 #include "lsm/partial_update.h"
+#include "meta/schema_cache.h"
 #include "table/file_reader.h"
 #include "table/interval_partition.h"
 #include "util/alloc.h"
@@ -30,8 +31,7 @@ struct pm_split_reader {
     int part_pos[64];
     pm_datum part_value[64];
     size_t part_count;
-    pm_schema **schemas; /* file schemas by id */
-    size_t schema_cap;
+    pm_schema_cache schemas; /* of data files, by id */
     /* raw reads */
     size_t next_file;
     pm_file_reader *current;
@@ -51,24 +51,7 @@ struct pm_split_reader {
 
 static int schema_of(pm_split_reader *r, int64_t id, const pm_schema **out, paimon_error *err)
 {
-    if (id < 0 || id > 1000000)
-        return pm_corrupt(err, "%s: data file with schema id %lld", r->t->path, (long long)id);
-    if ((size_t)id >= r->schema_cap) {
-        size_t cap = (size_t)id + 4;
-        pm_schema **grown = pm_realloc(r->schemas, cap * sizeof(*grown));
-        if (grown == NULL)
-            return pm_nomem(err);
-        memset(grown + r->schema_cap, 0, (cap - r->schema_cap) * sizeof(*grown));
-        r->schemas = grown;
-        r->schema_cap = cap;
-    }
-    if (r->schemas[id] == NULL) {
-        int rc = pm_schema_read(r->t->fs, r->t->path, id, &r->schemas[id], err);
-        if (rc != 0)
-            return rc;
-    }
-    *out = r->schemas[id];
-    return 0;
+    return pm_schema_cache_get(&r->schemas, id, out, err);
 }
 
 /* ---- the columns of the read ------------------------------------------------------------- */
@@ -307,6 +290,7 @@ static int reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_pla
     if (r == NULL)
         return pm_nomem(err);
     r->t = t;
+    pm_schema_cache_init(&r->schemas, t->fs, t->path);
     r->plan = plan;
     r->split = split;
     r->batch_rows = batch_rows;
@@ -449,9 +433,7 @@ void pm_split_reader_free(pm_split_reader *r)
     pm_arena_free(&r->arena);
     pm_merge_fn_free(r->fn);
     pm_file_reader_free(r->current);
-    for (size_t i = 0; i < r->schema_cap; i++)
-        pm_schema_free(r->schemas[i]);
-    pm_free(r->schemas);
+    pm_schema_cache_release(&r->schemas);
     pm_free(r->key_cols);
     pm_free(r->seq_cols);
     pm_predicate_free(r->filter);

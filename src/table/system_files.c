@@ -29,9 +29,8 @@
 #include <strings.h>
 
 #include "data/cast.h"
-#include "data/datum_compare.h"
 #include "data/java_values.h"
-#include "meta/file_entry.h"
+#include "meta/live_files.h"
 #include "table/scan.h"
 #include "table/system_table_int.h"
 #include "util/alloc.h"
@@ -65,7 +64,7 @@ typedef struct file_item {
     pm_binrow partition;
     const char *path;
     const file_schema *fs;
-    const struct files_state *state; /* for sorting */
+    const struct files_state *state;
 } file_item;
 
 typedef struct files_state {
@@ -444,26 +443,6 @@ static const pm_sys_ops FILES_OPS = {files_append, files_free};
 
 /* ---- open -------------------------------------------------------------------------------- */
 
-static int cmp_item(const void *pa, const void *pb)
-{
-    const file_item *a = pa, *b = pb;
-    const files_state *s = a->state;
-    int r;
-    for (size_t i = 0; i < s->part_count; i++) {
-        pm_datum x, y;
-        if (pm_binrow_get(&a->partition, (int32_t)i, s->parts[i]->type, &x, NULL) != 0 ||
-            pm_binrow_get(&b->partition, (int32_t)i, s->parts[i]->type, &y, NULL) != 0)
-            break;
-        if ((r = pm_datum_compare(s->parts[i]->type, &x, &y)) != 0)
-            return r;
-    }
-    if (a->e->bucket != b->e->bucket)
-        return a->e->bucket < b->e->bucket ? -1 : 1;
-    if (a->e->file.level != b->e->file.level)
-        return a->e->file.level < b->e->file.level ? -1 : 1;
-    return strcmp(a->e->file.file_name, b->e->file.file_name);
-}
-
 /* Whether `p` is among the (sorted) partitions of the latest snapshot. */
 static bool in_partitions(const pm_sys_group *groups, size_t n, const pm_avro_bytes *p)
 {
@@ -481,15 +460,30 @@ static bool in_partitions(const pm_sys_group *groups, size_t n, const pm_avro_by
     return false;
 }
 
+/* Which live files Java's $files lists. */
+typedef struct files_filter {
+    const pm_sys_group *groups; /* the latest snapshot's partitions, sorted */
+    size_t group_count;
+    bool restrict_partitions; /* list only files of those partitions */
+} files_filter;
+
+static bool keep_file(const pm_manifest_entry *e, void *ctx)
+{
+    const files_filter *f = ctx;
+    if (e->bucket == -2)
+        return false; /* postpone bucket: not read by Java's batch scan */
+    return !f->restrict_partitions || in_partitions(f->groups, f->group_count, &e->partition);
+}
+
 int pm_sys_open_files(pm_sys_table *st, paimon_table *t, const pm_snapshot_selector *sel,
                       paimon_error *err)
 {
     files_state *s = pm_calloc(1, sizeof(*s));
     pm_snapshot *snap = NULL, *latest = NULL;
-    const pm_manifest_entry **live = NULL;
+    pm_live_file *live = NULL;
     pm_sys_group *groups = NULL;
     size_t nlive = 0, ngroups = 0;
-    bool restrict_partitions = false;
+    files_filter filter = {NULL, 0, false};
     int rc;
 
     if (s == NULL)
@@ -513,32 +507,26 @@ int pm_sys_open_files(pm_sys_table *st, paimon_table *t, const pm_snapshot_selec
     if (snap == NULL)
         goto done; /* no snapshot: no files */
     st->snapshot_id = snap->id;
-    restrict_partitions = sel != NULL && latest->id != snap->id;
+    filter.groups = groups;
+    filter.group_count = ngroups;
+    filter.restrict_partitions = sel != NULL && latest->id != snap->id;
     /* The table's schema: the selected snapshot's when time travelling, else the latest. */
     PM_TRY(pm_schema_read(t->fs, t->path, sel != NULL ? snap->schema_id : t->schema->id, &s->table,
                           err));
     PM_TRY(pm_schema_partition_fields(s->table, s->parts, MAX_KEYS, &s->part_count, err));
-    PM_TRY(pm_snapshot_live_entries(t->fs, t->path, snap, &s->arena, &live, &nlive, err));
+    PM_TRY(pm_live_files_sorted(t->fs, t->path, snap, s->parts, s->part_count, keep_file, &filter,
+                                &s->arena, &live, &nlive, err));
     s->items = pm_arena_calloc(&s->arena, nlive + 1, sizeof(*s->items));
     if (s->items == NULL) {
         rc = pm_nomem(err);
         goto done;
     }
     for (size_t i = 0; i < nlive; i++) {
-        const pm_manifest_entry *e = live[i];
+        const pm_manifest_entry *e = live[i].e;
         file_item *it = &s->items[s->count];
-        if (e->bucket == -2)
-            continue; /* postpone bucket: not read by Java's batch scan */
-        if (restrict_partitions && !in_partitions(groups, ngroups, &e->partition))
-            continue;
         it->e = e;
+        it->partition = live[i].partition;
         it->state = s;
-        PM_TRY(pm_binrow_deserialize(&it->partition, e->partition.ptr, e->partition.len, err));
-        if (it->partition.arity != (int32_t)s->part_count) {
-            rc = pm_corrupt(err, "%s: data file %s has a partition of %d fields, the table %zu",
-                            t->path, e->file.file_name, it->partition.arity, s->part_count);
-            goto done;
-        }
         if ((it->path = pm_data_file_path(t, s->table, e, &s->arena, err)) == NULL) {
             rc = err != NULL && err->code != 0 ? err->code : PAIMON_EINVALID;
             goto done;
@@ -549,7 +537,6 @@ int pm_sys_open_files(pm_sys_table *st, paimon_table *t, const pm_snapshot_selec
     /* schema_for() pointers are taken only now: add_schema() may move the array. */
     for (size_t i = 0; i < s->count; i++)
         s->items[i].fs = schema_for(s, s->items[i].e->file.schema_id);
-    qsort(s->items, s->count, sizeof(*s->items), cmp_item);
     st->row_count = s->count;
 done:
     pm_snapshot_free(snap);

@@ -6,6 +6,7 @@
 
 #include "paimon/error.h"
 #include "util/alloc.h"
+#include "util/assert.h"
 
 struct pm_arena_chunk {
     pm_arena_chunk *next; /* older chunk */
@@ -65,6 +66,8 @@ void *pm_arena_alloc(pm_arena *a, size_t size)
 
     if (aligned < size)
         return NULL;
+    /* The head chunk hands out 16-byte multiples and never more than it holds. */
+    PM_ASSERT(c == NULL || (c->used <= c->cap && c->used % 16 == 0 && c->adopted == NULL));
     if (c != NULL && c->cap - c->used >= aligned) {
         void *p = c->data + c->used;
         c->used += aligned;
@@ -110,7 +113,8 @@ char *pm_arena_strndup(pm_arena *a, const char *s, size_t len)
     char *p = pm_arena_alloc(a, len + 1);
     if (p == NULL)
         return NULL;
-    memcpy(p, s, len);
+    if (len > 0) /* s may be NULL then (an empty pm_buf) */
+        memcpy(p, s, len);
     p[len] = '\0';
     return p;
 }

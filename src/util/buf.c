@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/assert.h"
 
 void pm_buf_init(pm_buf *b, size_t max)
 {
@@ -32,6 +33,7 @@ int pm_buf_reserve(pm_buf *b, size_t extra)
     size_t need, cap;
     uint8_t *grown;
 
+    PM_ASSERT(pm_buf_is_valid(b));
     if (__builtin_add_overflow(b->len, extra, &need) || need > b->max)
         return PAIMON_ELIMIT;
     if (need + 1 <= b->cap)
@@ -44,6 +46,7 @@ int pm_buf_reserve(pm_buf *b, size_t extra)
         return PAIMON_ENOMEM;
     b->data = grown;
     b->cap = cap;
+    PM_ASSERT(pm_buf_is_valid(b));
     return 0;
 }
 
@@ -112,6 +115,7 @@ int pm_buf_printf(pm_buf *b, const char *fmt, ...)
 
 const char *pm_buf_cstr(pm_buf *b)
 {
+    PM_ASSERT(pm_buf_is_valid(b));
     if (b->data == NULL)
         return "";
     b->data[b->len] = '\0'; /* cap > len always holds once data exists */
@@ -121,6 +125,7 @@ const char *pm_buf_cstr(pm_buf *b)
 uint8_t *pm_buf_detach(pm_buf *b, size_t *len)
 {
     uint8_t *data = b->data;
+    PM_ASSERT(pm_buf_is_valid(b));
     if (len != NULL)
         *len = b->len;
     if (data != NULL)

@@ -10,6 +10,7 @@
 #define PM_UTIL_BUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,15 @@ const char *pm_buf_cstr(pm_buf *b);
 
 /* Hands the memory to the caller (release with pm_free) and resets the buffer. */
 uint8_t *pm_buf_detach(pm_buf *b, size_t *len);
+
+/* The invariants above (data == NULL iff cap == 0; len < cap once allocated; len <= max).
+ * Debug builds assert them on every growth and on pm_buf_cstr(); code that sets `len`
+ * directly must keep them. */
+static inline bool pm_buf_is_valid(const pm_buf *b)
+{
+    return (b->data == NULL) == (b->cap == 0) &&
+           (b->data == NULL ? b->len == 0 : b->len < b->cap) && b->len <= b->max;
+}
 
 /* Converts a pm_buf return code into a filled paimon_error. */
 int pm_buf_error(paimon_error *err, int rc);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/utf8.h"
 
 int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **out,
                   paimon_error *err)
@@ -19,6 +20,18 @@ int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **ou
                           je.column, je.text);
     *out = root;
     return 0;
+}
+
+int pm_json_parse_object(const uint8_t *data, size_t len, const char *what, json_t **out,
+                         paimon_error *err)
+{
+    int rc = pm_json_parse(data, len, what, out, err);
+    if (rc == 0 && !json_is_object(*out)) {
+        json_decref(*out);
+        *out = NULL;
+        rc = pm_corrupt(err, "%s: not a JSON object", what);
+    }
+    return rc;
 }
 
 int pm_json_get_i64(const json_t *obj, const char *key, bool required, int64_t *out, bool *present,
@@ -56,39 +69,6 @@ int pm_json_get_str(const json_t *obj, const char *key, bool required, const cha
     return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_seq(const uint8_t *s, size_t avail)
-{
-    uint8_t c = s[0];
-    size_t n;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n > avail)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return n;
-}
-
 /* `jackson`: escape other control characters as Jackson does (\u001F, upper-case hex). */
 static int quote(pm_buf *out, const char *str, size_t len, bool jackson)
 {
@@ -122,7 +102,7 @@ static int quote(pm_buf *out, const char *str, size_t len, bool jackson)
             default: rc = pm_buf_printf(out, jackson ? "\\u%04X" : "\\u%04x", c); break;
             }
             i++;
-        } else if ((n = utf8_seq(s + i, len - i)) != 0) {
+        } else if ((n = pm_utf8_decode(s + i, len - i, NULL)) != 0) {
             rc = pm_buf_append(out, s + i, n);
             i += n;
         } else {
@@ -222,6 +202,16 @@ static int write_value(pm_buf *out, const json_t *v, int depth, bool pretty)
 int pm_json_write_jackson(pm_buf *out, const json_t *value)
 {
     return write_value(out, value, 0, true);
+}
+
+int pm_json_write_jackson_owned(pm_buf *out, json_t *value)
+{
+    int rc;
+    if (value == NULL)
+        return PAIMON_ENOMEM;
+    rc = pm_json_write_jackson(out, value);
+    json_decref(value);
+    return rc;
 }
 
 int pm_json_write_compact(pm_buf *out, const json_t *value)

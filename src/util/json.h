@@ -25,6 +25,11 @@
 int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **out,
                   paimon_error *err);
 
+/* The same for a document that must be a JSON object (a metadata file): anything else is
+ * PAIMON_ECORRUPT "WHAT: not a JSON object".  Caller owns `*out` (json_decref). */
+int pm_json_parse_object(const uint8_t *data, size_t len, const char *what, json_t **out,
+                         paimon_error *err);
+
 /* Member accessors.  `what` names the file for messages.  A missing member is an error
  * when `required`, otherwise the out value is left as given and *present is false.  JSON
  * null counts as missing. */
@@ -43,6 +48,10 @@ int pm_json_quote_jackson(pm_buf *out, const char *s, size_t len);
 
 /* Appends `value` in Jackson's default pretty-printed layout. */
 int pm_json_write_jackson(pm_buf *out, const json_t *value);
+
+/* The same for a value just built: takes ownership of `value`; NULL (the build ran out of
+ * memory) gives PAIMON_ENOMEM. */
+int pm_json_write_jackson_owned(pm_buf *out, json_t *value);
 
 /* Appends `value` as compact JSON ("k":v, no spaces), as Jackson's default writer does.
  * Both writers escape strings with pm_json_quote_jackson(). */

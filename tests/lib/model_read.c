@@ -77,13 +77,13 @@ int pm_model_read_state(const char *table, pm_model_state *out, char *msg, size_
     paimon_table *t = NULL;
     paimon_scan *scan = NULL;
     paimon_scan_options so = PAIMON_SCAN_OPTIONS_INIT;
-    paimon_rows *rows = NULL;
+    paimon_cursor *rows = NULL;
     paimon_error err;
     int rc = -1;
 
     pm_model_state_init(out);
     if (paimon_table_open(&t, table, &err) != 0 || paimon_table_scan(&scan, t, &so, &err) != 0 ||
-        paimon_scan_rows(&rows, scan, &err) != 0) {
+        paimon_scan_cursor(&rows, scan, &err) != 0) {
         snprintf(msg, cap, "read: %s", err.message);
         goto done;
     }
@@ -95,7 +95,7 @@ int pm_model_read_state(const char *table, pm_model_state *out, char *msg, size_
         const char *text[3];
         size_t len[3];
         pm_model_record r;
-        int n = paimon_rows_next(rows, &err);
+        int n = paimon_cursor_next(rows, &err);
         if (n == PAIMON_ITEROVER)
             break;
         if (n != 0) {
@@ -104,7 +104,7 @@ int pm_model_read_state(const char *table, pm_model_state *out, char *msg, size_
         }
         char kept[3][32];
         for (size_t c = 0; c < 3; c++) {
-            if (paimon_rows_value_text(rows, c, &text[c], &len[c], &err) != 0) {
+            if (paimon_cursor_value_text(rows, c, &text[c], &len[c], &err) != 0) {
                 snprintf(msg, cap, "read: %s", err.message);
                 goto done;
             }
@@ -124,7 +124,7 @@ int pm_model_read_state(const char *table, pm_model_state *out, char *msg, size_
     }
     rc = 0;
 done:
-    paimon_rows_free(rows);
+    paimon_cursor_free(rows);
     paimon_scan_free(scan);
     paimon_table_free(t);
     return rc;
@@ -154,37 +154,49 @@ static void push(pm_model_changes *c, const pm_model_record *r)
 static int read_rows(paimon_changes *ch, pm_model_changes *out, char *msg, size_t cap)
 {
     paimon_error err;
+    paimon_cursor *cur = NULL;
+    int rc = -1;
+    if (paimon_changes_cursor(&cur, ch, &err) != 0) {
+        snprintf(msg, cap, "changes: %s", err.message);
+        return -1;
+    }
     for (;;) {
         const char *text[4];
         size_t len[4];
         pm_model_record r;
-        int n = paimon_changes_next_row(ch, &err);
-        if (n == PAIMON_ITEROVER)
-            return 0;
+        int n = paimon_cursor_next(cur, &err);
+        if (n == PAIMON_ITEROVER) {
+            rc = 0;
+            break;
+        }
         if (n != 0) {
             snprintf(msg, cap, "changes: %s", err.message);
-            return -1;
+            break;
         }
         char kept[4][32];
         for (size_t c = 0; c < 4; c++) {
-            if (paimon_changes_row_value_text(ch, c, &text[c], &len[c], &err) != 0) {
+            if (paimon_cursor_value_text(cur, c, &text[c], &len[c], &err) != 0) {
                 snprintf(msg, cap, "changes: %s", err.message);
-                return -1;
+                goto done;
             }
             if (!keep(&text[c], len[c], kept[c], sizeof(kept[c]))) {
                 snprintf(msg, cap, "changes: a value of %zu bytes", len[c]);
-                return -1;
+                goto done;
             }
         }
-        if ((r.kind = kind_of(text[0], len[0])) < 0) {
-            snprintf(msg, cap, "changes: row kind %.*s", text[0] ? (int)len[0] : 4,
-                     text[0] ? text[0] : "null");
-            return -1;
+        /* the kind as the cursor gives it must be the one its _ROW_KIND column shows */
+        if ((r.kind = kind_of(text[0], len[0])) < 0 || paimon_cursor_row_kind(cur) != r.kind) {
+            snprintf(msg, cap, "changes: row kind %.*s (cursor: %d)", text[0] ? (int)len[0] : 4,
+                     text[0] ? text[0] : "null", paimon_cursor_row_kind(cur));
+            goto done;
         }
         if (!parse_values(text + 1, len + 1, &r, msg, cap))
-            return -1;
+            goto done;
         push(out, &r);
     }
+done:
+    paimon_cursor_free(cur);
+    return rc;
 }
 
 int pm_model_read_changes(const char *table, int64_t first, int64_t last, pm_model_changes *out,

@@ -18,7 +18,7 @@ char *pm_test_table_rows(const char *path)
     paimon_table *t;
     paimon_scan *scan;
     paimon_scan_options so = PAIMON_SCAN_OPTIONS_INIT;
-    paimon_rows *rows;
+    paimon_cursor *rows;
     paimon_error err;
     pm_strlist lines;
     pm_buf all;
@@ -27,16 +27,16 @@ char *pm_test_table_rows(const char *path)
     assert_int_equal(paimon_table_open(&t, path, &err), 0);
     if (paimon_table_scan(&scan, t, &so, &err) != 0)
         fail_msg("%s: %s", path, err.message);
-    assert_int_equal(paimon_scan_rows(&rows, scan, &err), 0);
+    assert_int_equal(paimon_scan_cursor(&rows, scan, &err), 0);
     for (;;) {
         const char *json;
         size_t len;
-        int rc = paimon_rows_next(rows, &err);
+        int rc = paimon_cursor_next(rows, &err);
         if (rc == PAIMON_ITEROVER)
             break;
         if (rc != 0)
             fail_msg("%s: %s", path, err.message);
-        assert_int_equal(paimon_rows_json(rows, &json, &len, &err), 0);
+        assert_int_equal(paimon_cursor_row_json(rows, &json, &len, &err), 0);
         pm_strlist_pushn(&lines, json, len);
     }
     pm_strlist_sort(&lines);
@@ -45,7 +45,7 @@ char *pm_test_table_rows(const char *path)
         pm_buf_putc(&all, '\n');
     }
     pm_strlist_free(&lines);
-    paimon_rows_free(rows);
+    paimon_cursor_free(rows);
     paimon_scan_free(scan);
     paimon_table_free(t);
     return (char *)pm_buf_detach(&all, NULL);

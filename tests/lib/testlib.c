@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -199,4 +200,33 @@ int pm_test_run(const char *cmd, pm_buf *out)
             assert_int_equal(pm_buf_append(out, chunk, n), 0);
     status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+int pm_test_fork(void (*fn)(void *arg), void *arg, pm_buf *err_out)
+{
+    int fds[2], status = 0;
+    char chunk[4096];
+    ssize_t n;
+    pid_t pid;
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit none = {0, 0};
+        (void)setrlimit(RLIMIT_CORE, &none);
+        close(fds[0]);
+        if (dup2(fds[1], 2) < 0)
+            _exit(126);
+        fn(arg);
+        fflush(NULL);
+        _exit(0);
+    }
+    close(fds[1]);
+    while ((n = read(fds[0], chunk, sizeof(chunk))) > 0)
+        if (err_out != NULL)
+            assert_int_equal(pm_buf_append(err_out, chunk, (size_t)n), 0);
+    close(fds[0]);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
 }

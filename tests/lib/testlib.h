@@ -44,4 +44,20 @@ size_t pm_test_unhex(const char *hex, uint8_t *out, size_t cap);
 /* Runs a shell command, capturing stdout into `out` (may be NULL); returns the exit code. */
 int pm_test_run(const char *cmd, pm_buf *out);
 
+/* Runs fn(arg) in a child process (no core dump) whose stderr goes into `err_out` (may be
+ * NULL); the child exits 0 when fn returns.  Returns the child's wait status: death tests
+ * of PM_ASSERT check WIFSIGNALED and SIGABRT.  fn must not use cmocka's assertions. */
+int pm_test_fork(void (*fn)(void *arg), void *arg, pm_buf *err_out);
+
+/* Whether this build has active PM_ASSERTs (NDEBUG not defined when the tests were built,
+ * which the library shares: one preset compiles both). */
+static inline int pm_test_asserts_active(void)
+{
+#ifdef NDEBUG
+    return 0;
+#else
+    return 1;
+#endif
+}
+
 #endif

@@ -31,6 +31,7 @@
 #include "format/orc/orc_proto.h"
 #include "util/alloc.h"
 #include "util/time.h"
+#include "util/utf8.h"
 
 #define BASE_2015 1420070400LL
 
@@ -430,17 +431,13 @@ static int write_present(pm_orc_colwriter *cw, const pm_orc_colview *v, int64_t 
  * CharTreeWriter / VarcharTreeWriter). */
 static size_t fit_chars(const pm_orc_type *t, const uint8_t *p, size_t len, size_t *pad)
 {
-    size_t chars = 0, i = 0;
+    size_t chars = 0, cut;
     *pad = 0;
     if (!t->has_max_length || (t->kind != PM_ORC_CHAR && t->kind != PM_ORC_VARCHAR))
         return len;
-    for (; i < len; i++) {
-        if ((p[i] & 0xc0) != 0x80) {
-            if (chars == t->max_length)
-                return i;
-            chars++;
-        }
-    }
+    cut = pm_utf8_lead_prefix(p, len, t->max_length, &chars);
+    if (cut < len)
+        return cut;
     if (t->kind == PM_ORC_CHAR && chars < t->max_length)
         *pad = t->max_length - chars;
     return len;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/utf8.h"
+
 #define MAX_BYTES_RECORDED 1024
 #define MAX_DECIMAL64      999999999999999999LL
 
@@ -100,56 +102,25 @@ static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t ble
     return alen < blen ? -1 : alen > blen ? 1 : 0;
 }
 
-/* The start of the UTF-8 character holding byte `at` (ORC's Utf8Utils.findLastCharacter). */
-static size_t char_start(const uint8_t *p, size_t from, size_t at)
-{
-    while (at > from && (p[at] & 0xc0) == 0x80)
-        at--;
-    return at;
-}
-
 /* At most 1024 bytes ending at a character boundary (Java's truncateLowerBound). */
 static int lower_bound(pm_buf *out, const uint8_t *p, size_t len)
 {
     (void)len;
     pm_buf_reset(out);
-    return pm_buf_append(out, p, char_start(p, 0, MAX_BYTES_RECORDED));
+    return pm_buf_append(out, p, pm_utf8_char_start(p, 0, MAX_BYTES_RECORDED));
 }
 
 /* The truncated prefix with its last character incremented (truncateUpperBound). */
 static int upper_bound(pm_buf *out, const uint8_t *p, size_t len)
 {
-    size_t following = char_start(p, 0, MAX_BYTES_RECORDED);
-    size_t last = char_start(p, 0, following - 1);
-    uint32_t cp = 0;
+    size_t following = pm_utf8_char_start(p, 0, MAX_BYTES_RECORDED);
+    size_t last = pm_utf8_char_start(p, 0, following - 1);
     uint8_t enc[4];
     size_t n = following - last, k;
     int rc;
     (void)len;
-    /* decode the code point of the last whole character */
-    if (n == 1)
-        cp = p[last];
-    else if (n == 2)
-        cp = (uint32_t)(p[last] & 0x1f) << 6 | (p[last + 1] & 0x3f);
-    else if (n == 3)
-        cp = (uint32_t)(p[last] & 0x0f) << 12 | (uint32_t)(p[last + 1] & 0x3f) << 6 |
-             (p[last + 2] & 0x3f);
-    else
-        cp = (uint32_t)(p[last] & 0x07) << 18 | (uint32_t)(p[last + 1] & 0x3f) << 12 |
-             (uint32_t)(p[last + 2] & 0x3f) << 6 | (p[last + 3] & 0x3f);
-    cp += 1;
-    if (cp < 0x80) {
-        enc[0] = (uint8_t)cp, k = 1;
-    } else if (cp < 0x800) {
-        enc[0] = (uint8_t)(0xc0 | cp >> 6), enc[1] = (uint8_t)(0x80 | (cp & 0x3f)), k = 2;
-    } else if (cp < 0x10000) {
-        enc[0] = (uint8_t)(0xe0 | cp >> 12), enc[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
-        enc[2] = (uint8_t)(0x80 | (cp & 0x3f)), k = 3;
-    } else {
-        enc[0] = (uint8_t)(0xf0 | cp >> 18), enc[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3f));
-        enc[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f)), enc[3] = (uint8_t)(0x80 | (cp & 0x3f));
-        k = 4;
-    }
+    /* the code point of the last whole character, plus one */
+    k = pm_utf8_encode_any(pm_utf8_value(p + last, n > 4 ? 4 : n) + 1, enc);
     pm_buf_reset(out);
     if ((rc = pm_buf_append(out, p, last)) != 0)
         return rc;

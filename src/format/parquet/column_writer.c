@@ -19,6 +19,7 @@
 #include "util/bytes.h"
 #include "util/hash.h"
 #include "util/time.h"
+#include "util/utf8.h"
 
 #define MAX_STATS_BYTES 4096 /* parquet-java writes no min/max above this (min + max) */
 
@@ -912,8 +913,7 @@ static int index_bound(pq_colw *c, const pm_buf *v, bool is_max)
     if (c->leaf->order != PQ_ORD_BYTES || cut == 0 || len <= cut)
         return pm_buf_append(&c->ci_bytes, v->data, len);
     if (c->leaf->is_string)
-        while (cut > 0 && (v->data[cut] & 0xc0) == 0x80)
-            cut--;
+        cut = (uint32_t)pm_utf8_char_start(v->data, 0, cut);
     if (!is_max)
         return cut > 0 ? pm_buf_append(&c->ci_bytes, v->data, cut)
                        : pm_buf_append(&c->ci_bytes, v->data, len);

@@ -23,11 +23,12 @@ struct pm_bucket_writer {
     pm_kv_buffer *buffer;       /* primary-key tables */
     pm_commit_messages pending; /* files written since the last prepare */
     /* compaction (primary-key writers with a compactor) */
-    pm_compactor *k;                     /* borrowed, or NULL */
-    pm_levels levels;                    /* the bucket's live files */
-    pm_universal strategy;               /* this bucket's picker (its own clock) */
-    pm_arena inc_arena;                  /* the compact increment's entries */
-    pm_manifest_entry **before, **after; /* compactBefore, compactAfter (NULL: removed) */
+    pm_compactor *k;                             /* borrowed, or NULL */
+    pm_levels levels;                            /* the bucket's live files */
+    const pm_type *key_types[PM_WRITE_MAX_KEYS]; /* of the trimmed primary key (the levels') */
+    pm_universal strategy;                       /* this bucket's picker (its own clock) */
+    pm_arena inc_arena;                          /* the compact increment's entries */
+    pm_manifest_entry **before, **after;         /* compactBefore, compactAfter (NULL: removed) */
     size_t before_count, after_count, before_cap, after_cap;
     int64_t prepares; /* prepare-commits so far (delta commits) */
     /* lookup compaction (compactor->need_lookup) */
@@ -66,6 +67,16 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
         for (size_t i = 0; i < restore_count; i++)
             if ((rc = pm_levels_add(&w->levels, restore[i], err)) != 0)
                 goto fail;
+        if (c->primary_key) {
+            /* Java's Levels: the restored files of a level >= 1 must form one sorted run */
+            for (size_t i = 0; i < c->key_count; i++)
+                w->key_types[i] = c->value_type->fields[c->key_idx[i]].type;
+            pm_levels_set_key(&w->levels, w->key_types, c->key_count);
+            if ((rc = pm_levels_check(&w->levels, err)) != 0) {
+                rc = pm_err_prefix(err, rc, "bucket %d: ", (int)bucket);
+                goto fail;
+            }
+        }
         if (compactor->dv && c->primary_key &&
             (rc = pm_dv_maintainer_new(&w->dvs, c->fs, compactor->bitmap64, dv_index, dv_index_path,
                                        err)) != 0)

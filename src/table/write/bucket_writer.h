@@ -4,8 +4,8 @@
  *
  *  - append writers (AppendOnlyWriter with a direct sink): rows go straight into the
  *    rolling data writer in input order; each row takes the bucket's next sequence number.
- *  - primary-key writers (MergeTreeWriter, kv_writer.c): rows take the next sequence numbers
- *    and wait in the write buffer; prepare-commit (or a full buffer that cannot spill)
+ *  - primary-key writers (MergeTreeWriter): rows take the next sequence numbers and wait in
+ *    the write buffer (kv_buffer.h); prepare-commit (or a full buffer that cannot spill)
  *    flushes them as sorted, merged level-0 files.
  *
  * Files written since the last prepare-commit are pending; prepare-commit hands them to the

@@ -318,7 +318,9 @@ int pm_changelog_compact_commit(pm_fs *fs, const char *table, const pm_commit_me
     if ((rc = options(schema, &on, &target, &max_size, err)) != 0 || !on ||
         schema->primary_keys.count == 0) {
         pm_schema_free(schema);
-        return rc != 0 ? rc : pm_commit(fs, table, m, o, snapshot_id, err);
+        if (rc != 0) /* an option of the table: name the table */
+            return pm_err_prefix(err, rc, "%s: ", table);
+        return pm_commit(fs, table, m, o, snapshot_id, err);
     }
     memset(&p, 0, sizeof(p));
     p.fs = fs;

@@ -12,6 +12,7 @@
 #include "data/datum_compare.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/utf8.h"
 
 /* ---- modes ----------------------------------------------------------------------------- */
 
@@ -389,93 +390,30 @@ void pm_col_result_free(pm_col_result *r)
     memset(r, 0, sizeof(*r));
 }
 
-/* Decodes the code point at p (valid UTF-8 assumed; a stray byte counts as itself). */
-static uint32_t utf8_next(const uint8_t *p, size_t len, size_t *adv)
-{
-    uint8_t b = p[0];
-    size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-    uint32_t cp;
-    if (n > len || (b >= 0x80 && b < 0xC0))
-        n = 1;
-    if (n == 1) {
-        *adv = 1;
-        return b;
-    }
-    cp = b & (0xFF >> (n + 1));
-    for (size_t i = 1; i < n; i++)
-        cp = cp << 6 | (p[i] & 0x3F);
-    *adv = n;
-    return cp;
-}
-
-static int utf8_put(pm_buf *b, uint32_t cp)
-{
-    uint8_t t[4];
-    size_t n;
-    if (cp >= 0xD800 && cp <= 0xDFFF) { /* a lone surrogate: Java's encoder writes '?' */
-        t[0] = '?';
-        n = 1;
-    } else if (cp < 0x80) {
-        t[0] = (uint8_t)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        t[0] = (uint8_t)(0xC0 | cp >> 6);
-        t[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        t[0] = (uint8_t)(0xE0 | cp >> 12);
-        t[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-        t[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        t[0] = (uint8_t)(0xF0 | cp >> 18);
-        t[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
-        t[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-        t[3] = (uint8_t)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
-    return pm_buf_append(b, t, n);
-}
-
-/* Bytes of the first `chars` characters (BinaryString.substring counts a character per
- * leading byte). */
-static size_t prefix_bytes(const uint8_t *p, size_t len, int32_t chars)
-{
-    size_t off = 0;
-    for (int32_t c = 0; c < chars && off < len; c++) {
-        size_t adv;
-        (void)utf8_next(p + off, len - off, &adv);
-        off += adv;
-    }
-    return off;
-}
-
-/* TruncateSimpleColStatsCollector.truncateMax: false when no bound exists. */
+/* TruncateSimpleColStatsCollector.truncateMax: false when no bound exists.  The first `n`
+ * characters (BinaryString.substring) are decoded as Java's String is (U+FFFD for invalid
+ * bytes), and of their first `n` code points the last one that can be is incremented. */
 static int truncate_max(const uint8_t *p, size_t len, int32_t n, pm_buf *out, bool *ok)
 {
-    size_t cut = prefix_bytes(p, len, n), off = 0, count = 0;
+    size_t chars = n > 0 ? (size_t)n : 0, cut = pm_utf8_prefix(p, len, chars), off = 0, count = 0;
     uint32_t cps[64], *cp = cps;
     int rc = 0;
     *ok = true;
     out->len = 0;
     if (cut == len)
         return pm_buf_append(out, p, len);
-    if ((size_t)n > sizeof(cps) / sizeof(cps[0]) &&
-        (cp = pm_malloc((size_t)n * sizeof(uint32_t))) == NULL)
+    if (chars > sizeof(cps) / sizeof(cps[0]) && (cp = pm_malloc(chars * sizeof(uint32_t))) == NULL)
         return PAIMON_ENOMEM;
-    while (off < cut) {
-        size_t adv;
-        cp[count++] = utf8_next(p + off, cut - off, &adv);
-        off += adv;
-    }
+    while (off < cut && count < chars)
+        cp[count++] = pm_utf8_next(p, cut, &off);
     *ok = false;
     for (size_t i = count; i-- > 0;) {
         uint32_t next = cp[i] + 1;
         if (next <= 0x10FFFF) {
             for (size_t k = 0; k < i && rc == 0; k++)
-                rc = utf8_put(out, cp[k]);
+                rc = pm_utf8_put(out, cp[k]);
             if (rc == 0)
-                rc = utf8_put(out, next);
+                rc = pm_utf8_put(out, next); /* a surrogate: '?', as Java encodes it */
             *ok = true;
             break;
         }
@@ -517,7 +455,8 @@ int pm_stats_acc_result(const pm_stats_acc *s, pm_col_result *r)
         if (s->mode.kind == PM_STATS_TRUNCATE && pm_type_is_string(s->type)) {
             bool ok;
             if (!s->min_absent)
-                r->min_buf.len = prefix_bytes(s->min.v.s.ptr, s->min.v.s.len, s->mode.length);
+                r->min_buf.len = pm_utf8_prefix(s->min.v.s.ptr, s->min.v.s.len,
+                                                s->mode.length > 0 ? (size_t)s->mode.length : 0);
             if ((rc = truncate_max(s->max.v.s.ptr, s->max.v.s.len, s->mode.length, &r->max_buf,
                                    &ok)) != 0)
                 return rc;

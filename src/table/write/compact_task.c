@@ -57,6 +57,7 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
     int rc;
     memset(k, 0, sizeof(*k));
     k->c = c;
+    pm_schema_cache_init(&k->schemas, c->fs, c->table);
     /* CoreOptions.compactionFileSize: target-file-size / 10 * 7, in long arithmetic */
     k->min_file_size = c->target_size / 10 * 7;
     int64_t levels;
@@ -88,38 +89,14 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
 
 void pm_compactor_release(pm_compactor *k)
 {
-    for (size_t i = 0; i < k->schema_cap; i++)
-        pm_schema_free(k->schemas[i]);
-    pm_free(k->schemas);
+    pm_schema_cache_release(&k->schemas);
     pm_lookup_shared_free(k->lookup_shared);
     memset(k, 0, sizeof(*k));
 }
 
 static int schema_of(pm_compactor *k, int64_t id, const pm_schema **out, paimon_error *err)
 {
-    if (id < 0 || id > 1000000)
-        return pm_corrupt(err, "%s: data file with schema id %lld", k->c->table, (long long)id);
-    if ((size_t)id >= k->schema_cap) {
-        size_t cap = (size_t)id + 4;
-        pm_schema **grown = pm_realloc(k->schemas, cap * sizeof(*grown));
-        if (grown == NULL)
-            return pm_nomem(err);
-        memset(grown + k->schema_cap, 0, (cap - k->schema_cap) * sizeof(*grown));
-        k->schemas = grown;
-        k->schema_cap = cap;
-    }
-    if (k->schemas[id] == NULL) {
-        int rc = pm_schema_read(k->c->fs, k->c->table, id, &k->schemas[id], err);
-        if (rc != 0)
-            return rc;
-    }
-    *out = k->schemas[id];
-    return 0;
-}
-
-static int schema_cb(void *ctx, int64_t id, const pm_schema **out, paimon_error *err)
-{
-    return schema_of(ctx, id, out, err);
+    return pm_schema_cache_get(&k->schemas, id, out, err);
 }
 
 static const pm_dv *dv_cb(void *ctx, const char *file_name)
@@ -142,10 +119,11 @@ int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir, const ch
     lc.fs = k->c->fs;
     lc.bucket_dir = bucket_dir;
     lc.schema = k->c->schema;
-    lc.schema_of = schema_cb;
-    lc.schema_ctx = k;
+    lc.schema_of = pm_schema_cache_cb;
+    lc.schema_ctx = &k->schemas;
     lc.dv_of = dvs != NULL ? dv_cb : NULL;
     lc.dv_ctx = dvs;
+    lc.open_file = pm_file_reader_open_source;
     lc.local_dir = k->c->tmp_dir;
     lc.local_prefix = prefix;
     /* MergeTreeCompactManagerFactory.createRewriter: the persist processor */

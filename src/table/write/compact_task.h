@@ -29,6 +29,7 @@
 
 #include "lsm/lookup_levels.h"
 #include "lsm/universal_compaction.h"
+#include "meta/schema_cache.h"
 #include "table/commit.h"
 #include "table/write/dv_maintainer.h"
 #include "table/write/write_ctx.h"
@@ -36,10 +37,9 @@
 /* What the compactions of one table write share: the write context and the schemas of the
  * files they read. */
 typedef struct pm_compactor {
-    pm_write_ctx *c;     /* borrowed */
-    pm_schema **schemas; /* by schema id, read on first use */
-    size_t schema_cap;
-    int64_t min_file_size; /* compactionFileSize */
+    pm_write_ctx *c;         /* borrowed */
+    pm_schema_cache schemas; /* of the files read, by id */
+    int64_t min_file_size;   /* compactionFileSize */
     bool force_rewrite_all;
     pm_universal strategy; /* the options; each bucket copies it (its own clock) */
     int32_t num_levels;    /* num-levels, default trigger + 1 */

@@ -11,35 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/java_values.h"
 #include "format/file_index.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/java_hashmap.h"
 
 #define BLOOM "bloom-filter"
-
-/* String.hashCode() of UTF-8 text, over its UTF-16 code units. */
-static int32_t java_string_hash(const char *s)
-{
-    const uint8_t *p = (const uint8_t *)s;
-    uint32_t h = 0;
-    while (*p != '\0') {
-        uint8_t b = *p;
-        size_t k = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-        uint32_t cp = k == 1 ? b : (uint32_t)(b & (0xFF >> (k + 1)));
-        for (size_t j = 1; j < k && p[j] != '\0'; j++)
-            cp = cp << 6 | (p[j] & 0x3F);
-        p += k;
-        if (cp >= 0x10000) {
-            cp -= 0x10000;
-            h = 31 * h + (0xD800 | (cp >> 10));
-            h = 31 * h + (0xDC00 | (cp & 0x3FF));
-        } else {
-            h = 31 * h + cp;
-        }
-    }
-    return (int32_t)h;
-}
 
 static bool same_name(void *ctx, int64_t a, int64_t b)
 {
@@ -59,13 +37,15 @@ static int java_order(pm_file_index_conf *c)
     pm_jhm_init(&first, same_name, c->columns);
     pm_jhm_init(&second, same_name, c->columns);
     for (size_t i = 0; i < c->count && rc == 0; i++) {
-        uint32_t h = (uint32_t)java_string_hash(c->columns[i].name);
+        uint32_t h = (uint32_t)pm_java_string_hash(c->columns[i].name, strlen(c->columns[i].name));
         /* Arrays.hashCode([name, null, false]): ((31 + h) * 31 + 0) * 31 + 1237 */
         int32_t column_hash = (int32_t)(((31u + h) * 31u) * 31u + 1237u);
         rc = pm_jhm_put(&first, column_hash, (int64_t)i, 0);
     }
     while (rc == 0 && (e = pm_jhm_next(&first, &it)) != NULL)
-        rc = pm_jhm_put(&second, java_string_hash(c->columns[e->key].name), e->key, 0);
+        rc = pm_jhm_put(
+            &second, pm_java_string_hash(c->columns[e->key].name, strlen(c->columns[e->key].name)),
+            e->key, 0);
     if (rc == 0 && (sorted = pm_calloc(c->count + 1, sizeof(*sorted))) == NULL)
         rc = PAIMON_ENOMEM;
     if (rc == 0) {

@@ -1000,90 +1000,37 @@ int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_er
     return 0;
 }
 
-/* ---- the compaction job of unaware-bucket append tables ------------------------------------ */
+/* ---- what the compaction job of unaware-bucket tables uses (table/compact.c) ------------ */
 
-static int64_t size_then_seq(const pm_manifest_entry *a, const pm_manifest_entry *b)
+bool pm_table_write_is_unaware(const pm_table_write *w)
 {
-    if (a->file.file_size != b->file.file_size)
-        return a->file.file_size < b->file.file_size ? -1 : 1;
-    if (a->file.min_sequence_number != b->file.min_sequence_number)
-        return a->file.min_sequence_number < b->file.min_sequence_number ? -1 : 1;
-    if (a->file.creation_time != b->file.creation_time)
-        return a->file.creation_time < b->file.creation_time ? -1 : 1;
-    return strcmp(a->file.file_name, b->file.file_name);
+    return w->mode == MODE_UNAWARE;
 }
 
-static int by_size(const void *pa, const void *pb)
+pm_compactor *pm_table_write_compactor(pm_table_write *w)
 {
-    return (int)size_then_seq(*(const pm_manifest_entry *const *)pa,
-                              *(const pm_manifest_entry *const *)pb);
+    return w->has_compactor ? &w->compactor : NULL;
 }
 
-/* AppendCompactCoordinator's plan on its first run, per partition: the files smaller than
- * compactionFileSize, sorted by size, packed into bins of more than one file whose sizes
- * plus source.split.open-file-cost each reach 2 x target-file-size; what is left forms one
- * more bin when it holds compaction.min.file-num files.  Each bin is rewritten in bin order
- * (AppendCompactTask) into bucket 0.  Java sorts by size alone (ties in HashSet order);
- * ties go by sequence number, creation time and file name here. */
-static int compact_unaware(pm_table_write *w, pm_partition_match match, void *arg,
-                           pm_commit_messages *out, paimon_error *err)
+int pm_table_write_live_files(pm_table_write *w, const pm_manifest_entry *const **out,
+                              size_t *count, paimon_error *err)
 {
-    const pm_manifest_entry **files = NULL;
-    int64_t open_cost;
-    int rc;
-    bool restored = w->restored;
-    w->restored = false; /* unaware writers skip the restore; the plan needs the files */
-    PM_TRY(load_restore(w, err));
-    w->restored = restored || w->restored;
-    PM_TRY(pm_options_get_memory(&w->schema->options, "source.split.open-file-cost", 4 << 20,
-                                 &open_cost, err));
-    if ((files = pm_malloc((w->live_count + 1) * sizeof(*files))) == NULL) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    for (size_t i = 0; i < w->live_count; i++) {
-        const pm_manifest_entry *p = w->live[i];
-        size_t n = 0, start = 0;
-        int64_t total = 0, pid, slot;
-        bool first = true;
-        if (match != NULL && !match(arg, p->partition.ptr, p->partition.len))
-            continue;
-        for (size_t j = 0; j < i && first; j++)
-            first = !(w->live[j]->partition.len == p->partition.len &&
-                      memcmp(w->live[j]->partition.ptr, p->partition.ptr, p->partition.len) == 0);
-        if (!first)
-            continue;
-        for (size_t j = i; j < w->live_count; j++)
-            if (w->live[j]->partition.len == p->partition.len &&
-                memcmp(w->live[j]->partition.ptr, p->partition.ptr, p->partition.len) == 0 &&
-                w->live[j]->file.file_size < w->compactor.min_file_size)
-                files[n++] = w->live[j];
-        qsort(files, n, sizeof(*files), by_size);
-        if ((pid = partition_id(w, p->partition.ptr, p->partition.len, err)) < 0) {
-            rc = (int)pid;
-            goto done;
-        }
-        if ((slot = slot_of(w, pid, 0, err)) < 0) {
-            rc = (int)slot;
-            goto done;
-        }
-        for (size_t j = 0; j < n; j++) {
-            total += files[j]->file.file_size + open_cost;
-            if (j + 1 - start > 1 && total >= 2 * w->ctx.target_size) {
-                PM_TRY(pm_bucket_writer_compact_files(w->slots[slot].w, &w->compactor,
-                                                      files + start, j + 1 - start, err));
-                start = j + 1;
-                total = 0;
-            }
-        }
-        if ((int64_t)(n - start) >= w->compactor.min_file_num && n - start > 1)
-            PM_TRY(pm_bucket_writer_compact_files(w->slots[slot].w, &w->compactor, files + start,
-                                                  n - start, err));
-    }
-    rc = pm_table_write_prepare(w, out, err);
-done:
-    pm_free(files);
+    int rc = load_restore(w, err); /* unaware writers skip it when writing */
+    *out = w->live;
+    *count = rc == 0 ? w->live_count : 0;
     return rc;
+}
+
+int pm_table_write_bucket(pm_table_write *w, const pm_avro_bytes *partition, int32_t bucket,
+                          pm_bucket_writer **out, paimon_error *err)
+{
+    int64_t pid, slot;
+    if ((pid = partition_id(w, partition->ptr, partition->len, err)) < 0)
+        return (int)pid;
+    if ((slot = slot_of(w, pid, bucket, err)) < 0)
+        return (int)slot;
+    *out = w->slots[slot].w;
+    return 0;
 }
 
 int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match match, void *arg,
@@ -1093,8 +1040,9 @@ int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match matc
     if (!w->has_compactor)
         return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: this table is not compacted by paimon-c",
                           w->table);
-    if (w->mode == MODE_UNAWARE)
-        return compact_unaware(w, match, arg, out, err);
+    if (w->mode == MODE_UNAWARE) /* their job plans across buckets: table/compact.c */
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "%s: unaware-bucket tables are compacted by pm_table_compact", w->table);
     if ((rc = load_restore(w, err)) != 0)
         return rc;
     for (size_t i = 0; i < w->live_count; i++) {

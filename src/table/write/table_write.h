@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "table/commit.h"
+#include "table/write/bucket_writer.h"
 #include "table/write/write_ctx.h"
 
 typedef struct pm_table_write pm_table_write;
@@ -69,11 +70,24 @@ int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_er
 /* The dedicated compaction (Java's compact job over AbstractFileStoreWrite.compact): for
  * every bucket of the latest snapshot in a partition `match` accepts (NULL: all), restores
  * its writer and compacts it (`full`: everything into the max level), then prepares its
- * messages into `out` (compact entries only).  Primary-key tables; PAIMON_EUNSUPPORTED for
- * others. */
+ * messages into `out` (compact entries only).  Tables with buckets; PAIMON_EUNSUPPORTED for
+ * others (unaware-bucket tables have their own job in table/compact.c, built on the
+ * functions below). */
 typedef bool (*pm_partition_match)(void *arg, const uint8_t *partition, size_t len);
 int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match match, void *arg,
                            pm_commit_messages *out, paimon_error *err);
+
+/* What the compaction job of unaware-bucket append tables (table/compact.c) plans with:
+ * whether the write is one (bucket = -1 without a primary key); its compactor (borrowed;
+ * NULL when the write does not compact); the live files of the latest snapshot, read on
+ * first use (borrowed, valid until the write is freed); the writer of (partition, bucket),
+ * made on first use (borrowed, valid until the write is freed). */
+bool pm_table_write_is_unaware(const pm_table_write *w);
+pm_compactor *pm_table_write_compactor(pm_table_write *w);
+int pm_table_write_live_files(pm_table_write *w, const pm_manifest_entry *const **out,
+                              size_t *count, paimon_error *err);
+int pm_table_write_bucket(pm_table_write *w, const pm_avro_bytes *partition, int32_t bucket,
+                          pm_bucket_writer **out, paimon_error *err);
 
 /* Rows accepted so far (after the row-kind filters). */
 int64_t pm_table_write_rows(const pm_table_write *w);

@@ -1,7 +1,8 @@
 /*
  * What every bucket writer of one table write shares: the schema and options read once,
  * the data-file layout and statistics modes, the merge function, the write-buffer limits.
- * Built by table_write.c; append_writer.c and kv_writer.c only read it.
+ * Built by table_write.c (pm_write_ctx_init, write_ctx.c); the bucket writers, the write
+ * buffer and compaction (bucket_writer.c, kv_buffer.c, compact_task.c) only read it.
  *
  * Data-file layout (metadata.md §13, behaviour.md §1.1):
  *   append tables       the table's columns;
@@ -103,9 +104,10 @@ typedef struct pm_write_ctx {
 } pm_write_ctx;
 
 /* Builds the context of a write to `table` with schema `s` (both borrowed until release).
- * PAIMON_EUNSUPPORTED for tables this writer cannot write as Java would: postpone buckets;
- * primary-key tables Java compacts at every commit (deletion vectors, first-row,
- * changelog-producer=lookup, force-lookup); data formats not written yet; ... */
+ * PAIMON_EUNSUPPORTED for tables this writer cannot write as Java would: postpone buckets,
+ * bucket-function.type = hive, data-file.external-paths, row tracking and data evolution,
+ * manifest formats other than Avro and ORC, primary keys of nested types, and what the
+ * data-file writers refuse (format/file_writer.h). */
 int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_schema *s,
                       paimon_error *err);
 void pm_write_ctx_release(pm_write_ctx *c);

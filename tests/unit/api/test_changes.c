@@ -1,6 +1,7 @@
 /* The public change-read API (include/paimon/changes.h) on a table written through the
  * writer API with changelog-producer=input: snapshot by snapshot, row kinds, a column
- * projection, the range rules, and the misuse checks (stream vs rows, bad options). */
+ * projection, the range rules, the cursor of a snapshot (rows, kinds, Arrow stream) and the
+ * misuse checks (no current snapshot, a second cursor, bad options). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,17 +59,24 @@ static char *make_input_table(void)
     return path;
 }
 
-/* The current snapshot's rows as one string of JSON lines. */
-static char *rows_of(paimon_changes *ch)
+/* The current snapshot's rows as one string of JSON lines, read through its cursor; the row
+ * kinds the cursor gives are appended to `kinds` ("IUuD" for +I -U +U -D). */
+static char *rows_of(paimon_changes *ch, char *kinds)
 {
     paimon_error err;
+    paimon_cursor *cur;
     char *all = pm_calloc(1, 1);
-    size_t n = 0;
+    size_t n = 0, k = strlen(kinds);
     int rc;
-    while ((rc = paimon_changes_next_row(ch, &err)) == 0) {
+    assert_int_equal(paimon_changes_cursor(&cur, ch, &err), 0);
+    while ((rc = paimon_cursor_next(cur, &err)) == 0) {
         const char *json;
         size_t len;
-        assert_int_equal(paimon_changes_row_json(ch, &json, &len, &err), 0);
+        int kind = paimon_cursor_row_kind(cur);
+        assert_true(kind >= PAIMON_ROW_INSERT && kind <= PAIMON_ROW_DELETE);
+        kinds[k++] = "IUuD"[kind];
+        kinds[k] = '\0';
+        assert_int_equal(paimon_cursor_row_json(cur, &json, &len, &err), 0);
         all = pm_realloc(all, n + len + 2);
         memcpy(all + n, json, len);
         n += len;
@@ -76,18 +84,23 @@ static char *rows_of(paimon_changes *ch)
         all[n] = '\0';
     }
     assert_int_equal(rc, PAIMON_ITEROVER);
+    assert_int_equal(paimon_cursor_row_kind(cur), PAIMON_EINVALID); /* no current row */
+    paimon_cursor_free(cur);
     return all;
 }
 
 static void test_snapshots_and_kinds(void **state)
 {
     char *path = make_input_table(), *rows;
+    char kinds[16] = "";
     paimon_table *t;
     paimon_changes *ch;
+    paimon_cursor *cur;
     paimon_changes_options o = PAIMON_CHANGES_OPTIONS_INIT;
     paimon_changes_snapshot info;
     paimon_error err;
     const char *cols[1] = {"v"}, *text;
+    size_t len;
     int64_t first, last;
     (void)state;
     assert_int_equal(paimon_table_open(&t, path, &err), 0);
@@ -100,32 +113,35 @@ static void test_snapshots_and_kinds(void **state)
     assert_string_equal(paimon_changes_column_type(ch, 0), "STRING NOT NULL");
     assert_null(paimon_changes_column_name(ch, 3));
     /* no current snapshot yet */
-    assert_int_equal(paimon_changes_next_row(ch, &err), PAIMON_EINVALID);
+    assert_int_equal(paimon_changes_cursor(&cur, ch, &err), PAIMON_EINVALID);
+    assert_null(cur);
     assert_int_equal(paimon_changes_next_snapshot(ch, &info, &err), 0);
     assert_int_equal(info.id, 1);
     assert_string_equal(info.commit_kind, "APPEND");
     assert_int_equal(info.read, 1);
     assert_int_equal(info.file_count, 1);
-    rows = rows_of(ch);
+    rows = rows_of(ch, kinds);
     assert_string_equal(rows, "{\"_ROW_KIND\":\"+I\",\"id\":1,\"v\":\"a\"}\n"
                               "{\"_ROW_KIND\":\"+I\",\"id\":2,\"v\":\"b\"}\n");
     pm_free(rows);
-    /* rows were read: a stream of the same snapshot is refused */
-    {
-        struct ArrowArrayStream s;
-        assert_int_equal(paimon_changes_read(ch, &s, &err), PAIMON_EINVALID);
-    }
+    /* the snapshot went with its cursor: a second cursor of it is refused */
+    assert_int_equal(paimon_changes_cursor(&cur, ch, &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "snapshot 1 is already being read"));
     assert_int_equal(paimon_changes_next_snapshot(ch, &info, &err), 0);
     assert_int_equal(info.id, 2);
-    rows = rows_of(ch);
+    rows = rows_of(ch, kinds);
     assert_string_equal(rows, "{\"_ROW_KIND\":\"-U\",\"id\":1,\"v\":\"a\"}\n"
                               "{\"_ROW_KIND\":\"+U\",\"id\":1,\"v\":\"c\"}\n"
                               "{\"_ROW_KIND\":\"-D\",\"id\":2,\"v\":\"b\"}\n");
+    assert_string_equal(kinds, "IIUuD");
+    /* the snapshot's info outlives its cursor (which took the snapshot's plan) */
+    assert_string_equal(info.commit_kind, "APPEND");
     pm_free(rows);
     assert_int_equal(paimon_changes_next_snapshot(ch, &info, &err), PAIMON_ITEROVER);
+    assert_int_equal(paimon_changes_cursor(&cur, ch, &err), PAIMON_EINVALID);
     paimon_changes_free(ch);
 
-    /* a projection, from snapshot 2, read as an Arrow stream (rows then refused) */
+    /* a projection, from snapshot 2, read as an Arrow stream after one row was read */
     o.from = PAIMON_CHANGES_FROM_SNAPSHOT;
     o.from_value = 2;
     o.columns = cols;
@@ -134,12 +150,26 @@ static void test_snapshots_and_kinds(void **state)
     assert_int_equal(paimon_changes_column_count(ch), 2);
     assert_string_equal(paimon_changes_column_name(ch, 1), "v");
     assert_int_equal(paimon_changes_next_snapshot(ch, NULL, &err), 0);
+    assert_int_equal(paimon_changes_cursor(&cur, ch, &err), 0);
+    /* the cursor holds the snapshot: the read may end first */
+    paimon_changes_free(ch);
+    assert_int_equal(paimon_cursor_column_count(cur), 2);
+    assert_string_equal(paimon_cursor_column_name(cur, 0), "_ROW_KIND");
+    assert_string_equal(paimon_cursor_column_type(cur, 1), "STRING");
+    assert_int_equal(paimon_cursor_next(cur, &err), 0);
+    assert_int_equal(paimon_cursor_row_kind(cur), PAIMON_ROW_UPDATE_BEFORE);
     {
         struct ArrowArrayStream s;
+        struct ArrowSchema schema;
         struct ArrowArray a;
         int64_t n = 0;
-        assert_int_equal(paimon_changes_read(ch, &s, &err), 0);
-        assert_int_equal(paimon_changes_next_row(ch, &err), PAIMON_EINVALID);
+        assert_int_equal(paimon_cursor_arrow_stream(cur, &s, &err), 0);
+        assert_int_equal(paimon_cursor_next(cur, &err), PAIMON_ITEROVER);
+        paimon_cursor_free(cur);
+        assert_int_equal(s.get_schema(&s, &schema), 0);
+        assert_string_equal(schema.children[0]->name, "_ROW_KIND");
+        assert_string_equal(schema.children[0]->format, "u");
+        schema.release(&schema);
         for (;;) {
             assert_int_equal(s.get_next(&s, &a), 0);
             if (a.release == NULL)
@@ -148,22 +178,25 @@ static void test_snapshots_and_kinds(void **state)
             n += a.length;
             a.release(&a);
         }
-        assert_int_equal(n, 3);
+        assert_int_equal(n, 2); /* +U and -D: the -U was read before */
         s.release(&s);
     }
-    paimon_changes_free(ch);
 
     /* value text of the first row of snapshot 2 */
     o.columns = NULL;
     o.column_count = 0;
     assert_int_equal(paimon_table_changes(&ch, t, &o, &err), 0);
     assert_int_equal(paimon_changes_next_snapshot(ch, NULL, &err), 0);
-    assert_int_equal(paimon_changes_next_row(ch, &err), 0);
-    assert_int_equal(paimon_changes_row_value_text(ch, 0, &text, NULL, &err), 0);
+    assert_int_equal(paimon_changes_cursor(&cur, ch, &err), 0);
+    assert_int_equal(paimon_cursor_value_text(cur, 0, &text, &len, &err), PAIMON_EINVALID);
+    assert_int_equal(paimon_cursor_next(cur, &err), 0);
+    assert_int_equal(paimon_cursor_value_text(cur, 0, &text, &len, &err), 0);
     assert_string_equal(text, "-U");
-    assert_int_equal(paimon_changes_row_value_text(ch, 2, &text, NULL, &err), 0);
+    assert_int_equal(len, 2);
+    assert_int_equal(paimon_cursor_value_text(cur, 2, &text, NULL, &err), 0);
     assert_string_equal(text, "a");
-    assert_int_equal(paimon_changes_row_value_text(ch, 3, &text, NULL, &err), PAIMON_EINVALID);
+    assert_int_equal(paimon_cursor_value_text(cur, 3, &text, NULL, &err), PAIMON_EINVALID);
+    paimon_cursor_free(cur);
     paimon_changes_free(ch);
     paimon_table_free(t);
     pm_free(path);

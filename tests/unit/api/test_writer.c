@@ -41,7 +41,7 @@ static char *read_rows(const char *path, size_t *count)
     paimon_table *t;
     paimon_scan *scan;
     paimon_scan_options so = PAIMON_SCAN_OPTIONS_INIT;
-    paimon_rows *rows;
+    paimon_cursor *rows;
     paimon_error err;
     pm_strlist lines;
     pm_buf all;
@@ -50,11 +50,11 @@ static char *read_rows(const char *path, size_t *count)
     assert_int_equal(paimon_table_open(&t, path, &err), 0);
     if (paimon_table_scan(&scan, t, &so, &err) != 0)
         fail_msg("%s", err.message);
-    assert_int_equal(paimon_scan_rows(&rows, scan, &err), 0);
-    while (paimon_rows_next(rows, &err) == 0) {
+    assert_int_equal(paimon_scan_cursor(&rows, scan, &err), 0);
+    while (paimon_cursor_next(rows, &err) == 0) {
         const char *json;
         size_t len;
-        assert_int_equal(paimon_rows_json(rows, &json, &len, &err), 0);
+        assert_int_equal(paimon_cursor_row_json(rows, &json, &len, &err), 0);
         assert_int_equal(pm_strlist_pushn(&lines, json, len), 0);
     }
     pm_strlist_sort(&lines);
@@ -64,7 +64,7 @@ static char *read_rows(const char *path, size_t *count)
     }
     *count = lines.count;
     pm_strlist_free(&lines);
-    paimon_rows_free(rows);
+    paimon_cursor_free(rows);
     paimon_scan_free(scan);
     paimon_table_free(t);
     return (char *)pm_buf_detach(&all, NULL);

@@ -1,6 +1,8 @@
 /* Columnar batches: appenders and the Arrow layout invariants, canonical JSON, filtering,
  * and the Arrow C Data Interface export/import round trip. */
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "data/arrow.h"
 #include "data/batch.h"
@@ -229,6 +231,51 @@ static void test_layouts(void **state)
     pm_type_free(t);
 }
 
+/* A batch whose column `a` has one slot more than the batch has rows. */
+static pm_batch *misaligned(void)
+{
+    pm_type *t = columns("a BIGINT, b STRING");
+    pm_batch *b = NULL;
+    paimon_error err = {0};
+    assert_int_equal(pm_batch_new(&b, t, &err), 0);
+    pm_type_free(t);
+    assert_int_equal(pm_column_append_i64(b->columns[0], 1), 0);
+    assert_int_equal(pm_column_append_bytes(b->columns[1], "x", 1), 0);
+    assert_int_equal(pm_batch_set_rows(b, 1, &err), 0);
+    assert_int_equal(pm_column_append_i64(b->columns[0], 2), 0); /* a: 2 slots, 1 row */
+    return b;
+}
+
+static void filter_misaligned(void *arg)
+{
+    static const uint8_t keep[2] = {1, 1};
+    pm_batch *out = NULL;
+    (void)pm_batch_filter(arg, keep, &out, NULL);
+    pm_batch_free(out);
+}
+
+/* Batch validity (pm_batch_is_aligned) and the assertion that guards it in debug builds. */
+static void test_aligned(void **state)
+{
+    pm_batch *b = sample(), *bad = misaligned();
+    pm_buf err;
+    int status;
+    (void)state;
+    assert_true(pm_batch_is_aligned(b));
+    assert_false(pm_batch_is_aligned(bad));
+    pm_buf_init(&err, 0);
+    if (pm_test_asserts_active()) {
+        status = pm_test_fork(filter_misaligned, bad, &err);
+        assert_true(WIFSIGNALED(status));
+        assert_int_equal(WTERMSIG(status), SIGABRT);
+        assert_non_null(strstr(pm_buf_cstr(&err), "batch.c:"));
+        assert_non_null(strstr(pm_buf_cstr(&err), "assertion failed: pm_batch_is_aligned(b)"));
+    }
+    pm_buf_free(&err);
+    pm_batch_free(bad);
+    pm_batch_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_filter_and_reset),
         cmocka_unit_test(test_arrow_roundtrip),
         cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_aligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

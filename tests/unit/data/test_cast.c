@@ -116,6 +116,22 @@ static void test_to_text(void **state)
     assert_string_equal(cast("TIMESTAMP(3)", ts, "DATE"), "\"2026-04-19\"");
 }
 
+/* Strings cut to CHAR(n)/VARCHAR(n) count characters as BinaryString.numChars and
+ * substring do (numBytesForFirstByte): on valid text code points; on invalid bytes a
+ * three-byte lead takes the two bytes after it, whatever they are. */
+static void test_string_length(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        cast("STRING", pm_datum_bytes("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9), "VARCHAR(2)"),
+        "\"\xc3\xa9\xe2\x82\xac\"");
+    assert_string_equal(cast("STRING", pm_datum_bytes("\xc3\xa9", 2), "CHAR(3)"), "\"\xc3\xa9  \"");
+    /* Java keeps E2 41 42 (one character); the JSON shows E2 as U+FFFD */
+    assert_string_equal(cast("STRING", pm_datum_bytes("\xe2\x41\x42\x43", 4), "VARCHAR(1)"),
+                        "\"\xef\xbf\xbd"
+                        "AB\"");
+}
+
 static void test_from_text(void **state)
 {
     (void)state;
@@ -150,9 +166,8 @@ static void test_supported(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_numbers),
-        cmocka_unit_test(test_to_text),
-        cmocka_unit_test(test_from_text),
+        cmocka_unit_test(test_numbers),       cmocka_unit_test(test_to_text),
+        cmocka_unit_test(test_string_length), cmocka_unit_test(test_from_text),
         cmocka_unit_test(test_supported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "data/input.h"
+#include "data/input_int.h"
 #include "testlib.h"
 #include "util/alloc.h"
 
@@ -388,6 +389,20 @@ static void test_allocation_failures(void **state)
 
 /* The rows before a bad record come out (the batch is cut there, nested values included);
  * the error follows with the next call, so the rows never depend on the batch size. */
+/* How a bad value is shown in a message: valid UTF-8 as it is, anything else (overlong
+ * forms, surrogates, stray or truncated bytes) escaped, so the message is valid UTF-8. */
+static void test_show_value(void **state)
+{
+    char out[PM_INPUT_SHOW_CAP];
+    (void)state;
+    assert_string_equal(pm_input_show(out, (const uint8_t *)"a\xc3\xa9\n", 4), "a\xc3\xa9\\n");
+    assert_string_equal(pm_input_show(out, (const uint8_t *)"\xc0\x80", 2), "\\xc0\\x80");
+    assert_string_equal(pm_input_show(out, (const uint8_t *)"\xed\xa0\x80", 3), "\\xed\\xa0\\x80");
+    assert_string_equal(pm_input_show(out, (const uint8_t *)"\xf5\x80\x80\x80", 4),
+                        "\\xf5\\x80\\x80\\x80");
+    assert_string_equal(pm_input_show(out, (const uint8_t *)"x\xe2\x82", 3), "x\\xe2\\x82");
+}
+
 static void test_rows_before_an_error(void **state)
 {
     const char *text = "{\"a\":1,\"m\":{\"x\":[1,null]},\"r\":{\"s\":\"p\",\"n\":[[1,2]]}}\n"
@@ -435,7 +450,7 @@ int main(void)
         cmocka_unit_test(test_jsonl_values),         cmocka_unit_test(test_jsonl_nested),
         cmocka_unit_test(test_jsonl_rows),           cmocka_unit_test(test_csv),
         cmocka_unit_test(test_limits_and_io),        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_rows_before_an_error),
+        cmocka_unit_test(test_rows_before_an_error), cmocka_unit_test(test_show_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -278,6 +278,7 @@ static pm_lookup_config config(pm_lookup_mode mode)
     c.fs = fx.t->fs;
     c.bucket_dir = fx.bucket_dir;
     c.schema = fx.t->schema;
+    c.open_file = pm_file_reader_open_source;
     c.local_dir = fx.local;
     c.local_prefix = "0-";
     c.mode = mode;

@@ -92,13 +92,16 @@ static char *changes_of(const char *path)
     if (paimon_table_changes(&ch, t, &o, &err) != 0)
         fail_msg("%s: %s", path, err.message);
     while ((rc = paimon_changes_next_snapshot(ch, NULL, &err)) == 0) {
-        while ((rc = paimon_changes_next_row(ch, &err)) == 0) {
+        paimon_cursor *cur;
+        assert_int_equal(paimon_changes_cursor(&cur, ch, &err), 0);
+        while ((rc = paimon_cursor_next(cur, &err)) == 0) {
             const char *json;
             size_t len;
-            assert_int_equal(paimon_changes_row_json(ch, &json, &len, &err), 0);
+            assert_int_equal(paimon_cursor_row_json(cur, &json, &len, &err), 0);
             pm_buf_append(&all, json, len);
             pm_buf_putc(&all, '\n');
         }
+        paimon_cursor_free(cur);
         if (rc != PAIMON_ITEROVER)
             fail_msg("%s: %s", path, err.message);
     }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "manifest_util.h"
 #include "testlib.h"
 
 #include "data/binary_row.h"
@@ -124,35 +125,6 @@ static void keys(pm_manifest_entry *e, const char *min, const char *max)
     e->file.key_stats.null_counts = longs(1, &zero);
 }
 
-static void write_manifest(pm_fs *fs, const char *name, const pm_manifest_entry *entries, size_t n,
-                           pm_manifest_file_meta *meta)
-{
-    paimon_error err = {0};
-    int64_t size = 0;
-    assert_int_equal(pm_manifest_file_write(fs, "t", name, &PM_MANIFEST_ENTRY_DESC, entries, n,
-                                            "null", 0, &size, &err),
-                     0);
-    memset(meta, 0, sizeof(*meta));
-    meta->version = PM_MANIFEST_LIST_VERSION;
-    meta->file_name = name;
-    meta->file_size = size;
-    for (size_t i = 0; i < n; i++) {
-        if (entries[i].kind == PM_FILE_KIND_ADD)
-            meta->num_added_files++;
-        else
-            meta->num_deleted_files++;
-    }
-}
-
-static void write_list(pm_fs *fs, const char *name, const pm_manifest_file_meta *metas, size_t n)
-{
-    paimon_error err = {0};
-    int64_t size = 0;
-    assert_int_equal(pm_manifest_file_write(fs, "t", name, &PM_MANIFEST_FILE_META_DESC, metas, n,
-                                            "null", 0, &size, &err),
-                     0);
-}
-
 static void put_snapshot(pm_fs *fs, int id, int schema, const char *kind, long long total)
 {
     char path[64], text[640];
@@ -215,7 +187,7 @@ static paimon_table *build_table(void)
     m1[1].file.value_stats_cols = strings(1, (const char *[]){"id"});
     m1[1].file.creation_time = MS_2024_01_02;
     m1[1].file.has_creation_time = true;
-    write_manifest(fs, "m1", m1, 2, &metas[0]);
+    pm_test_write_manifest(fs, "m1", m1, 2, &metas[0]);
     metas[0].partition_stats.min_values = row("d", (const char *[]){"19723"});
     metas[0].partition_stats.max_values = row("d", (const char *[]){"19723"});
     metas[0].partition_stats.null_counts = longs(1, part_nulls);
@@ -246,7 +218,7 @@ static paimon_table *build_table(void)
     m2[2].file.value_stats.null_counts = longs(5, nulls4);
     m2[2].file.creation_time = 1704326400000LL; /* 2024-01-04 */
     m2[2].file.has_creation_time = true;
-    write_manifest(fs, "m2", m2, 3, &metas[1]);
+    pm_test_write_manifest(fs, "m2", m2, 3, &metas[1]);
     metas[1].partition_stats.min_values = row("d", (const char *[]){"19723"});
     metas[1].partition_stats.max_values = row("d", (const char *[]){"19724"});
     metas[1].partition_stats.null_counts = longs(1, no_part_nulls);
@@ -257,18 +229,18 @@ static paimon_table *build_table(void)
 
     m3[0] = m2[2];
     m3[0].kind = PM_FILE_KIND_DELETE;
-    write_manifest(fs, "m3", m3, 1, &metas[2]);
+    pm_test_write_manifest(fs, "m3", m3, 1, &metas[2]);
     metas[2].partition_stats.min_values = row("d", (const char *[]){"19724"});
     metas[2].partition_stats.max_values = metas[2].partition_stats.min_values;
     metas[2].partition_stats.null_counts = longs(1, no_part_nulls);
     metas[2].schema_id = 1;
 
-    write_list(fs, "list-1-base", metas, 0);
-    write_list(fs, "list-1-delta", &metas[0], 1);
-    write_list(fs, "list-2-base", &metas[0], 1);
-    write_list(fs, "list-2-delta", &metas[1], 1);
-    write_list(fs, "list-3-base", &metas[0], 2);
-    write_list(fs, "list-3-delta", &metas[2], 1);
+    pm_test_write_list(fs, "list-1-base", metas, 0);
+    pm_test_write_list(fs, "list-1-delta", &metas[0], 1);
+    pm_test_write_list(fs, "list-2-base", &metas[0], 1);
+    pm_test_write_list(fs, "list-2-delta", &metas[1], 1);
+    pm_test_write_list(fs, "list-3-base", &metas[0], 2);
+    pm_test_write_list(fs, "list-3-delta", &metas[2], 1);
     put_snapshot(fs, 1, 0, "APPEND", 5);
     put_snapshot(fs, 2, 1, "COMPACT", 6);
     put_snapshot(fs, 3, 1, "APPEND", 5);
@@ -291,7 +263,7 @@ static int read_rows(paimon_table *t, scan_args a, pm_buf *out, paimon_error *er
 {
     paimon_scan_options o = PAIMON_SCAN_OPTIONS_INIT;
     paimon_scan *scan = NULL;
-    paimon_rows *rows = NULL;
+    paimon_cursor *rows = NULL;
     int rc;
     o.system_table = a.system_table;
     o.snapshot_id = a.snapshot;
@@ -302,15 +274,15 @@ static int read_rows(paimon_table *t, scan_args a, pm_buf *out, paimon_error *er
     pm_buf_reset(out);
     if ((rc = paimon_table_scan(&scan, t, &o, err)) != 0)
         return rc;
-    assert_int_equal(paimon_scan_rows(&rows, scan, err), 0);
-    while ((rc = paimon_rows_next(rows, err)) == 0) {
+    assert_int_equal(paimon_scan_cursor(&rows, scan, err), 0);
+    while ((rc = paimon_cursor_next(rows, err)) == 0) {
         const char *json;
         size_t len;
-        assert_int_equal(paimon_rows_json(rows, &json, &len, err), 0);
+        assert_int_equal(paimon_cursor_row_json(rows, &json, &len, err), 0);
         assert_int_equal(pm_buf_append(out, json, len), 0);
         assert_int_equal(pm_buf_putc(out, '\n'), 0);
     }
-    paimon_rows_free(rows);
+    paimon_cursor_free(rows);
     paimon_scan_free(scan);
     return rc == PAIMON_ITEROVER ? 0 : rc;
 }
@@ -534,7 +506,12 @@ static void test_splits_and_arrow(void **state)
     assert_string_equal(info.partition, "{}");
     assert_int_equal(paimon_scan_split_file(scan, 0, 0, &f, &err), PAIMON_EINVALID);
     assert_string_equal(paimon_scan_column_type(scan, 5), "TIMESTAMP(3) NOT NULL");
-    assert_int_equal(paimon_scan_read_split(scan, 0, &stream, &err), 0);
+    {
+        paimon_cursor *cur;
+        assert_int_equal(paimon_scan_split_cursor(&cur, scan, 0, &err), 0);
+        assert_int_equal(paimon_cursor_arrow_stream(cur, &stream, &err), 0);
+        paimon_cursor_free(cur); /* the stream does not need it */
+    }
     assert_int_equal(stream.get_schema(&stream, &schema), 0);
     assert_int_equal(schema.n_children, 14);
     assert_string_equal(schema.children[0]->name, "snapshot_id");
