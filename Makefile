@@ -3,7 +3,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 WAREHOUSE ?= warehouse
 
-.PHONY: all deps build release test demo bench fuzz format check-format clean
+.PHONY: all deps build release test demo bench fuzz format check-format clean compare-doubles
 
 all: build
 
@@ -28,6 +28,12 @@ demo: release
 
 bench: release
 	./scripts/bench.sh
+
+# The long equivalence run of the DOUBLE/FLOAT printer (100 M patterns of each width against
+# the formatter it replaced; minutes, so not part of make test).  N=... to change the count.
+N ?= 100000000
+compare-doubles: release
+	./build/release/tests/tools/double_compare $(N)
 
 fuzz: deps
 	cmake --preset fuzz

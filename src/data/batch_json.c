@@ -5,15 +5,47 @@
  */
 #include "data/batch.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "data/canonical.h"
 #include "util/error.h"
 
-static int put(pm_buf *out, const char *s, paimon_error *err)
+/* Inline, so that strlen of the literals folds away: cat calls these for every value. */
+static inline int put(pm_buf *out, const char *s, paimon_error *err)
 {
-    int rc = pm_buf_puts(out, s);
+    int rc = pm_buf_append(out, s, strlen(s));
     return rc != 0 ? pm_buf_error(err, rc) : 0;
+}
+
+/* [,]"name": -- a name of plain ASCII (what pm_json_quote copies unchanged) in one append,
+ * any other through pm_json_quote. */
+static int put_key(pm_buf *out, const char *name, bool first, paimon_error *err)
+{
+    size_t n = strlen(name), i = 0;
+    uint8_t *p;
+    int rc;
+    while (i < n && (uint8_t)name[i] >= 0x20 && (uint8_t)name[i] < 0x80 && name[i] != '"' &&
+           name[i] != '\\')
+        i++;
+    if (i < n) {
+        if ((!first && (rc = put(out, ",", err)) != 0) ||
+            (rc = pm_buf_error(err, pm_json_quote(out, name, n))) != 0)
+            return rc;
+        return put(out, ":", err);
+    }
+    if ((rc = pm_buf_reserve(out, n + 4)) != 0)
+        return pm_buf_error(err, rc);
+    p = out->data + out->len;
+    if (!first)
+        *p++ = ',';
+    *p++ = '"';
+    memcpy(p, name, n);
+    p += n;
+    *p++ = '"';
+    *p++ = ':';
+    out->len = (size_t)(p - out->data);
+    return 0;
 }
 
 int pm_column_json(pm_buf *out, const pm_column *c, int64_t i, paimon_error *err)
@@ -61,6 +93,12 @@ int pm_column_json(pm_buf *out, const pm_column *c, int64_t i, paimon_error *err
         return put(out, "}", err);
     default: break;
     }
+    if (c->type->id == PM_TYPE_DOUBLE) { /* the common case without a pm_datum */
+        double v;
+        memcpy(&v, c->values.data + (size_t)i * 8, 8);
+        if (isfinite(v))
+            return pm_buf_error(err, pm_format_double(out, v));
+    }
     if (c->type->id == PM_TYPE_TIME && c->type->precision > 3) {
         int64_t v;
         memcpy(&v, c->values.data + (size_t)i * 8, 8);
@@ -81,10 +119,7 @@ int pm_batch_row_json(pm_buf *out, const pm_batch *b, int64_t row, paimon_error 
 {
     int rc = put(out, "{", err);
     for (size_t k = 0; rc == 0 && k < b->column_count; k++) {
-        const char *name = b->type->fields[k].name;
-        if ((k > 0 && (rc = put(out, ",", err)) != 0) ||
-            (rc = pm_buf_error(err, pm_json_quote(out, name, strlen(name)))) != 0 ||
-            (rc = put(out, ":", err)) != 0)
+        if ((rc = put_key(out, b->type->fields[k].name, k == 0, err)) != 0)
             break;
         rc = pm_column_json(out, b->columns[k], row, err);
     }

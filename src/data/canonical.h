@@ -25,8 +25,11 @@ int pm_format_time(pm_buf *out, int64_t millis_of_day, int precision); /* HH:MM:
 int pm_format_time_nanos(pm_buf *out, int64_t nanos_of_day, int precision);
 int pm_format_timestamp(pm_buf *out, int64_t millis, int32_t nanos, int precision);
 int pm_format_decimal(pm_buf *out, pm_int128 unscaled, int scale); /* -12.30 */
-int pm_format_double(pm_buf *out, double v); /* shortest round-trip; NaN/Infinity bare */
-int pm_format_float(pm_buf *out, float v);
+/* The shortest decimal that reads back as v (util/shortest.h), laid out as printf's %g with
+ * that many digits, exponent JSON-style: "0.1", "12345.678", "1e-7", "1e2", "-0"; NaN,
+ * Infinity and -Infinity bare (the caller quotes them). */
+int pm_format_double(pm_buf *out, double v);
+int pm_format_float(pm_buf *out, float v); /* the same for binary32 */
 int pm_base64(pm_buf *out, const uint8_t *data, size_t len);
 
 #endif /* PM_DATA_CANONICAL_H */
