@@ -78,6 +78,7 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
                                    paimon_error *err)
 {
     pm_commit_opts o;
+    paimon_commit_result *res;
     char user[PM_UUID_STRLEN + 1];
     int64_t id = 0;
     int rc;
@@ -86,10 +87,15 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
         return pm_err_set(err, PAIMON_EINVALID,
                           "paimon_table_commit: table, messages and "
                           "options needed");
-    if (options->version != PAIMON_COMMIT_OPTIONS_VERSION)
+    if (options->version < 1 || options->version > PAIMON_COMMIT_OPTIONS_VERSION)
         return pm_err_set(err, PAIMON_EINVALID,
                           "paimon_table_commit: options version %u, this library knows %d",
                           options->version, PAIMON_COMMIT_OPTIONS_VERSION);
+    res = options->version >= 2 ? options->result : NULL;
+    if (res != NULL && res->version != PAIMON_COMMIT_RESULT_VERSION)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_table_commit: result version %u, this library knows %d",
+                          res->version, PAIMON_COMMIT_RESULT_VERSION);
     memset(&o, 0, sizeof(o));
     if (options->commit_user == NULL && pm_uuid_v4(user) != 0)
         return pm_err_set(err, PAIMON_EIO, "no random numbers for a commit user");
@@ -99,7 +105,13 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     o.overwrite = options->overwrite != 0;
     o.partition = options->partition;
     o.partition_count = options->partition_count;
+    /* a fresh user has no snapshots to find */
+    o.skip_committed = options->commit_user != NULL;
+    o.result = res;
     rc = pm_changelog_compact_commit(table->fs, table->path, messages, &o, &id, err);
+    if (res != NULL && res->compact_err.code != 0 &&
+        strncmp(res->compact_err.message, table->path, strlen(table->path)) != 0)
+        pm_err_prefix(&res->compact_err, res->compact_err.code, "%s: ", table->path);
     if (snapshot_id != NULL)
         *snapshot_id = id;
     /* name the table once: errors of the table writer already start with its path */
@@ -107,6 +119,17 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
         strncmp(err->message, table->path, strlen(table->path)) != 0)
         pm_err_prefix(err, rc, "%s: ", table->path);
     return rc;
+}
+
+PAIMON_API int paimon_commit_messages_abort(paimon_table *table,
+                                            const paimon_commit_messages *messages,
+                                            paimon_error *err)
+{
+    paimon_error_clear(err);
+    if (table == NULL || messages == NULL)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_commit_messages_abort: table and messages needed");
+    return pm_commit_messages_abort(table->fs, table->path, messages, true, true, err);
 }
 
 PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_options *options,
