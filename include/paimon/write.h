@@ -158,7 +158,9 @@ typedef struct paimon_commit_options {
  * returned at once with the path and the reason).  Messages with a compact increment (the
  * writers compacted) make two snapshots, the data's and a COMPACT one; when the data's
  * lands and the compaction's then fails (another writer compacted the same files), the call
- * returns 0, as the data is committed, and says why in result->compact_err.
+ * returns 0, as the data is committed, and says why in result->compact_err.  The writers
+ * that prepared such messages still see their compaction in their buckets: free them and
+ * open new ones (restored from the table as it is) before writing more rows.
  *
  * Exactly-once retries (Java's filterCommitted): with a commit_user given and an
  * identifier other than INT64_MAX, a commit finds whether a snapshot of that user with

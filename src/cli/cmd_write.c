@@ -77,16 +77,20 @@ static size_t split_partition(char *text, const char **items, size_t cap)
     return n;
 }
 
-/* After a failed commit or input: a second line when earlier commits of this write stay. */
+/* After a failed commit or input: a second line when earlier commits of this write stay
+ * (made by this run as snapshots first..last, or found committed before). */
 static void say_committed_before(const char *table, int64_t commits, int64_t rows, int64_t first,
                                  int64_t last)
 {
-    if (commits > 0)
-        fprintf(stderr,
-                "paimon: %s: the %lld commit%s before it stay%s (%lld rows, snapshots %lld to "
-                "%lld)\n",
-                table, (long long)commits, commits == 1 ? "" : "s", commits == 1 ? "s" : "",
-                (long long)rows, (long long)first, (long long)last);
+    if (commits == 0)
+        return;
+    fprintf(stderr, "paimon: %s: the %lld commit%s before it stay%s committed (%lld rows", table,
+            (long long)commits, commits == 1 ? "" : "s", commits == 1 ? "s" : "", (long long)rows);
+    if (first > 0)
+        fprintf(stderr, "; snapshot%s %lld", first == last ? "" : "s", (long long)first);
+    if (first > 0 && last != first)
+        fprintf(stderr, " to %lld", (long long)last);
+    fprintf(stderr, ")\n");
 }
 
 int cli_cmd_write(int argc, char **argv)
@@ -191,6 +195,7 @@ int cli_cmd_write(int argc, char **argv)
         paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
         paimon_commit_result res = PAIMON_COMMIT_RESULT_INIT;
         int64_t rows = 0, snapshot = 0;
+        bool refresh = false;
         rc = paimon_input_write(input, writer, (int64_t)every, &rows, &err);
         if (rc == PAIMON_ITEROVER)
             at_end = true;
@@ -232,8 +237,10 @@ int cli_cmd_write(int argc, char **argv)
             goto done;
         }
         commits++;
+        committed_rows += rows;
         if (res.committed_before > 0) {
             skipped++;
+            refresh = true;
             paimon_error ignored;
             /* this run wrote the rows anew: their files are not the committed ones */
             (void)paimon_commit_messages_abort(table, messages, &ignored);
@@ -246,16 +253,30 @@ int cli_cmd_write(int argc, char **argv)
             if (first_snapshot == 0)
                 first_snapshot = res.snapshot_id != 0 ? res.snapshot_id : snapshot;
             last_snapshot = snapshot;
-            committed_rows += rows;
         } else {
             printf("nothing to commit (%lld rows)\n", (long long)rows);
         }
-        if (res.compact_err.code != 0)
+        if (res.compact_err.code != 0) {
             fprintf(stderr,
                     "paimon: %s (the rows are committed, in snapshot %lld; only the writers' "
                     "compaction was not)\n",
                     res.compact_err.message, (long long)res.snapshot_id);
+            refresh = true;
+        }
         fflush(stdout);
+        /* The writer's view of its buckets includes files that are not in the table (a lost
+         * compaction, or a skipped commit, whose files were removed): the next rows go to a
+         * writer restored from the table as it is now. */
+        if (refresh && !at_end) {
+            paimon_writer_free(writer);
+            writer = NULL;
+            if (paimon_writer_open(&writer, table, &wo, &err) != 0) {
+                exit_code = cli_fail(&err, false);
+                say_committed_before(table_path, commits, committed_rows, first_snapshot,
+                                     last_snapshot);
+                goto done;
+            }
+        }
     }
     if (skipped > 0)
         printf("wrote %lld rows in %lld commit%s (%lld of them committed before)\n",
