@@ -9,9 +9,9 @@
  * One commit attempt (Java FileStoreCommitImpl.tryCommitOnce):
  *
  *   1. read the latest snapshot L (none for a new table) and the latest schema id;
- *   2. after a failed snapshot write, look for our own snapshot among the ids after the one
- *      the failed attempt was based on (same commitUser, commitIdentifier, commitKind):
- *      found means the commit is done;
+ *   2. exactly-once commits, after a lost race: look among the snapshots that won it for one
+ *      of our commit user with our identifier or a later one: found means the commit was
+ *      made (by a retry of it elsewhere), and nothing is committed again;
  *   3. overwrite: DELETE entries for every live file (and index file) of the partitions
  *      overwritten, computed on L;
  *   4. when the commit deletes files or is not an APPEND: conflict checks on L's live files
