@@ -119,16 +119,12 @@ typedef struct paimon_commit_result {
 } paimon_commit_result;
 
 #define PAIMON_COMMIT_RESULT_VERSION 1
+/* clang-format off */
 #define PAIMON_COMMIT_RESULT_INIT                                                                  \
     {                                                                                              \
-        PAIMON_COMMIT_RESULT_VERSION, 0, 0, 0, 0,                                                  \
-        {                                                                                          \
-            0,                                                                                     \
-            {                                                                                      \
-                0                                                                                  \
-            }                                                                                      \
-        }                                                                                          \
+        PAIMON_COMMIT_RESULT_VERSION, 0, 0, 0, 0, { 0, { 0 } }                                     \
     }
+/* clang-format on */
 
 typedef struct paimon_commit_options {
     unsigned int version;         /* PAIMON_COMMIT_OPTIONS_VERSION */
