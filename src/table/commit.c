@@ -817,7 +817,21 @@ hints:
         paimon_error ignored;
         bool earliest;
         char *path = pm_table_file(table, PM_DIR_SNAPSHOT, "EARLIEST");
-        (void)pm_snapshot_write_hint(fs, table, "LATEST", *snapshot_id, &ignored);
+        int64_t hint = *snapshot_id;
+        /* LATEST: ours, unless a later snapshot landed meanwhile, whose writer may have
+         * written its hint before ours: then the newest, until none follows (a few rounds:
+         * it is a hint, which readers check against the next snapshot anyway) */
+        for (int round = 0; round < 4; round++) {
+            char *next = pm_snapshot_path(table, hint + 1);
+            bool later = false, found;
+            (void)pm_snapshot_write_hint(fs, table, "LATEST", hint, &ignored);
+            if (next == NULL || pm_fs_exists(fs, next, &later, &ignored) != 0 || !later ||
+                pm_snapshot_latest_id(fs, table, &hint, &found, &ignored) != 0 || !found) {
+                pm_free(next);
+                break;
+            }
+            pm_free(next);
+        }
         if (path != NULL && pm_fs_exists(fs, path, &earliest, &ignored) == 0 && !earliest) {
             int64_t first;
             bool any;
