@@ -111,6 +111,28 @@ PAIMON_API int paimon_commit_messages_merge(paimon_commit_messages *dst,
 /* Data files the messages add (the number of ADD entries). */
 PAIMON_API size_t paimon_commit_messages_count(const paimon_commit_messages *messages);
 
+/* What paimon_table_commit() did, part by part (docs/WRITING.md, "Commit results").  The
+ * caller sets `version` (PAIMON_COMMIT_RESULT_INIT); the call fills the rest. */
+typedef struct paimon_commit_result {
+    unsigned int version;        /* PAIMON_COMMIT_RESULT_VERSION */
+    int64_t snapshot_id;         /* the data's snapshot (APPEND or OVERWRITE); 0: none */
+    int64_t compact_snapshot_id; /* the writers' compaction's COMPACT snapshot; 0: none */
+    int64_t committed_before;    /* > 0: nothing was committed, because this snapshot of the
+                                    commit user has this identifier or a later one */
+    int uncertain;               /* a failed call that could not tell whether its snapshot
+                                    was written: keep the messages' files */
+    paimon_error compact_err;    /* code != 0: the compaction part failed after the data was
+                                    committed (the call returned 0); its files are removed */
+} paimon_commit_result;
+
+#define PAIMON_COMMIT_RESULT_VERSION 1
+/* clang-format off */
+#define PAIMON_COMMIT_RESULT_INIT                                                                  \
+    {                                                                                              \
+        PAIMON_COMMIT_RESULT_VERSION, 0, 0, 0, 0, { 0, { 0 } }                                     \
+    }
+/* clang-format on */
+
 /* How to commit.  Version the struct with PAIMON_COMMIT_OPTIONS_INIT or
  * paimon_commit_options_init(); NULL options are the defaults (a fresh commit user, a batch
  * commit that appends). */
@@ -121,12 +143,13 @@ typedef struct paimon_commit_options {
     int overwrite;                /* replace data: the partitions below, or as Java decides */
     const char *const *partition; /* overwrite only: "k=v" items naming the partitions */
     size_t partition_count;
+    paimon_commit_result *result; /* version 2; may be NULL: receives what the commit did */
 } paimon_commit_options;
 
-#define PAIMON_COMMIT_OPTIONS_VERSION 1
+#define PAIMON_COMMIT_OPTIONS_VERSION 2 /* version 1 (without result) is still accepted */
 #define PAIMON_COMMIT_OPTIONS_INIT                                                                 \
     {                                                                                              \
-        PAIMON_COMMIT_OPTIONS_VERSION, NULL, INT64_MAX, 0, NULL, 0                                 \
+        PAIMON_COMMIT_OPTIONS_VERSION, NULL, INT64_MAX, 0, NULL, 0, NULL                           \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally
@@ -134,17 +157,44 @@ typedef struct paimon_commit_options {
  * that version has.  0, or PAIMON_EINVALID for a version this library does not know. */
 PAIMON_API int paimon_commit_options_init(paimon_commit_options *options, unsigned int version);
 
-/* Commits `messages` to `table`; `options` may be NULL (the defaults).  `*snapshot_id` (may be NULL) receives the id of the new
- * snapshot, or 0 when there was nothing to commit (empty commits are skipped, as Java's
- * batch commits do).  PAIMON_ECONFLICT when a concurrent commit conflicts (the message
- * says with what) or the retries ran out.  The messages are not consumed.  When the table
- * sets precommit-compact (changelog.precommit-compact), their changelog files are first
- * packed per partition as Java's Flink sink does (docs/WRITING.md); the packed originals are
- * removed once the snapshot is committed, and a failed commit removes what it packed, so
- * the messages can be committed again. */
+/* Commits `messages` to `table`; `options` may be NULL (the defaults).  `*snapshot_id` (may be NULL) receives the id of the last
+ * new snapshot, or 0 when nothing was committed (empty commits are skipped, as Java's batch
+ * commits do).  The messages are not consumed.
+ *
+ * The return value tells the truth: nonzero means nothing of the messages is in the table
+ * (except when result->uncertain); commit them again, or release their files with
+ * paimon_commit_messages_abort().  PAIMON_ECONFLICT when a concurrent commit conflicts (the
+ * message says with what) or the retries ran out (only a snapshot name taken by another
+ * writer is retried; any other failure to write the snapshot, a permission error say, is
+ * returned at once with the path and the reason).  Messages with a compact increment (the
+ * writers compacted) make two snapshots, the data's and a COMPACT one; when the data's
+ * lands and the compaction's then fails (another writer compacted the same files), the call
+ * returns 0, as the data is committed, and says why in result->compact_err.  The writers
+ * that prepared such messages still see their compaction in their buckets: free them and
+ * open new ones (restored from the table as it is) before writing more rows.
+ *
+ * Exactly-once retries (Java's filterCommitted): with a commit_user given and an
+ * identifier other than INT64_MAX, a commit finds whether a snapshot of that user with
+ * this identifier or a later one exists; then it commits nothing, returns 0 and sets
+ * result->committed_before.  Retrying a commit with the same user and identifier is safe.
+ *
+ * When the table sets precommit-compact (changelog.precommit-compact), the changelog files
+ * are first packed per partition as Java's Flink sink does (docs/WRITING.md); the packed
+ * originals are removed once the snapshot is committed, and a failed commit removes what
+ * it packed, so the messages can be committed again. */
 PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_messages *messages,
                                    const paimon_commit_options *options, int64_t *snapshot_id,
                                    paimon_error *err);
+
+/* Removes the files `messages` add to `table` (new data, changelog and index files, and the
+ * results of the writers' compaction; never a file the messages remove), as Java's
+ * FileStoreCommit.abort does: for messages that will not be committed, after
+ * paimon_table_commit() failed (and result->uncertain is 0), or skipped them as committed
+ * before (result->committed_before) when they were written anew.  Never for messages that
+ * may be in the table.  Files already gone are fine. */
+PAIMON_API int paimon_commit_messages_abort(paimon_table *table,
+                                            const paimon_commit_messages *messages,
+                                            paimon_error *err);
 
 /* ---- compaction ----------------------------------------------------------------------- */
 

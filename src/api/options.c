@@ -41,7 +41,10 @@ static const size_t SCAN_SIZES[] = {
 static const size_t FILE_READ_SIZES[] = {sizeof(paimon_file_read_options)};
 static const size_t CHANGES_SIZES[] = {sizeof(paimon_changes_options)};
 static const size_t CREATE_SIZES[] = {sizeof(paimon_create_options)};
-static const size_t COMMIT_SIZES[] = {sizeof(paimon_commit_options)};
+static const size_t COMMIT_SIZES[] = {
+    offsetof(paimon_commit_options, result), /* 1 */
+    sizeof(paimon_commit_options),           /* 2: result */
+};
 static const size_t COMPACT_SIZES[] = {sizeof(paimon_compact_options)};
 static const size_t WRITER_SIZES[] = {sizeof(paimon_writer_options)};
 static const size_t ALTER_SIZES[] = {sizeof(paimon_alter)};

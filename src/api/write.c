@@ -82,6 +82,7 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
 {
     paimon_commit_options given;
     pm_commit_opts o;
+    paimon_commit_result *res;
     char user[PM_UUID_STRLEN + 1];
     int64_t id = 0;
     int rc;
@@ -93,6 +94,11 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     if ((rc = pm_api_options_get(&pm_api_commit_options, "paimon_table_commit", options, &given,
                                  err)) != 0)
         return rc;
+    res = given.result;
+    if (res != NULL && res->version != PAIMON_COMMIT_RESULT_VERSION)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_table_commit: result version %u, this library knows %d",
+                          res->version, PAIMON_COMMIT_RESULT_VERSION);
     memset(&o, 0, sizeof(o));
     if (given.commit_user == NULL && pm_uuid_v4(user) != 0)
         return pm_err_set(err, PAIMON_EIO, "no random numbers for a commit user");
@@ -102,10 +108,24 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     o.overwrite = given.overwrite != 0;
     o.partition = given.partition;
     o.partition_count = given.partition_count;
+    /* a fresh user has no snapshots to find */
+    o.skip_committed = given.commit_user != NULL;
+    o.result = res;
     rc = pm_changelog_compact_commit(table->fs, table->path, messages, &o, &id, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
     return rc;
+}
+
+PAIMON_API int paimon_commit_messages_abort(paimon_table *table,
+                                            const paimon_commit_messages *messages,
+                                            paimon_error *err)
+{
+    paimon_error_clear(err);
+    if (table == NULL || messages == NULL)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_commit_messages_abort: table and messages needed");
+    return pm_commit_messages_abort(table->fs, table->path, messages, true, true, err);
 }
 
 PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_options *options,

@@ -87,6 +87,12 @@ typedef enum pm_fault_mode { PM_FAULT_FAIL, PM_FAULT_HALT } pm_fault_mode;
 pm_fs *pm_fs_fault_new(pm_fs *inner, long fail_at, pm_fault_mode mode);
 /* Operations counted so far. */
 long pm_fs_fault_count(const pm_fs *fs);
+/* Makes every change (create, atomic write, remove, mkdirs) of a path starting with
+ * `prefix` fail with PAIMON_EIO "PATH: OP: Permission denied", as a read-only directory
+ * refuses it (reads and listings go through); NULL lifts it.  PAIMON_ENOMEM only. */
+int pm_fs_fault_deny(pm_fs *fs, const char *prefix);
+/* Changes refused by the denial so far. */
+long pm_fs_fault_denied(const pm_fs *fs);
 
 /* ---- helpers --------------------------------------------------------------------------- */
 

@@ -7,9 +7,15 @@
  * cut or kill -9 (for the local backend the bytes are in the kernel and survive).  A halt
  * during an atomic write leaves nothing of it, since a crash before link(2) leaves only the
  * temporary file, which is not the final name.
+ *
+ * Denial (pm_fs_fault_deny): every change under a path prefix (create, atomic write,
+ * remove, mkdirs) fails as a read-only directory would refuse it, with PAIMON_EIO and
+ * "Permission denied", while reads and listings go through: the class of failures that are
+ * neither a taken name nor a lost race, testable where chmod cannot stop root.
  */
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "io/fs.h"
@@ -22,6 +28,8 @@ typedef struct fault_fs {
     long fail_at;
     pm_fault_mode mode;
     atomic_long ops;
+    char *deny;         /* owned: changes under this prefix are refused; NULL: none */
+    atomic_long denied; /* changes refused so far */
 } fault_fs;
 
 typedef struct fault_output {
@@ -49,6 +57,16 @@ static int tick(fault_fs *f, const char *what, const char *path, paimon_error *e
         return 1;
     }
     pm_err_set(err, PAIMON_EIO, "%s: injected failure of %s (operation %ld)", path, what, n);
+    return 1;
+}
+
+/* Refuses a change under the denied prefix. */
+static int denied(fault_fs *f, const char *what, const char *path, paimon_error *err)
+{
+    if (f->deny == NULL || strncmp(path, f->deny, strlen(f->deny)) != 0)
+        return 0;
+    atomic_fetch_add(&f->denied, 1);
+    pm_err_set(err, PAIMON_EIO, "%s: %s: Permission denied", path, what);
     return 1;
 }
 
@@ -159,6 +177,8 @@ static int f_create(pm_fs *fs, const char *path, pm_output **out, paimon_error *
     pm_output *inner = NULL;
     int rc;
     TICK(f, "create", path);
+    if (denied(f, "create", path, err))
+        return PAIMON_EIO;
     rc = f->inner->create(f->inner, path, &inner, err);
     if (rc != 0)
         return rc;
@@ -182,6 +202,8 @@ static int f_write_atomic(pm_fs *fs, const char *path, const void *data, size_t 
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "atomic write", path);
+    if (denied(f, "create", path, err))
+        return PAIMON_EIO;
     return f->inner->write_atomic(f->inner, path, data, len, overwrite, err);
 }
 
@@ -196,6 +218,8 @@ static int f_remove(pm_fs *fs, const char *path, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "remove", path);
+    if (denied(f, "remove", path, err))
+        return PAIMON_EIO;
     return f->inner->remove(f->inner, path, err);
 }
 
@@ -210,6 +234,8 @@ static int f_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "mkdirs", path);
+    if (denied(f, "mkdir", path, err))
+        return PAIMON_EIO;
     return f->inner->mkdirs(f->inner, path, err);
 }
 
@@ -217,6 +243,7 @@ static void f_destroy(pm_fs *fs)
 {
     fault_fs *f = (fault_fs *)fs;
     pm_fs_free(f->inner);
+    pm_free(f->deny);
     pm_free(f);
 }
 
@@ -231,6 +258,7 @@ pm_fs *pm_fs_fault_new(pm_fs *inner, long fail_at, pm_fault_mode mode)
     f->fail_at = fail_at;
     f->mode = mode;
     atomic_init(&f->ops, 0);
+    atomic_init(&f->denied, 0);
     f->base.name = "fault";
     f->base.open = f_open;
     f->base.create = f_create;
@@ -247,4 +275,21 @@ long pm_fs_fault_count(const pm_fs *fs)
 {
     const fault_fs *f = (const fault_fs *)fs;
     return atomic_load(&((fault_fs *)f)->ops);
+}
+
+int pm_fs_fault_deny(pm_fs *fs, const char *prefix)
+{
+    fault_fs *f = (fault_fs *)fs;
+    char *copy = NULL;
+    if (prefix != NULL && (copy = pm_strndup(prefix, strlen(prefix))) == NULL)
+        return PAIMON_ENOMEM;
+    pm_free(f->deny);
+    f->deny = copy;
+    return 0;
+}
+
+long pm_fs_fault_denied(const pm_fs *fs)
+{
+    const fault_fs *f = (const fault_fs *)fs;
+    return atomic_load(&((fault_fs *)f)->denied);
 }

@@ -44,10 +44,16 @@ typedef struct local_output {
     char path[];
 } local_output;
 
+/* The one mapping from errno to codes: EEXIST alone is PAIMON_EEXISTS (a commit retries
+ * only that: another writer took the name); a missing file or directory is
+ * PAIMON_ENOTFOUND; everything else (permission, I/O, no space, ...) is PAIMON_EIO with the
+ * system's reason. */
 static int os_error(paimon_error *err, const char *path, const char *what, int e)
 {
-    if (e == ENOENT || e == ENOTDIR)
+    if (e == ENOENT)
         return pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such file or directory", path);
+    if (e == ENOTDIR)
+        return pm_err_set(err, PAIMON_ENOTFOUND, "%s: %s", path, strerror(e));
     if (e == EEXIST)
         return pm_err_set(err, PAIMON_EEXISTS, "%s: already exists", path);
     if (e == ENOMEM)
@@ -306,16 +312,21 @@ static int local_write_atomic(pm_fs *fs, const char *path, const void *data, siz
     snprintf(tmp + dir_len, strlen(path) - dir_len + PM_UUID_STRLEN + 8, ".%s.%s.tmp",
              path + dir_len, uuid);
 
+    /* Failures on the temporary file name the final path: that is what the caller knows.
+     * None of them is PAIMON_EEXISTS (the temporary name is fresh): only link() below can
+     * say that the name was taken. */
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
-        rc = os_error(err, tmp, "create", errno);
+        int e = errno;
+        rc = os_error(err, path, "create", e == EEXIST ? EIO : e);
+        tmp[0] = '\0'; /* not ours to remove */
         goto done;
     }
-    rc = write_fully(fd, data, len, tmp, err);
+    rc = write_fully(fd, data, len, path, err);
     if (rc == 0 && lf->sync && fsync(fd) != 0)
-        rc = os_error(err, tmp, "fsync", errno);
+        rc = os_error(err, path, "fsync", errno);
     if (close(fd) != 0 && rc == 0)
-        rc = os_error(err, tmp, "close", errno);
+        rc = os_error(err, path, "close", errno);
     fd = -1;
     if (rc != 0)
         goto done;

@@ -642,42 +642,74 @@ static int64_t backoff_ms(const commit_conf *c, int64_t retry)
     return wait + (wait > 0 ? (int64_t)(r % (uint32_t)(wait / 5 + 1)) : 0);
 }
 
-/* Is one of snapshots (from, to] ours (same user, identifier and kind)? */
-static int find_own(pm_fs *fs, const char *table, int64_t from, int64_t to, const char *user,
-                    int64_t identifier, pm_commit_kind kind, int64_t *found, paimon_error *err)
+/* Java's latestSnapshotOfUser over snapshots (from, to], newest first, stopping at an
+ * expired one: *found is the newest snapshot of o->commit_user when its identifier is at
+ * least o->identifier (the commit was made before), else 0.  Batch commits (identifier
+ * INT64_MAX) have no identity to retry by: they are passed over, so that a batch commit
+ * by the same user never hides a later identified one. */
+static int find_committed(pm_fs *fs, const char *table, int64_t from, int64_t to,
+                          const pm_commit_opts *o, int64_t *found, paimon_error *err)
 {
     *found = 0;
-    for (int64_t id = from + 1; id <= to; id++) {
+    for (int64_t id = to; id > from; id--) {
         pm_snapshot *s = NULL;
+        bool mine;
         int rc = pm_snapshot_read(fs, table, id, &s, err);
         if (rc == PAIMON_ENOTFOUND)
-            continue; /* expired meanwhile */
+            return 0; /* expired: older ones are gone too */
         if (rc != 0)
             return rc;
-        if (strcmp(s->commit_user, user) == 0 && s->commit_identifier == identifier &&
-            s->commit_kind == kind)
+        mine = s->commit_user != NULL && strcmp(s->commit_user, o->commit_user) == 0 &&
+               s->commit_identifier != INT64_MAX;
+        if (mine && s->commit_identifier >= o->identifier)
             *found = id;
         pm_snapshot_free(s);
-        if (*found != 0)
+        if (mine)
             return 0;
     }
     return 0;
 }
 
-/* One snapshot of kind o->kind (or OVERWRITE) from m's data, changelog and index entries. */
+/* After a snapshot write that failed otherwise than by a taken name: is snapshot `id` the
+ * one this attempt wrote?  Its delta manifest list was written by this attempt alone. */
+static int read_back(pm_fs *fs, const char *table, int64_t id, const char *delta_list, bool *ours,
+                     paimon_error *err)
+{
+    pm_snapshot *s = NULL;
+    int rc = pm_snapshot_read(fs, table, id, &s, err);
+    *ours = false;
+    if (rc == PAIMON_ENOTFOUND)
+        return 0;
+    if (rc != 0)
+        return rc;
+    *ours = s->delta_manifest_list != NULL && strcmp(s->delta_manifest_list, delta_list) == 0;
+    pm_snapshot_free(s);
+    return 0;
+}
+
+/* What one snapshot's commit did, beyond its id. */
+typedef struct one_outcome {
+    int64_t committed_before; /* skipped: this snapshot of the user has our identifier */
+    bool uncertain;           /* failed, and whether the snapshot landed is unknown */
+} one_outcome;
+
+/* One snapshot of kind o->kind (or OVERWRITE) from m's data, changelog and index entries.
+ * With `check_race` (exactly-once commits), each retry first looks among the snapshots that
+ * won the race for one of ours with this identifier or a later one. */
 static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
-                      const pm_commit_opts *o, int64_t *snapshot_id, paimon_error *err)
+                      const pm_commit_opts *o, bool check_race, int64_t *snapshot_id,
+                      one_outcome *out, paimon_error *err)
 {
     table_view v;
     commit_conf conf;
     pm_path_factory names;
     attempt a;
     int64_t start = pm_now_millis();
-    int64_t failed_base = -1; /* latest id seen by an attempt whose snapshot write failed */
-    pm_commit_kind intended;
+    int64_t lost_base = -1; /* latest id seen by the attempt that lost the race */
     int rc;
 
     *snapshot_id = 0;
+    memset(out, 0, sizeof(*out));
     memset(&a, 0, sizeof(a));
     pm_arena_init(&a.arena, 64 * 1024);
     pm_strlist_init(&a.ctx.written);
@@ -700,12 +732,11 @@ static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
     a.ctx.target_size = conf.target_size;
     a.ctx.partition_types = v.part_types;
     a.ctx.partition_count = v.part_count;
-    intended = o->overwrite ? PM_COMMIT_OVERWRITE : o->kind;
 
     for (int64_t retry = 0;; retry++) {
         pm_snapshot snap;
         int64_t latest_id = 0;
-        bool found, empty;
+        bool found, empty, ours;
         pm_schema *latest_schema = NULL;
 
         attempt_cleanup(&a, false);
@@ -713,16 +744,12 @@ static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
             goto done;
         if (found && (rc = pm_snapshot_read(fs, table, latest_id, &a.latest, err)) != 0)
             goto done;
-        if (failed_base >= 0) {
-            int64_t own;
-            if ((rc = find_own(fs, table, failed_base, found ? latest_id : 0, o->commit_user,
-                               o->identifier, intended, &own, err)) != 0)
+        if (check_race && lost_base >= 0) {
+            if ((rc = find_committed(fs, table, lost_base, found ? latest_id : 0, o,
+                                     &out->committed_before, err)) != 0)
                 goto done;
-            if (own != 0) {
-                *snapshot_id = own;
-                goto hints;
-            }
-            failed_base = -1;
+            if (out->committed_before != 0)
+                goto done; /* a retry of this commit by someone else landed meanwhile */
         }
         /* the snapshot records the newest schema, as Java's does */
         if ((rc = pm_schema_read_latest(fs, table, &latest_schema, err)) != 0)
@@ -752,17 +779,32 @@ static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
             *snapshot_id = snap.id;
             goto hints;
         }
-        if (rc != PAIMON_EEXISTS && rc != PAIMON_EIO)
-            goto cleanup_fail;
-        if (rc == PAIMON_EIO) {
-            /* Unknown outcome: keep the files; the next attempt looks for this snapshot. */
-            failed_base = found ? latest_id : 0;
-            pm_strlist_free(&a.ctx.written);
-            pm_strlist_init(&a.ctx.written);
-        } else {
-            failed_base = found ? latest_id : 0;
+        if (rc != PAIMON_EEXISTS) {
+            /* Not a lost race (permission, I/O, no space): no retry.  Did it land anyway? */
+            paimon_error check;
+            int crc = read_back(fs, table, snap.id, snap.delta_manifest_list, &ours, &check);
+            if (crc == 0 && ours) {
+                *snapshot_id = snap.id;
+                goto hints;
+            }
+            if (crc != 0) {
+                /* unknown: keep the files, which the snapshot may name */
+                out->uncertain = true;
+                pm_strlist_free(&a.ctx.written);
+                pm_strlist_init(&a.ctx.written);
+                pm_err_prefix(err, rc,
+                              "snapshot %lld may or may not have been committed (reading it "
+                              "back failed: %s): ",
+                              (long long)snap.id, check.message);
+            } else {
+                pm_err_prefix(err, rc, "snapshot %lld not committed: ", (long long)snap.id);
+            }
             attempt_cleanup(&a, true);
+            goto done;
         }
+        /* Lost the race: another writer took the id.  Remove this attempt's files, retry. */
+        lost_base = found ? latest_id : 0;
+        attempt_cleanup(&a, true);
         if (retry + 1 >= conf.max_retries ||
             (conf.timeout_ms != INT64_MAX && pm_now_millis() - start > conf.timeout_ms)) {
             rc = pm_err_set(err, PAIMON_ECONFLICT,
@@ -772,10 +814,6 @@ static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
             goto done;
         }
         sleep_ms(backoff_ms(&conf, retry));
-        continue;
-    cleanup_fail:
-        attempt_cleanup(&a, true);
-        goto done;
     }
 hints:
     rc = 0;
@@ -783,7 +821,21 @@ hints:
         paimon_error ignored;
         bool earliest;
         char *path = pm_table_file(table, PM_DIR_SNAPSHOT, "EARLIEST");
-        (void)pm_snapshot_write_hint(fs, table, "LATEST", *snapshot_id, &ignored);
+        int64_t hint = *snapshot_id;
+        /* LATEST: ours, unless a later snapshot landed meanwhile, whose writer may have
+         * written its hint before ours: then the newest, until none follows (a few rounds:
+         * it is a hint, which readers check against the next snapshot anyway) */
+        for (int round = 0; round < 4; round++) {
+            char *next = pm_snapshot_path(table, hint + 1);
+            bool later = false, found;
+            (void)pm_snapshot_write_hint(fs, table, "LATEST", hint, &ignored);
+            if (next == NULL || pm_fs_exists(fs, next, &later, &ignored) != 0 || !later ||
+                pm_snapshot_latest_id(fs, table, &hint, &found, &ignored) != 0 || !found) {
+                pm_free(next);
+                break;
+            }
+            pm_free(next);
+        }
         if (path != NULL && pm_fs_exists(fs, path, &earliest, &ignored) == 0 && !earliest) {
             int64_t first;
             bool any;
@@ -804,13 +856,30 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
 {
     pm_commit_messages part;
     pm_commit_opts co;
+    pm_commit_result local, *res = o->result != NULL ? o->result : &local;
+    one_outcome out;
     int64_t id = 0;
     int rc;
     bool append_empty = m->data_count == 0 && m->changelog_count == 0 && m->index_count == 0;
-
     bool compact_empty = m->compact_count == 0 && m->compact_index_count == 0;
+    bool exactly_once = o->skip_committed && o->identifier != INT64_MAX;
 
     *snapshot_id = 0;
+    res->snapshot_id = 0;
+    res->compact_snapshot_id = 0;
+    res->committed_before = 0;
+    res->uncertain = 0;
+    memset(&res->compact_err, 0, sizeof(res->compact_err));
+    if (exactly_once) {
+        int64_t latest = 0;
+        bool found;
+        if ((rc = pm_snapshot_latest_id(fs, table, &latest, &found, err)) != 0 ||
+            (rc = find_committed(fs, table, 0, found ? latest : 0, o, &res->committed_before,
+                                 err)) != 0)
+            return rc;
+        if (res->committed_before != 0)
+            return 0;
+    }
     /* The APPEND (or OVERWRITE) snapshot: skipped when it would only precede a COMPACT one
      * with nothing in it (a dedicated compaction); otherwise commit_one applies
      * snapshot.ignore-empty-commit. */
@@ -822,8 +891,12 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
         part.compact_changelog_count = 0;
         part.compact_index = NULL;
         part.compact_index_count = 0;
-        if ((rc = commit_one(fs, table, &part, o, &id, err)) != 0)
+        rc = commit_one(fs, table, &part, o, exactly_once, &id, &out, err);
+        res->uncertain = out.uncertain;
+        res->committed_before = out.committed_before;
+        if (rc != 0 || out.committed_before != 0)
             return rc;
+        res->snapshot_id = id;
         *snapshot_id = id;
     }
     if (compact_empty)
@@ -841,8 +914,25 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
     co.overwrite = false;
     co.partition = NULL;
     co.partition_count = 0;
-    if ((rc = commit_one(fs, table, &part, &co, &id, err)) != 0)
+    rc = commit_one(fs, table, &part, &co, false, &id, &out, err);
+    if (rc != 0 && res->snapshot_id != 0) {
+        /* The data is committed: the commit succeeded; its compaction did not. */
+        paimon_error ignored;
+        if (err != NULL)
+            res->compact_err = *err;
+        else
+            res->compact_err.code = rc;
+        if (!out.uncertain)
+            (void)pm_commit_messages_abort(fs, table, m, false, true, &ignored);
+        if (err != NULL)
+            memset(err, 0, sizeof(*err));
+        return 0;
+    }
+    if (rc != 0) {
+        res->uncertain = out.uncertain;
         return rc;
+    }
+    res->compact_snapshot_id = id;
     if (id != 0)
         *snapshot_id = id;
     return 0;

@@ -20,10 +20,10 @@
  *
  *   1. Read the latest snapshot L (none for a new table) and the latest schema id.
  *        commit_one: pm_snapshot_latest_id, pm_snapshot_read, pm_schema_read_latest
- *   2. After a failed snapshot write, look for our own snapshot among the ids after the one
- *      the failed attempt was based on (same commitUser, commitIdentifier, commitKind):
- *      found means the commit is done.
- *        find_own
+ *   2. Exactly-once commits, after a lost race: look among the snapshots that won it for one
+ *      of our commit user with our identifier or a later one: found means the commit was
+ *      made (by a retry of it elsewhere), and nothing is committed again.
+ *        find_committed
  *   3. Overwrite: DELETE entries for every live file (and index file) of the partitions
  *      overwritten, computed on L; then the messages' entries.  An empty delta with
  *      snapshot.ignore-empty-commit ends the commit here, with no snapshot.
@@ -41,14 +41,33 @@
  *   6. snapshot-<L+1> in the 1.4.2 shape, created only if absent.
  *        commit_one: pm_snapshot_commit
  *
- * Losing the race (PAIMON_EEXISTS) removes this attempt's manifests (attempt_cleanup) and
- * retries from 1 after a backoff of min(commit.min-retry-wait * 2^n, commit.max-retry-wait)
- * plus up to 20% jitter (backoff_ms), at most commit.max-retries times.  A snapshot write
- * whose outcome is unknown (an I/O error) keeps its files and retries with the check of
- * step 2.  Any other failure removes what the attempt wrote and returns the error: the
- * table is as before.  After success the LATEST hint is written, and EARLIEST when it is
- * missing (as Java's snapshot expiration does; pm_snapshot_write_hint); failures to write
- * hints are ignored (they are hints).
+ * Losing the race (the file system says the name exists: PAIMON_EEXISTS, and nothing else
+ * counts as a lost race) removes this attempt's manifests (attempt_cleanup) and retries from
+ * 1 after a backoff of min(commit.min-retry-wait * 2^n, commit.max-retry-wait) plus up to
+ * 20% jitter (backoff_ms), at most commit.max-retries times.  Any other failure of the
+ * snapshot write (permission, I/O, no space) is not retried: snapshot-<L+1> is read back
+ * (read_back), and when it is not ours (our delta manifest list is unique to the attempt)
+ * the attempt's files are removed and the
+ * error returned, naming the path and the system's reason; only when it cannot be read back
+ * is the outcome unknown (result->uncertain: the files are kept, orphans at worst).  Any
+ * failure before the snapshot write removes what the attempt wrote: the table is as before.
+ * After success the LATEST hint is written, and EARLIEST when it is missing (as Java's
+ * snapshot expiration does; pm_snapshot_write_hint); failures to write hints are ignored
+ * (they are hints).
+ *
+ * Retries across processes (Java's filterCommitted): with o->skip_committed and an
+ * identifier other than INT64_MAX (a batch commit), a commit whose user already has a
+ * snapshot with this identifier or a later one commits nothing (result->committed_before);
+ * the check runs before the first attempt and, over the snapshots that won the race, before
+ * each retry of the data snapshot.
+ *
+ * The two snapshots of one commit (FileStoreCommitImpl.commit): the data (APPEND or
+ * OVERWRITE) snapshot, then the COMPACT snapshot of the writers' compact increment.  Java
+ * throws when the second loses a conflict although the first landed (its streaming job
+ * then restarts and filterCommitted skips the commit); here the call succeeds, as its data
+ * is committed, and reports the compaction's failure in result->compact_err, after removing
+ * the files only the compaction wrote.  When there is no data snapshot (a dedicated
+ * compaction), a failed compaction is the call's failure and its files are the caller's.
  */
 #ifndef PM_TABLE_COMMIT_H
 #define PM_TABLE_COMMIT_H
@@ -101,6 +120,9 @@ int pm_commit_messages_add_compact_index(pm_commit_messages *m, const pm_index_m
 /* Copies every message of `src` into `dst`. */
 int pm_commit_messages_append(pm_commit_messages *dst, const pm_commit_messages *src);
 
+/* What one pm_commit() did (the public paimon_commit_result; its version is not read). */
+typedef paimon_commit_result pm_commit_result;
+
 typedef struct pm_commit_opts {
     const char *commit_user; /* required */
     int64_t identifier;
@@ -108,6 +130,8 @@ typedef struct pm_commit_opts {
     bool overwrite;
     const char *const *partition; /* overwrite: "k=v" items; none: dynamic or whole table */
     size_t partition_count;
+    bool skip_committed;      /* exactly-once retries: see "Retries across processes" above */
+    pm_commit_result *result; /* may be NULL: receives what landed, also on failure */
     /* Test hook: called after the attempt's files are written, just before the snapshot
      * write, with the id it will take (the concurrency tests use it to force races). */
     void (*before_snapshot)(void *arg, int64_t id);
@@ -115,11 +139,21 @@ typedef struct pm_commit_opts {
 } pm_commit_opts;
 
 /* Commits `m` to the table at `table`.  `*snapshot_id` receives the new snapshot's id, or
- * 0 when the commit was empty and skipped.  As Java's FileStoreCommitImpl.commit: the data,
+ * 0 when the commit was empty or skipped.  As Java's FileStoreCommitImpl.commit: the data,
  * changelog and index entries make one snapshot of o->kind (skipped when empty and
  * snapshot.ignore-empty-commit, or when only a compact increment is given); the compact
- * increment then makes a COMPACT snapshot, conflict-checked; *snapshot_id is the last one. */
+ * increment then makes a COMPACT snapshot, conflict-checked; *snapshot_id is the last one.
+ * A nonzero return means nothing of `m` was committed (unless result->uncertain). */
 int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const pm_commit_opts *o,
               int64_t *snapshot_id, paimon_error *err);
+
+/* Removes the files `m` adds and nothing else, as Java's FileStoreCommit.abort: with
+ * `data`, the new data, changelog and index files of the data part; with `compact`, the
+ * compaction's results (never a file the compaction also removes: an upgraded file keeps
+ * its name), its changelog and index files.  Only for messages that are certainly not
+ * committed.  Best effort: files already gone are fine; the first other failure is
+ * returned after trying every file. */
+int pm_commit_messages_abort(pm_fs *fs, const char *table, const pm_commit_messages *m, bool data,
+                             bool compact, paimon_error *err);
 
 #endif /* PM_TABLE_COMMIT_H */

@@ -189,11 +189,18 @@ int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int
         after += m.compact[i].kind == PM_FILE_KIND_ADD;
     }
     if (m.compact_count > 0) {
+        pm_commit_result res;
         memset(&co, 0, sizeof(co));
         co.commit_user = o->commit_user;
         co.identifier = INT64_MAX; /* a batch job's commit */
         co.kind = PM_COMMIT_COMPACT;
-        PM_TRY(pm_changelog_compact_commit(fs, table, &m, &co, snapshot_id, err));
+        co.result = &res;
+        rc = pm_changelog_compact_commit(fs, table, &m, &co, snapshot_id, err);
+        if (rc != 0 && !res.uncertain)
+            /* nothing was committed: the compaction's files name nothing (best effort) */
+            (void)pm_commit_messages_abort(fs, table, &m, false, true, NULL);
+        if (rc != 0)
+            goto done;
     }
     if (files_before != NULL)
         *files_before = before;

@@ -269,37 +269,16 @@ static int pack_all(packer *p, int64_t target, int64_t max_size, paimon_error *e
     return rc != 0 ? rc : pack_list(p, true, &seq, target, max_size, err);
 }
 
-/* After a failed commit: true unless a snapshot after `base` is certainly not ours (when
- * the snapshots cannot be read, the commit may have landed: keep its files). */
-static bool may_have_landed(pm_fs *fs, const char *table, int64_t base, const pm_commit_opts *o)
-{
-    paimon_error ignored;
-    int64_t latest;
-    bool found;
-    if (pm_snapshot_latest_id(fs, table, &latest, &found, &ignored) != 0)
-        return true;
-    for (int64_t id = base + 1; found && id <= latest; id++) {
-        pm_snapshot *s = NULL;
-        bool ours;
-        if (pm_snapshot_read(fs, table, id, &s, &ignored) != 0)
-            return true;
-        ours = s->commit_user != NULL && strcmp(s->commit_user, o->commit_user) == 0 &&
-               s->commit_identifier == o->identifier;
-        pm_snapshot_free(s);
-        if (ours)
-            return true;
-    }
-    return false;
-}
-
 int pm_changelog_compact_commit(pm_fs *fs, const char *table, const pm_commit_messages *m,
                                 const pm_commit_opts *o, int64_t *snapshot_id, paimon_error *err)
 {
     pm_schema *schema = NULL;
     pm_commit_messages copy;
+    pm_commit_opts co = *o;
+    pm_commit_result local;
     packer p;
-    bool on = false, found, keep = false;
-    int64_t target = 0, max_size = 0, base = 0;
+    bool on = false, keep = false;
+    int64_t target = 0, max_size = 0;
     int rc;
 
     *snapshot_id = 0;
@@ -327,9 +306,10 @@ int pm_changelog_compact_commit(pm_fs *fs, const char *table, const pm_commit_me
         rc = pm_nomem(err);
         goto done;
     }
-    PM_TRY(pm_snapshot_latest_id(fs, table, &base, &found, err));
     PM_TRY(pack_all(&p, target, max_size, err));
-    rc = pm_commit(fs, table, &copy, o, snapshot_id, err);
+    if (co.result == NULL)
+        co.result = &local;
+    rc = pm_commit(fs, table, &copy, &co, snapshot_id, err);
     if (rc == 0 && *snapshot_id != 0) {
         /* committed: the originals are no longer named by anything (best effort: what is
          * left is an orphan) */
@@ -337,7 +317,8 @@ int pm_changelog_compact_commit(pm_fs *fs, const char *table, const pm_commit_me
             (void)fs->remove(fs, p.originals.items[i], NULL);
         keep = true;
     } else if (rc != 0) {
-        keep = may_have_landed(fs, table, base, o);
+        /* failed: certainly nothing committed, unless the snapshot write's outcome is unknown */
+        keep = co.result->uncertain != 0;
     }
 done:
     /* what is still listed was not committed: the caller's messages name the originals */

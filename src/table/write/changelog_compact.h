@@ -19,8 +19,9 @@
  * Where paimon-c differs from Java, for safety: the original files are removed after the
  * snapshot is committed, not while copying, and a commit that certainly failed removes the
  * packed files again, so the caller's messages stay valid.  When the outcome is unknown (the
- * snapshot write's I/O failed and the retries could not tell), everything is kept: orphans
- * at worst, never a missing file.  Files with an external path are left as they are.
+ * snapshot write failed and reading it back failed too: result->uncertain), everything is
+ * kept: orphans at worst, never a missing file.  Files with an external path are left as
+ * they are.
  */
 #ifndef PM_TABLE_WRITE_CHANGELOG_COMPACT_H
 #define PM_TABLE_WRITE_CHANGELOG_COMPACT_H

@@ -1,7 +1,11 @@
 /* The file-system backends: the same contract checks on local and in-memory file systems;
  * atomic create-if-absent under concurrency (processes racing for one name); the fault
- * injector failing and halting at the Nth operation. */
+ * injector failing and halting at the Nth operation, and denying changes under a prefix;
+ * errors classified: a taken name alone is PAIMON_EEXISTS, a refused atomic write (a
+ * read-only directory, a file where a directory should be) names the final path and the
+ * system's reason. */
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -225,12 +229,113 @@ static void test_fault_halt(void **state)
     pm_free(dir);
 }
 
+/* A taken name is the only PAIMON_EEXISTS; other refusals say what and where. */
+static void test_local_error_classes(void **state)
+{
+    char *root = pm_test_tmpdir("fs_classes");
+    char *ro = join(root, "ro"), *name = join(root, "ro/snapshot-1");
+    char *file = join(root, "plain"), *under = join(root, "plain/snapshot-1");
+    pm_fs *fs = pm_fs_local_new(false);
+    paimon_error err = {0};
+    pid_t pid;
+    int status;
+    (void)state;
+    assert_int_equal(fs->write_atomic(fs, name, "a", 1, false, &err), 0);
+    assert_int_equal(fs->write_atomic(fs, name, "b", 1, false, &err), PAIMON_EEXISTS);
+    /* a file where the directory should be */
+    pm_test_write_file(file, "x", 1);
+    assert_int_equal(fs->write_atomic(fs, under, "a", 1, false, &err), PAIMON_ENOTFOUND);
+    assert_non_null(strstr(err.message, under));
+    assert_non_null(strstr(err.message, "Not a directory"));
+    /* a read-only directory: EACCES is PAIMON_EIO naming the final name and the reason.  As
+     * root, chmod stops nobody: the child drops to uid 65534 first. */
+    assert_int_equal(chmod(root, 0755), 0);
+    assert_int_equal(chmod(ro, 0555), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char *next = join(ro, "snapshot-2");
+        int rc;
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(3);
+        rc = fs->write_atomic(fs, next, "a", 1, false, &err);
+        if (rc != PAIMON_EIO)
+            _exit(4);
+        if (strstr(err.message, next) == NULL || strstr(err.message, "Permission denied") == NULL)
+            _exit(5);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    {
+        pm_strlist names;
+        pm_strlist_init(&names);
+        assert_int_equal(fs->list(fs, ro, &names, &err), 0);
+        assert_int_equal(names.count, 1); /* snapshot-1 alone: no temporary file is left */
+        pm_strlist_free(&names);
+    }
+    assert_int_equal(chmod(ro, 0755), 0);
+    pm_fs_free(fs);
+    pm_test_rmtree(root);
+    pm_free(root);
+    pm_free(ro);
+    pm_free(name);
+    pm_free(file);
+    pm_free(under);
+}
+
+/* The fault injector's denial: changes under the prefix fail, reads and other paths pass. */
+static void test_fault_deny(void **state)
+{
+    char *root = pm_test_tmpdir("fs_deny");
+    char *dir = join(root, "snapshot"), *in = join(root, "snapshot/snapshot-1");
+    char *out = join(root, "manifest/m-1"), *prefix = join(root, "snapshot/");
+    pm_fs *fs = pm_fs_fault_new(pm_fs_local_new(false), 0, PM_FAULT_FAIL);
+    pm_output *o = NULL;
+    paimon_error err = {0};
+    uint8_t *data;
+    size_t len;
+    (void)state;
+    assert_int_equal(fs->write_atomic(fs, in, "a", 1, false, &err), 0);
+    assert_int_equal(pm_fs_fault_deny(fs, prefix), 0);
+    assert_int_equal(fs->write_atomic(fs, in, "a", 1, true, &err), PAIMON_EIO);
+    assert_non_null(strstr(err.message, "Permission denied"));
+    assert_int_equal(fs->create(fs, in, &o, &err), PAIMON_EIO);
+    assert_int_equal(fs->remove(fs, in, &err), PAIMON_EIO);
+    assert_int_equal(fs->mkdirs(fs, in, &err), PAIMON_EIO);
+    assert_int_equal(pm_fs_fault_denied(fs), 4);
+    /* reads and listings pass; other directories too */
+    assert_int_equal(pm_fs_read_all(fs, in, 0, &data, &len, &err), 0);
+    assert_int_equal(len, 1);
+    pm_free(data);
+    assert_int_equal(pm_fs_write_file(fs, out, "m", 1, &err), 0);
+    {
+        pm_strlist names;
+        pm_strlist_init(&names);
+        assert_int_equal(fs->list(fs, dir, &names, &err), 0);
+        assert_int_equal(names.count, 1);
+        pm_strlist_free(&names);
+    }
+    assert_int_equal(pm_fs_fault_deny(fs, NULL), 0);
+    assert_int_equal(fs->remove(fs, in, &err), 0);
+    assert_int_equal(pm_fs_fault_denied(fs), 4);
+    pm_fs_free(fs);
+    pm_test_rmtree(root);
+    pm_free(root);
+    pm_free(dir);
+    pm_free(in);
+    pm_free(out);
+    pm_free(prefix);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_local_contract),      cmocka_unit_test(test_memory_contract),
         cmocka_unit_test(test_atomic_create_races), cmocka_unit_test(test_fault_fail_every_n),
-        cmocka_unit_test(test_fault_halt),
+        cmocka_unit_test(test_fault_halt),          cmocka_unit_test(test_local_error_classes),
+        cmocka_unit_test(test_fault_deny),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

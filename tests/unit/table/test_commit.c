@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "commit_fixture.h"
+#include "table_state.h"
 #include "testlib.h"
 
 #include "data/binary_row.h"
@@ -22,33 +24,7 @@ static const uint8_t EMPTY_ROW[12] = {0};
 static char *make_table_kind(const char *tag, bool partitioned, bool pk, const char *const *opts,
                              size_t nopt)
 {
-    char *dir = pm_test_tmpdir(tag);
-    char *path = pm_path_join(dir, "t");
-    paimon_create_options o = PAIMON_CREATE_OPTIONS_INIT;
-    const char *parts[] = {"p"};
-    const char *pks[] = {"id", "p"};
-    const char *keys[8], *values[8];
-    char buf[8][128];
-    paimon_error err;
-    for (size_t i = 0; i < nopt; i++) {
-        char *eq;
-        snprintf(buf[i], sizeof(buf[i]), "%s", opts[i]);
-        eq = strchr(buf[i], '=');
-        *eq = '\0';
-        keys[i] = buf[i];
-        values[i] = eq + 1;
-    }
-    o.columns = "id BIGINT, v STRING, p INT";
-    o.partition_keys = partitioned ? parts : NULL;
-    o.partition_key_count = partitioned ? 1 : 0;
-    o.primary_keys = pk ? pks : NULL;
-    o.primary_key_count = pk ? 2 : 0;
-    o.option_keys = keys;
-    o.option_values = values;
-    o.option_count = nopt;
-    assert_int_equal(paimon_table_create(path, &o, &err), 0);
-    pm_free(dir);
-    return path;
+    return pm_test_commit_table(tag, partitioned, pk, opts, nopt);
 }
 
 static char *make_table(const char *tag, bool partitioned, const char *const *opts, size_t nopt)
@@ -60,41 +36,7 @@ static char *make_table(const char *tag, bool partitioned, const char *const *op
 static void add_file(pm_commit_messages *m, int kind, int p, int32_t bucket, const char *name,
                      int64_t rows)
 {
-    pm_manifest_entry e;
-    pm_buf part;
-    int64_t nulls[1] = {0};
-    pm_type *int_type = pm_type_new(PM_TYPE_INT);
-    const pm_type *types[1] = {int_type};
-    pm_datum v = pm_datum_int(p);
-    pm_buf_init(&part, 0);
-    if (p >= 0)
-        assert_int_equal(pm_binrow_serialize(&part, types, &v, 1), 0);
-    else
-        assert_int_equal(pm_binrow_serialize(&part, types, &v, 0), 0);
-    memset(&e, 0, sizeof(e));
-    e.kind = kind;
-    e.partition.ptr = part.data;
-    e.partition.len = part.len;
-    e.bucket = bucket;
-    e.total_buckets = -1;
-    e.file.file_name = name;
-    e.file.file_size = 100;
-    e.file.row_count = rows;
-    e.file.min_key.ptr = EMPTY_ROW;
-    e.file.min_key.len = 12;
-    e.file.max_key = e.file.min_key;
-    e.file.key_stats.min_values = e.file.min_key;
-    e.file.key_stats.max_values = e.file.min_key;
-    e.file.key_stats.null_counts.present = true;
-    e.file.value_stats = e.file.key_stats;
-    e.file.value_stats.null_counts.items = nulls;
-    e.file.has_creation_time = true;
-    e.file.creation_time = 1700000000000;
-    e.file.has_delete_row_count = true;
-    e.file.has_file_source = true;
-    assert_int_equal(pm_commit_messages_add_data(m, &e), 0);
-    pm_buf_free(&part);
-    pm_type_free(int_type);
+    pm_test_add_entry(m, PM_TEST_DATA, kind, p, bucket, 0, name, rows);
 }
 
 static int64_t commit(pm_fs *fs, const char *table, pm_commit_messages *m, const char *user,
@@ -317,6 +259,7 @@ static void test_race_and_idempotence(void **state)
     pm_commit_opts o;
     paimon_error err;
     race r = {fs, t, "rival", 7, 0};
+    pm_commit_result res;
     int64_t id = 0;
     pm_snapshot *s;
     pm_strlist names;
@@ -345,20 +288,35 @@ static void test_race_and_idempotence(void **state)
     pm_strlist_free(&names);
     pm_free(dir);
 
-    /* idempotence: "another process" with our user and identifier publishes our commit
-     * while we write; we find it and do not commit twice */
+    /* exactly once: "another process" with our user and identifier publishes the same
+     * commit while we write (a retry of it); we find it after losing the race and commit
+     * nothing again */
     r.fired = 0;
     r.user = "me";
     r.ident = 2;
     o.identifier = 2;
+    o.skip_committed = true;
+    o.result = &res;
     assert_int_equal(pm_commit(fs, t, &m, &o, &id, &err), 0);
-    assert_int_equal(id, 3);
+    assert_int_equal(id, 0);
+    assert_int_equal(res.committed_before, 3);
+    assert_int_equal(res.snapshot_id, 0);
     assert_int_equal(live_count(fs, t, NULL), 3);
+    /* without skip_committed (a batch commit) the same race is just a lost race: the rival
+     * used our user, but its snapshot is not ours, and we land after it */
+    r.fired = 0;
+    r.ident = 3;
+    o.identifier = 3;
+    o.skip_committed = false;
+    assert_int_equal(pm_commit(fs, t, &m, &o, &id, &err), 0);
+    assert_int_equal(id, 5);
+    assert_int_equal(res.snapshot_id, 5);
+    assert_int_equal(res.committed_before, 0);
     {
         int64_t latest;
         bool found;
         assert_int_equal(pm_snapshot_latest_id(fs, t, &latest, &found, &err), 0);
-        assert_int_equal(latest, 3);
+        assert_int_equal(latest, 5);
     }
     pm_commit_messages_release(&m);
     pm_fs_free(fs);
@@ -520,6 +478,20 @@ static void check_before_or_after(const char *t)
     pm_fs_free(fs);
 }
 
+/* Files in the table's manifest directory. */
+static size_t manifest_files(const char *t)
+{
+    pm_strlist names;
+    char *dir = pm_table_file(t, PM_DIR_MANIFEST, NULL);
+    size_t n;
+    pm_strlist_init(&names);
+    pm_test_find_files(dir, "", &names);
+    n = names.count;
+    pm_strlist_free(&names);
+    pm_free(dir);
+    return n;
+}
+
 static void crash_loop(pm_fault_mode mode)
 {
     long total;
@@ -557,14 +529,25 @@ static void crash_loop(pm_fault_mode mode)
             pm_commit_opts o;
             paimon_error err;
             int64_t id;
+            pm_commit_result res;
+            int rc;
             pm_commit_messages_init(&m);
             add_file(&m, PM_FILE_KIND_ADD, 2, 0, "data-c-1.parquet", 1);
             memset(&o, 0, sizeof(o));
             o.commit_user = "u";
             o.identifier = 2;
-            (void)pm_commit(fs, t, &m, &o, &id, &err);
+            o.result = &res;
+            rc = pm_commit(fs, t, &m, &o, &id, &err);
             pm_commit_messages_release(&m);
             pm_fs_free(fs);
+            if (rc != 0) {
+                /* a failure commits nothing; and unless its outcome is unknown or the failed
+                 * operation was a removal, it leaves none of its manifests behind */
+                check_before_or_after(t);
+                assert_int_equal(pm_test_latest_snapshot(t), 1);
+                if (!res.uncertain && strstr(err.message, "failure of remove") == NULL)
+                    assert_int_equal(manifest_files(t), 3);
+            }
         } else {
             pid_t pid = fork();
             assert_true(pid >= 0);
