@@ -206,7 +206,7 @@ static void restore(pm_fs *fs, const char *path, int64_t id, const pm_strlist *k
         snprintf(p, sizeof(p), "%s/snapshot/snapshot-%" PRId64, path, s);
         remove(p);
     }
-    (void)pm_snapshot_write_hint(fs, path, "LATEST", id, &err);
+    PM_IGNORE(pm_snapshot_write_hint(fs, path, "LATEST", id, &err));
 }
 
 int main(int argc, char **argv)

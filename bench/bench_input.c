@@ -83,7 +83,7 @@ static void to_jsonl(const pm_batch *b, pm_buf *out)
 {
     paimon_error err = {0};
     for (int64_t r = 0; r < b->row_count; r++) {
-        pm_batch_row_json(out, b, r, &err);
+        PM_IGNORE(pm_batch_row_json(out, b, r, &err));
         pm_buf_putc(out, '\n');
     }
 }
@@ -105,7 +105,7 @@ static void to_csv(const pm_batch *b, pm_buf *out)
             if (i > 0)
                 pm_buf_putc(out, ',');
             pm_buf_reset(&text);
-            pm_column_text(&text, b->columns[i], r, &is_null, &err);
+            PM_IGNORE(pm_column_text(&text, b->columns[i], r, &is_null, &err));
             if (!is_null)
                 pm_input_csv_field(out, (const char *)text.data, text.len);
         }

@@ -64,7 +64,7 @@ static pm_batch **make_pool(const pm_type *row, int64_t keys)
             pm_column_append_bytes(b->columns[4], s, (size_t)n);
             pm_column_append_datum(b->columns[5], &ts);
         }
-        pm_batch_set_rows(b, BATCH, &err);
+        PM_IGNORE(pm_batch_set_rows(b, BATCH, &err));
         pool[p] = b;
     }
     return pool;

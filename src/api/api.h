@@ -22,6 +22,7 @@
 
 #include "data/arrow_stream.h"
 #include "paimon.h"
+#include "util/error.h"
 
 /* ---- option structs ---------------------------------------------------------------------- */
 
@@ -47,24 +48,25 @@ extern const pm_api_options_desc pm_api_alter;
  * bytes of `given` over the defaults; out->version is then the current one.  Version 0 or
  * one above the current is PAIMON_EINVALID: "FN: paimon_x_options version 9; this library
  * knows versions 1 to 2". */
-int pm_api_options_get(const pm_api_options_desc *d, const char *fn, const void *given, void *out,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_api_options_get(const pm_api_options_desc *d, const char *fn,
+                                     const void *given, void *out, paimon_error *err);
 
 /* ---- cursors ----------------------------------------------------------------------------- */
 
 /* A cursor over `src`, taking ownership of src->ctx, also on failure.  `kind_column` is the
  * index of the `_ROW_KIND` column of a change source, or -1 (every row is +I).  The column
  * names and types are taken from src->type (copied).  Caller owns `*out`. */
-int pm_cursor_new(paimon_cursor **out, const pm_batch_source *src, int kind_column,
-                  paimon_error *err);
+PM_MUST_CHECK int pm_cursor_new(paimon_cursor **out, const pm_batch_source *src, int kind_column,
+                                paimon_error *err);
 
 /* The ROW type of the columns `columns[0..count)` of `row`, in that order (clones). */
-int pm_api_project_type(const pm_type *row, const int *columns, size_t count, pm_type **out,
-                        paimon_error *err);
+PM_MUST_CHECK int pm_api_project_type(const pm_type *row, const int *columns, size_t count,
+                                      pm_type **out, paimon_error *err);
 
 /* Looks a column up by name: exactly, else ignoring case (Java's catalogs are case
  * insensitive).  PAIMON_ENOTFOUND "NAME: no such column". */
-int pm_api_find_column(const pm_type *row, const char *name, size_t *idx, paimon_error *err);
+PM_MUST_CHECK int pm_api_find_column(const pm_type *row, const char *name, size_t *idx,
+                                     paimon_error *err);
 
 /* The type string of `t` ("DECIMAL(18, 2)"), malloc'ed; NULL when out of memory. */
 char *pm_api_type_string(const pm_type *t);

@@ -42,7 +42,7 @@ struct paimon_changes {
     char *commit_kind;  /* the current snapshot's, as written (its plan may go to a cursor) */
 };
 
-static int source_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     snapshot_source *s = ctx;
     for (;;) {
@@ -90,7 +90,8 @@ PAIMON_API void paimon_changes_free(paimon_changes *c)
 }
 
 /* The output type and its type strings: _ROW_KIND STRING NOT NULL, then the columns. */
-static int build_columns(paimon_changes *c, const paimon_changes_options *o, paimon_error *err)
+PM_MUST_CHECK static int build_columns(paimon_changes *c, const paimon_changes_options *o,
+                                       paimon_error *err)
 {
     const pm_type *row = c->schema->row;
     pm_type *kind = pm_type_new(PM_TYPE_VARCHAR);

@@ -223,7 +223,7 @@ typedef struct rest_source {
     pm_type *type;         /* the columns (owned: the stream's schema) */
 } rest_source;
 
-static int rest_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int rest_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     rest_source *r = ctx;
     if (r->first != NULL) {
@@ -248,7 +248,7 @@ static void rest_release(void *ctx)
 
 /* The rows of the current batch after the current row, as a batch of their own (NULL when
  * there are none). */
-static int rest_of_batch(const paimon_cursor *c, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int rest_of_batch(const paimon_cursor *c, pm_batch **out, paimon_error *err)
 {
     uint8_t *select;
     int rc;

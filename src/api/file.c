@@ -118,8 +118,8 @@ PAIMON_API int paimon_file_describe(paimon_file *f, const char **text, paimon_er
 }
 
 /* The ROW type of the selected columns (names looked up in the file's type). */
-static int select_columns(const pm_type *file_type, const paimon_file_read_options *o,
-                          const char *path, pm_type **out, paimon_error *err)
+PM_MUST_CHECK static int select_columns(const pm_type *file_type, const paimon_file_read_options *o,
+                                        const char *path, pm_type **out, paimon_error *err)
 {
     pm_type *row;
     *out = NULL;
@@ -158,7 +158,7 @@ typedef struct file_source {
     int64_t *ranges;    /* the row ranges (a copy: the reader borrows them), or NULL */
 } file_source;
 
-static int file_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int file_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     file_source *fs = ctx;
     return fs->df->format->next(fs->df->impl, out, err);

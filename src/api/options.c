@@ -61,8 +61,8 @@ DESCRIBE(alter, paimon_alter, ALTER_SIZES, PAIMON_ALTER_INIT);
 
 /* ---- the rule ------------------------------------------------------------------------------ */
 
-static int bad_version(const pm_api_options_desc *d, const char *fn, unsigned int version,
-                       paimon_error *err)
+PM_MUST_CHECK static int bad_version(const pm_api_options_desc *d, const char *fn,
+                                     unsigned int version, paimon_error *err)
 {
     return pm_err_set(err, PAIMON_EINVALID,
                       "%s: %s version %u; this library knows versions 1 to %u", fn, d->name,

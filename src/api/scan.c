@@ -59,7 +59,8 @@ PAIMON_API void paimon_scan_free(paimon_scan *s)
 }
 
 /* The output columns of `o` over the scan's row type. */
-static int select_columns(paimon_scan *s, const paimon_scan_options *o, paimon_error *err)
+PM_MUST_CHECK static int select_columns(paimon_scan *s, const paimon_scan_options *o,
+                                        paimon_error *err)
 {
     const pm_type *row = scan_row(s);
     int rc;
@@ -241,7 +242,7 @@ PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, siz
 
 /* ---- reading ----------------------------------------------------------------------------- */
 
-static int split_source_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int split_source_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     return pm_split_reader_next((pm_split_reader *)ctx, out, err);
 }
@@ -251,7 +252,7 @@ static void split_source_release(void *ctx)
     pm_split_reader_free((pm_split_reader *)ctx);
 }
 
-static int sys_source_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int sys_source_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     return pm_sys_reader_next((pm_sys_reader *)ctx, out, err);
 }
@@ -262,7 +263,8 @@ static void sys_source_release(void *ctx)
 }
 
 /* A source of the batches of split `split`; the caller releases it with src->release. */
-static int open_split(paimon_scan *s, size_t split, pm_batch_source *src, paimon_error *err)
+PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_source *src,
+                                    paimon_error *err)
 {
     int rc;
     memset(src, 0, sizeof(*src));
@@ -295,7 +297,7 @@ typedef struct splits_source {
     pm_batch_source split; /* of the current split; ctx NULL when none is open */
 } splits_source;
 
-static int splits_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int splits_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     splits_source *ss = ctx;
     int rc;

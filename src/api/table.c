@@ -50,8 +50,8 @@ PAIMON_API int paimon_type_check(const char *type, paimon_error *err)
     return rc;
 }
 
-static int add_keys(pm_strlist *list, const char *const *keys, size_t count, const char *kind,
-                    paimon_error *err)
+PM_MUST_CHECK static int add_keys(pm_strlist *list, const char *const *keys, size_t count,
+                                  const char *kind, paimon_error *err)
 {
     for (size_t i = 0; i < count; i++) {
         if (keys[i] == NULL || keys[i][0] == '\0')

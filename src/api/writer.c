@@ -67,7 +67,7 @@ PAIMON_API int paimon_writer_arrow_schema(const paimon_writer *writer, struct Ar
 }
 
 /* Hands the rows written one at a time to the table write. */
-static int flush_rows(paimon_writer *w, paimon_error *err)
+PM_MUST_CHECK static int flush_rows(paimon_writer *w, paimon_error *err)
 {
     int rc;
     if (w->rows == NULL || w->rows->row_count == 0)
@@ -80,7 +80,7 @@ static int flush_rows(paimon_writer *w, paimon_error *err)
     return rc;
 }
 
-static int check_usable(const paimon_writer *w, const char *fn, paimon_error *err)
+PM_MUST_CHECK static int check_usable(const paimon_writer *w, const char *fn, paimon_error *err)
 {
     if (w == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "%s: no writer", fn);

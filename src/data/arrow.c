@@ -232,7 +232,7 @@ static int export_column(pm_column *c, struct ArrowArray *out)
     n = array_node_new(out, n_kids);
     if (n == NULL) {
         rc = PAIMON_ENOMEM;
-        goto fail;
+        goto done;
     }
     n->col = c;
     c = NULL;
@@ -262,7 +262,7 @@ static int export_column(pm_column *c, struct ArrowArray *out)
         array_node *en = array_node_new(e, 2);
         if (en == NULL) {
             rc = PAIMON_ENOMEM;
-            goto fail;
+            goto done;
         }
         out->n_children = 1;
         e->length = kids[0]->length;
@@ -271,7 +271,7 @@ static int export_column(pm_column *c, struct ArrowArray *out)
             pm_column *k = kids[moved];
             kids[moved] = NULL;
             if ((rc = export_column(k, e->children[moved])) != 0)
-                goto fail;
+                goto done;
             e->n_children = (int64_t)moved + 1;
         }
     } else {
@@ -279,13 +279,13 @@ static int export_column(pm_column *c, struct ArrowArray *out)
             pm_column *k = kids[moved];
             kids[moved] = NULL;
             if ((rc = export_column(k, out->children[moved])) != 0)
-                goto fail;
+                goto done;
             out->n_children = (int64_t)moved + 1;
         }
     }
     pm_free(kids);
     return 0;
-fail:
+done:
     for (size_t i = moved; i < kid_count; i++)
         pm_column_free(kids[i]);
     pm_free(kids);
@@ -331,8 +331,8 @@ static bool bit_at(const void *bits, int64_t i)
     return bits == NULL || (((const uint8_t *)bits)[i >> 3] >> (i & 7)) & 1;
 }
 
-static int check_format(const pm_type *t, const struct ArrowSchema *s, const char *name,
-                        paimon_error *err)
+PM_MUST_CHECK static int check_format(const pm_type *t, const struct ArrowSchema *s,
+                                      const char *name, paimon_error *err)
 {
     char fmt[32];
     int64_t want = 0;

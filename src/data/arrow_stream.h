@@ -8,6 +8,7 @@
 
 #include "data/batch.h"
 #include "paimon/arrow.h"
+#include "util/error.h"
 
 typedef struct pm_batch_source {
     /* The next batch (caller owns it), PAIMON_ITEROVER at the end. */
@@ -19,7 +20,7 @@ typedef struct pm_batch_source {
 } pm_batch_source;
 
 /* Makes `out` a stream over `src`, taking ownership of src->ctx, also on failure. */
-int pm_arrow_stream_new(const pm_batch_source *src, struct ArrowArrayStream *out,
-                        paimon_error *err);
+PM_MUST_CHECK int pm_arrow_stream_new(const pm_batch_source *src, struct ArrowArrayStream *out,
+                                      paimon_error *err);
 
 #endif /* PM_DATA_ARROW_STREAM_H */

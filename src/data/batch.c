@@ -114,7 +114,7 @@ pm_column *pm_column_new(const pm_type *type)
     pm_buf_init(&c->values, 0);
     pm_buf_init(&c->offsets, 0);
     if (c->layout == PM_LAYOUT_NONE)
-        goto fail;
+        goto done;
     switch (c->layout) {
     case PM_LAYOUT_LIST: n = 1; break;
     case PM_LAYOUT_MAP: n = 2; break;
@@ -122,7 +122,7 @@ pm_column *pm_column_new(const pm_type *type)
     default: break;
     }
     if (n > 0 && (c->children = pm_calloc(n, sizeof(pm_column *))) == NULL)
-        goto fail;
+        goto done;
     if (c->layout == PM_LAYOUT_LIST) {
         rc = add_child(c, type->element);
     } else if (c->layout == PM_LAYOUT_MAP) {
@@ -134,13 +134,13 @@ pm_column *pm_column_new(const pm_type *type)
             rc = add_child(c, type->fields[i].type);
     }
     if (rc != 0)
-        goto fail;
+        goto done;
     if (c->layout == PM_LAYOUT_VAR || c->layout == PM_LAYOUT_LIST || c->layout == PM_LAYOUT_MAP) {
         if (pm_buf_zero(&c->offsets, 4) != 0)
-            goto fail;
+            goto done;
     }
     return c;
-fail:
+done:
     pm_column_free(c);
     return NULL;
 }
@@ -635,7 +635,8 @@ int pm_batch_filter(const pm_batch *b, const uint8_t *select, pm_batch **out, pa
 
 /* ---- validation ------------------------------------------------------------------------ */
 
-static int validate_column(const pm_column *c, const char *name, int64_t len, paimon_error *err)
+PM_MUST_CHECK static int validate_column(const pm_column *c, const char *name, int64_t len,
+                                         paimon_error *err)
 {
     int64_t nulls = 0;
     if (c->length != len)

@@ -78,6 +78,7 @@
 #include "data/datum.h"
 #include "data/types.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 /* How a column's buffers are used (derived from its type). */
 typedef enum pm_layout {
@@ -129,7 +130,7 @@ int64_t pm_time_units_per_second(int precision);
 
 /* An empty batch of `row_type` (a ROW type, cloned).  Caller owns `*out`; release with
  * pm_batch_free().  PAIMON_EUNSUPPORTED for VARIANT and BLOB columns. */
-int pm_batch_new(pm_batch **out, const pm_type *row_type, paimon_error *err);
+PM_MUST_CHECK int pm_batch_new(pm_batch **out, const pm_type *row_type, paimon_error *err);
 void pm_batch_free(pm_batch *b);
 
 /* Empties the batch (row_count 0, every column length 0) and keeps the memory. */
@@ -137,7 +138,7 @@ void pm_batch_reset(pm_batch *b);
 
 /* Sets row_count after appending to the columns; PAIMON_EINVALID (with the column name)
  * when a column's length differs. */
-int pm_batch_set_rows(pm_batch *b, int64_t rows, paimon_error *err);
+PM_MUST_CHECK int pm_batch_set_rows(pm_batch *b, int64_t rows, paimon_error *err);
 
 /* A column of `type` (borrowed; it must outlive the column) with its children.  NULL on
  * allocation failure or for an unsupported type. */
@@ -206,15 +207,16 @@ void pm_column_get_datum(const pm_column *c, int64_t i, pm_datum *out);
 
 /* Appends the canonical JSON (shared/spec/canonical-rows.md) of slot `i`, nested types
  * included. */
-int pm_column_json(pm_buf *out, const pm_column *c, int64_t i, paimon_error *err);
+PM_MUST_CHECK int pm_column_json(pm_buf *out, const pm_column *c, int64_t i, paimon_error *err);
 
 /* Appends the canonical text of slot `i` as tables and CSV show it: the canonical JSON value
  * without the quotes of a top-level string (strings, dates, decimals, "base64:" bytes, "NaN"
  * are bare); *is_null tells a null (nothing is appended). */
-int pm_column_text(pm_buf *out, const pm_column *c, int64_t i, bool *is_null, paimon_error *err);
+PM_MUST_CHECK int pm_column_text(pm_buf *out, const pm_column *c, int64_t i, bool *is_null,
+                                 paimon_error *err);
 
 /* Appends row `row` as a canonical JSON object keyed by column name. */
-int pm_batch_row_json(pm_buf *out, const pm_batch *b, int64_t row, paimon_error *err);
+PM_MUST_CHECK int pm_batch_row_json(pm_buf *out, const pm_batch *b, int64_t row, paimon_error *err);
 
 /* Appends slot `i` of `src` to `dst` (same type), nested values included. */
 int pm_column_append_from(pm_column *dst, const pm_column *src, int64_t i);
@@ -224,12 +226,13 @@ int pm_column_append_from(pm_column *dst, const pm_column *src, int64_t i);
 int pm_column_take(pm_column *dst, const pm_column *src, const int64_t *idx, int64_t n);
 
 /* pm_column_take() over every column; dst->row_count grows by n. */
-int pm_batch_take(pm_batch *dst, const pm_batch *src, const int64_t *idx, int64_t n,
-                  paimon_error *err);
+PM_MUST_CHECK int pm_batch_take(pm_batch *dst, const pm_batch *src, const int64_t *idx, int64_t n,
+                                paimon_error *err);
 
 /* A new batch of the rows of `b` whose byte in `select` is nonzero, in order.  Caller owns
  * `*out`; release with pm_batch_free(). */
-int pm_batch_filter(const pm_batch *b, const uint8_t *select, pm_batch **out, paimon_error *err);
+PM_MUST_CHECK int pm_batch_filter(const pm_batch *b, const uint8_t *select, pm_batch **out,
+                                  paimon_error *err);
 
 /* Whether the batch is whole: one column per field of its type, each of row_count slots.
  * Debug builds assert it where batches are filtered and where they leave the library
@@ -238,6 +241,6 @@ bool pm_batch_is_aligned(const pm_batch *b);
 
 /* Checks the invariants of every column (lengths, offsets monotonic and in range, bitmap
  * sizes, null counts).  For tests and after imports; PAIMON_EINVALID names the column. */
-int pm_batch_validate(const pm_batch *b, paimon_error *err);
+PM_MUST_CHECK int pm_batch_validate(const pm_batch *b, paimon_error *err);
 
 #endif /* PM_DATA_BATCH_H */

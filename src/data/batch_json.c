@@ -20,7 +20,7 @@ static inline int put(pm_buf *out, const char *s, paimon_error *err)
 
 /* [,]"name": -- a name of plain ASCII (what pm_json_quote copies unchanged) in one append,
  * any other through pm_json_quote. */
-static int put_key(pm_buf *out, const char *name, bool first, paimon_error *err)
+PM_MUST_CHECK static int put_key(pm_buf *out, const char *name, bool first, paimon_error *err)
 {
     size_t n = strlen(name), i = 0;
     uint8_t *p;

@@ -256,8 +256,9 @@ int pm_binrow_decode_key(const uint8_t *data, size_t len, const pm_type *const *
 }
 
 /* Resolves an (offset << 32 | len) reference inside [base, base + total). */
-static int var_ref(uint64_t slot, const uint8_t *base, size_t total, const uint8_t **ptr,
-                   size_t *len, size_t need_len, paimon_error *err)
+PM_MUST_CHECK static int var_ref(uint64_t slot, const uint8_t *base, size_t total,
+                                 const uint8_t **ptr, size_t *len, size_t need_len,
+                                 paimon_error *err)
 {
     uint32_t off = (uint32_t)(slot >> 32), n = (uint32_t)slot;
     size_t span = need_len > n ? need_len : n;
@@ -270,8 +271,8 @@ static int var_ref(uint64_t slot, const uint8_t *base, size_t total, const uint8
 }
 
 /* Reads a value whose 8-byte slot is at `slot_ptr` (rows; arrays with 8-byte elements). */
-static int read_slot(const uint8_t *slot_ptr, const uint8_t *base, size_t total, const pm_type *t,
-                     pm_datum *out, paimon_error *err)
+PM_MUST_CHECK static int read_slot(const uint8_t *slot_ptr, const uint8_t *base, size_t total,
+                                   const pm_type *t, pm_datum *out, paimon_error *err)
 {
     uint64_t slot = pm_load_le64(slot_ptr);
     const uint8_t *p = NULL;

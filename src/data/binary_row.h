@@ -30,6 +30,7 @@
 #include "data/datum.h"
 #include "data/types.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 /* A read-only view of row bytes (borrowed). */
 typedef struct pm_binrow {
@@ -61,17 +62,18 @@ int pm_binrow_serialize(pm_buf *out, const pm_type *const *types, const pm_datum
 /* ---- reading --------------------------------------------------------------------------- */
 
 /* Views `len` bytes as a row of `arity` fields; checks the fixed part fits. */
-int pm_binrow_view(pm_binrow *row, const uint8_t *data, size_t len, int32_t arity,
-                   paimon_error *err);
+PM_MUST_CHECK int pm_binrow_view(pm_binrow *row, const uint8_t *data, size_t len, int32_t arity,
+                                 paimon_error *err);
 
 /* Views a manifest-serialized row (BE arity prefix). */
-int pm_binrow_deserialize(pm_binrow *row, const uint8_t *data, size_t len, paimon_error *err);
+PM_MUST_CHECK int pm_binrow_deserialize(pm_binrow *row, const uint8_t *data, size_t len,
+                                        paimon_error *err);
 
 /* Decodes a manifest-serialized key (a data file's min or max key) of `count` fields of
  * `types` into out[0..count).  Strings and binaries point into `data`.  PAIMON_ECORRUPT
  * when the arity is not `count` or a field does not decode. */
-int pm_binrow_decode_key(const uint8_t *data, size_t len, const pm_type *const *types, size_t count,
-                         pm_datum *out, paimon_error *err);
+PM_MUST_CHECK int pm_binrow_decode_key(const uint8_t *data, size_t len, const pm_type *const *types,
+                                       size_t count, pm_datum *out, paimon_error *err);
 
 static inline bool pm_binrow_is_null(const pm_binrow *row, int32_t idx)
 {
@@ -86,8 +88,8 @@ static inline uint8_t pm_binrow_kind(const pm_binrow *row)
 
 /* Reads field `idx` as `type`.  Var-length references are bounds-checked against the row:
  * a reference outside it is PAIMON_ECORRUPT. */
-int pm_binrow_get(const pm_binrow *row, int32_t idx, const pm_type *type, pm_datum *out,
-                  paimon_error *err);
+PM_MUST_CHECK int pm_binrow_get(const pm_binrow *row, int32_t idx, const pm_type *type,
+                                pm_datum *out, paimon_error *err);
 
 /* ---- nested values --------------------------------------------------------------------- */
 
@@ -97,13 +99,14 @@ typedef struct pm_binarray {
     int32_t count;
 } pm_binarray;
 
-int pm_binarray_view(pm_binarray *arr, const uint8_t *data, size_t len, paimon_error *err);
+PM_MUST_CHECK int pm_binarray_view(pm_binarray *arr, const uint8_t *data, size_t len,
+                                   paimon_error *err);
 bool pm_binarray_is_null(const pm_binarray *arr, int32_t idx);
-int pm_binarray_get(const pm_binarray *arr, int32_t idx, const pm_type *elem, pm_datum *out,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_binarray_get(const pm_binarray *arr, int32_t idx, const pm_type *elem,
+                                  pm_datum *out, paimon_error *err);
 /* Splits BinaryMap bytes into its key and value arrays. */
-int pm_binmap_view(pm_binarray *keys, pm_binarray *values, const uint8_t *data, size_t len,
-                   paimon_error *err);
+PM_MUST_CHECK int pm_binmap_view(pm_binarray *keys, pm_binarray *values, const uint8_t *data,
+                                 size_t len, paimon_error *err);
 
 /* Appends a BinaryArray of `count` values of `elem`. */
 int pm_binarray_write(pm_buf *out, const pm_type *elem, const pm_datum *values, int32_t count);

@@ -266,9 +266,11 @@ int pm_base64(pm_buf *out, const uint8_t *data, size_t len)
     return 0;
 }
 
-static int nested_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);
+PM_MUST_CHECK static int nested_json(pm_buf *out, const pm_type *t, const pm_datum *d,
+                                     paimon_error *err);
 
-static int canonical_value(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err)
+PM_MUST_CHECK static int canonical_value(pm_buf *out, const pm_type *t, const pm_datum *d,
+                                         paimon_error *err)
 {
     int rc = 0;
     if (d->is_null)
@@ -329,7 +331,7 @@ static int canonical_value(pm_buf *out, const pm_type *t, const pm_datum *d, pai
 }
 
 /* pm_buf failures carry no message: give them one. */
-static int buf_rc(paimon_error *err, int rc)
+PM_MUST_CHECK static int buf_rc(paimon_error *err, int rc)
 {
     if (rc == PAIMON_ENOMEM || rc == PAIMON_ELIMIT)
         return pm_buf_error(err, rc);
@@ -341,7 +343,8 @@ int pm_canonical_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_e
     return buf_rc(err, canonical_value(out, t, d, err));
 }
 
-static int nested_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err)
+PM_MUST_CHECK static int nested_json(pm_buf *out, const pm_type *t, const pm_datum *d,
+                                     paimon_error *err)
 {
     pm_binarray keys, values;
     pm_datum item;

@@ -13,10 +13,12 @@
 #include "data/types.h"
 #include "util/buf.h"
 #include "util/json.h" /* pm_json_quote */
+#include "util/error.h"
 
 /* Appends the canonical JSON value of `d` (nested types decoded from their binary form).
  * Fails with PAIMON_ECORRUPT only when nested binary data is malformed. */
-int pm_canonical_json(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);
+PM_MUST_CHECK int pm_canonical_json(pm_buf *out, const pm_type *t, const pm_datum *d,
+                                    paimon_error *err);
 
 /* Pieces (no quotes added). */
 int pm_format_date(pm_buf *out, int64_t days);                         /* YYYY-MM-DD */

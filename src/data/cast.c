@@ -306,7 +306,8 @@ static size_t parse_time_part(const char *s, size_t len, int64_t *millis, int32_
     return i;
 }
 
-static int bad_value(paimon_error *err, const char *what, const pm_datum *in, const pm_type *to)
+PM_MUST_CHECK static int bad_value(paimon_error *err, const char *what, const pm_datum *in,
+                                   const pm_type *to)
 {
     pm_buf t;
     int rc;
@@ -320,8 +321,8 @@ static int bad_value(paimon_error *err, const char *what, const pm_datum *in, co
     return rc;
 }
 
-static int from_text(const pm_datum *in, const pm_type *to, pm_datum *out, const char *what,
-                     paimon_error *err)
+PM_MUST_CHECK static int from_text(const pm_datum *in, const pm_type *to, pm_datum *out,
+                                   const char *what, paimon_error *err)
 {
     const char *s = (const char *)in->v.s.ptr;
     size_t len = in->v.s.len, i = 0;

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 
 #include "data/batch.h"
+#include "util/error.h"
 
 /* Whether a value of `from` can be read as `to`. */
 bool pm_cast_supported(const pm_type *from, const pm_type *to);
@@ -34,11 +35,12 @@ bool pm_cast_supported(const pm_type *from, const pm_type *to);
 /* Casts every slot of `src` (of type `src->type`) into a new column of type `to`
  * (borrowed; it must outlive the column).  A value that cannot be cast is PAIMON_EINVALID
  * naming the value and `what`.  Caller owns `*out`; release with pm_column_free(). */
-int pm_cast_column(const pm_column *src, const pm_type *to, const char *what, pm_column **out,
-                   paimon_error *err);
+PM_MUST_CHECK int pm_cast_column(const pm_column *src, const pm_type *to, const char *what,
+                                 pm_column **out, paimon_error *err);
 
 /* Casts one value; text results are written to `scratch` and borrowed from it. */
-int pm_cast_datum(const pm_type *from, const pm_datum *in, const pm_type *to, pm_buf *scratch,
-                  pm_datum *out, const char *what, paimon_error *err);
+PM_MUST_CHECK int pm_cast_datum(const pm_type *from, const pm_datum *in, const pm_type *to,
+                                pm_buf *scratch, pm_datum *out, const char *what,
+                                paimon_error *err);
 
 #endif /* PM_DATA_CAST_H */

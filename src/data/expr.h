@@ -25,6 +25,7 @@
 #define PM_DATA_EXPR_H
 
 #include "data/predicate.h"
+#include "util/error.h"
 
 /* The deepest nesting of parentheses and NOTs: the parser recurses once per level, and so
  * does every walk over the predicate it builds.  SQLite's own default is 1000. */
@@ -32,6 +33,7 @@
 
 /* Parses `text` into a predicate over `row` (a ROW type).  Caller owns `*out`; release with
  * pm_predicate_free(). */
-int pm_expr_parse(const char *text, const pm_type *row, pm_predicate **out, paimon_error *err);
+PM_MUST_CHECK int pm_expr_parse(const char *text, const pm_type *row, pm_predicate **out,
+                                paimon_error *err);
 
 #endif /* PM_DATA_EXPR_H */

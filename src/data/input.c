@@ -344,8 +344,9 @@ int pm_input_row_done(pm_row_input *in, int8_t kind)
 
 /* ---- open, next, free ------------------------------------------------------------------ */
 
-static int open_common(pm_row_input **out, pm_input_format format, const pm_type *row_type,
-                       const pm_input_options *opts, paimon_error *err)
+PM_MUST_CHECK static int open_common(pm_row_input **out, pm_input_format format,
+                                     const pm_type *row_type, const pm_input_options *opts,
+                                     paimon_error *err)
 {
     pm_row_input *in = NULL;
     int rc = 0;
@@ -490,7 +491,7 @@ int pm_input_next(pm_row_input *in, pm_batch **batch, const int8_t **kinds, paim
     if (!in->started) {
         in->started = true;
         if ((rc = skip_bom(in)) < 0)
-            goto fail;
+            goto done;
     }
     while (in->rows < in->batch_rows) {
         in->ctx.column = NULL;
@@ -501,20 +502,20 @@ int pm_input_next(pm_row_input *in, pm_batch **batch, const int8_t **kinds, paim
         default: rc = pm_input_debezium_record(in); break;
         }
         if (rc < 0)
-            goto fail;
+            goto done;
         if (rc == 0) {
             in->state = 1;
             break;
         }
     }
     if ((rc = pm_batch_set_rows(in->batch, in->rows, &in->failure)) != 0)
-        goto fail;
+        goto done;
     if (in->rows == 0)
         return PAIMON_ITEROVER;
     *batch = in->batch;
     *kinds = (const int8_t *)in->kinds.data;
     return 0;
-fail:
+done:
     in->state = 2;
     if (in->failure.code == 0) /* a code without a message: give it one */
         pm_err_set(&in->failure, rc, "line %lld: input error", (long long)in->line);

@@ -62,6 +62,7 @@
 #include "data/batch.h"
 #include "data/types.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 typedef enum pm_input_format {
     PM_INPUT_JSONL,         /* canonical JSON rows, one object per line */
@@ -95,25 +96,28 @@ typedef struct pm_row_input pm_row_input;
 
 /* "jsonl", "csv" or "debezium-json" (the `paimon write --format` names).  PAIMON_EINVALID
  * for another name. */
-int pm_input_format_parse(const char *name, pm_input_format *out, paimon_error *err);
+PM_MUST_CHECK int pm_input_format_parse(const char *name, pm_input_format *out, paimon_error *err);
 const char *pm_input_format_name(pm_input_format format);
 
 /* Opens a reader of `file` (borrowed; it must stay open until pm_input_free(), which does
  * not close it).  `row_type` is the table's ROW type (cloned); `opts` may be NULL.  Caller
  * owns `*out`; release with pm_input_free().  PAIMON_EUNSUPPORTED for a row type with
  * VARIANT or BLOB columns. */
-int pm_input_open_file(pm_row_input **out, pm_input_format format, FILE *file,
-                       const pm_type *row_type, const pm_input_options *opts, paimon_error *err);
+PM_MUST_CHECK int pm_input_open_file(pm_row_input **out, pm_input_format format, FILE *file,
+                                     const pm_type *row_type, const pm_input_options *opts,
+                                     paimon_error *err);
 
 /* The same over `len` bytes at `data` (borrowed; valid until pm_input_free()). */
-int pm_input_open_buffer(pm_row_input **out, pm_input_format format, const void *data, size_t len,
-                         const pm_type *row_type, const pm_input_options *opts, paimon_error *err);
+PM_MUST_CHECK int pm_input_open_buffer(pm_row_input **out, pm_input_format format, const void *data,
+                                       size_t len, const pm_type *row_type,
+                                       const pm_input_options *opts, paimon_error *err);
 
 /* Reads the next rows: 0 with `*batch` holding 1..batch_rows rows and `*kinds` one kind per
  * row; PAIMON_ITEROVER at the end of the input; or an error (see the top).  Borrowed: the
  * batch and the kinds are the reader's and stay valid until the next call or
  * pm_input_free().  The caller may modify or pm_batch_reset() the batch. */
-int pm_input_next(pm_row_input *in, pm_batch **batch, const int8_t **kinds, paimon_error *err);
+PM_MUST_CHECK int pm_input_next(pm_row_input *in, pm_batch **batch, const int8_t **kinds,
+                                paimon_error *err);
 
 /* The input line (1-based, where the record starts) of row `row` of the last batch, for the
  * messages of later checks (a primary key that is null, a partition value). */

@@ -38,18 +38,21 @@
 #include "data/datum.h"
 #include "data/types.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 /* Appends CAST(value AS STRING) for a non-null scalar value of type `t`.  PAIMON_EUNSUPPORTED
  * for nested types (Java casts them too, but no system table needs that). */
-int pm_java_cast_string(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);
+PM_MUST_CHECK int pm_java_cast_string(pm_buf *out, const pm_type *t, const pm_datum *d,
+                                      paimon_error *err);
 
 /* Appends String.valueOf() of the internal object of a non-null value of type `t`. */
-int pm_java_object_string(pm_buf *out, const pm_type *t, const pm_datum *d, paimon_error *err);
+PM_MUST_CHECK int pm_java_object_string(pm_buf *out, const pm_type *t, const pm_datum *d,
+                                        paimon_error *err);
 
 /* Appends CAST(row AS STRING) of a ROW of `count` fields (RowToStringCastRule):
  * "{v1, v2}" with "null" for null fields.  The row must have `count` fields. */
-int pm_java_row_cast_string(pm_buf *out, const pm_field *const *fields, size_t count,
-                            const pm_binrow *row, paimon_error *err);
+PM_MUST_CHECK int pm_java_row_cast_string(pm_buf *out, const pm_field *const *fields, size_t count,
+                                          const pm_binrow *row, paimon_error *err);
 
 int32_t pm_java_string_hash(const char *s, size_t len);
 int pm_java_string_compare(const char *a, size_t alen, const char *b, size_t blen);

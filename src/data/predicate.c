@@ -33,12 +33,13 @@ static bool is_bytes(const pm_type *t)
     return pm_type_is_string(t) || pm_type_is_binary(t);
 }
 
-static int leaf_new(pm_predicate **out, pm_pred_op op, const pm_type *row, int column,
-                    const pm_datum *lits, size_t count, paimon_error *err)
+PM_MUST_CHECK static int leaf_new(pm_predicate **out, pm_pred_op op, const pm_type *row, int column,
+                                  const pm_datum *lits, size_t count, paimon_error *err)
 {
     pm_predicate *p = NULL;
     const pm_type *t;
     size_t bytes = 0, off = 0;
+    int rc = 0;
 
     *out = NULL;
     if (row == NULL || row->id != PM_TYPE_ROW || column < 0 || (size_t)column >= row->field_count)
@@ -72,10 +73,13 @@ static int leaf_new(pm_predicate **out, pm_pred_op op, const pm_type *row, int c
         p->literal_count = count;
     }
     *out = p;
-    return 0;
+    p = NULL;
+    goto done;
 nomem:
+    rc = pm_nomem(err);
+done:
     pm_predicate_free(p);
-    return pm_nomem(err);
+    return rc;
 }
 
 int pm_predicate_compare(pm_predicate **out, pm_pred_op op, const pm_type *row, int column,
@@ -111,8 +115,8 @@ int pm_predicate_const(pm_predicate **out, bool value, paimon_error *err)
     return 0;
 }
 
-static int combine(pm_predicate **out, pm_pred_op op, pm_predicate **children, size_t count,
-                   paimon_error *err)
+PM_MUST_CHECK static int combine(pm_predicate **out, pm_pred_op op, pm_predicate **children,
+                                 size_t count, paimon_error *err)
 {
     pm_predicate *p = pm_calloc(1, sizeof(*p));
     *out = NULL;

@@ -35,6 +35,7 @@
 #include "data/datum.h"
 #include "data/datum_compare.h"
 #include "data/types.h"
+#include "util/error.h"
 
 typedef enum pm_pred_op {
     PM_PRED_EQ,
@@ -80,21 +81,23 @@ typedef struct pm_col_stats {
 
 /* column <op> literal, op one of EQ..GE.  A null literal makes the comparison unknown for
  * every row.  PAIMON_EINVALID for a bad column index or a nested column. */
-int pm_predicate_compare(pm_predicate **out, pm_pred_op op, const pm_type *row, int column,
-                         const pm_datum *literal, paimon_error *err);
+PM_MUST_CHECK int pm_predicate_compare(pm_predicate **out, pm_pred_op op, const pm_type *row,
+                                       int column, const pm_datum *literal, paimon_error *err);
 /* column IN (literals...) */
-int pm_predicate_in(pm_predicate **out, const pm_type *row, int column, const pm_datum *literals,
-                    size_t count, paimon_error *err);
+PM_MUST_CHECK int pm_predicate_in(pm_predicate **out, const pm_type *row, int column,
+                                  const pm_datum *literals, size_t count, paimon_error *err);
 /* column IS NULL / IS NOT NULL */
-int pm_predicate_is_null(pm_predicate **out, const pm_type *row, int column, bool negated,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_predicate_is_null(pm_predicate **out, const pm_type *row, int column,
+                                       bool negated, paimon_error *err);
 /* AND / OR of `count` children (takes ownership of them and of the array's entries). */
-int pm_predicate_and(pm_predicate **out, pm_predicate **children, size_t count, paimon_error *err);
-int pm_predicate_or(pm_predicate **out, pm_predicate **children, size_t count, paimon_error *err);
+PM_MUST_CHECK int pm_predicate_and(pm_predicate **out, pm_predicate **children, size_t count,
+                                   paimon_error *err);
+PM_MUST_CHECK int pm_predicate_or(pm_predicate **out, pm_predicate **children, size_t count,
+                                  paimon_error *err);
 /* NOT child (takes ownership): returns the pushed-down negation. */
-int pm_predicate_not(pm_predicate **out, pm_predicate *child, paimon_error *err);
+PM_MUST_CHECK int pm_predicate_not(pm_predicate **out, pm_predicate *child, paimon_error *err);
 /* A constant. */
-int pm_predicate_const(pm_predicate **out, bool value, paimon_error *err);
+PM_MUST_CHECK int pm_predicate_const(pm_predicate **out, bool value, paimon_error *err);
 
 void pm_predicate_free(pm_predicate *p);
 
@@ -102,8 +105,8 @@ void pm_predicate_free(pm_predicate *p);
  * must have the same type); a leaf on a column mapped to -1 becomes TRUE.  Predicates have
  * no NOT node (it is pushed into the leaves), so the result holds wherever `p` holds: a
  * weaker filter, fit to prune with, never to decide.  Caller owns `*out`. */
-int pm_predicate_map_columns(const pm_predicate *p, const pm_type *row, const int *map,
-                             pm_predicate **out, paimon_error *err);
+PM_MUST_CHECK int pm_predicate_map_columns(const pm_predicate *p, const pm_type *row,
+                                           const int *map, pm_predicate **out, paimon_error *err);
 
 /* Calls `fn` for every column index the predicate reads. */
 void pm_predicate_columns(const pm_predicate *p, void (*fn)(int column, void *ctx), void *ctx);
@@ -112,8 +115,8 @@ void pm_predicate_columns(const pm_predicate *p, void (*fn)(int column, void *ct
 
 /* Fills out[i] for every row of `b` (whose type must be the predicate's row type): 0 false,
  * 1 true, 2 unknown. */
-int pm_predicate_eval_batch(const pm_predicate *p, const pm_batch *b, uint8_t *out,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_predicate_eval_batch(const pm_predicate *p, const pm_batch *b, uint8_t *out,
+                                          paimon_error *err);
 
 /* Whether rows described by `stats` (one entry per column of the row type; NULL entries
  * mean "nothing known") may satisfy the predicate; `row_count` rows in total. */

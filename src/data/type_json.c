@@ -10,7 +10,8 @@
  * reason still fits the message when it comes from deep inside a type. */
 #define PATH_LEVELS 8
 
-static int field_from_json(const json_t *obj, pm_type *row, int depth, paimon_error *err);
+PM_MUST_CHECK static int field_from_json(const json_t *obj, pm_type *row, int depth,
+                                         paimon_error *err);
 
 /* Splits "ARRAY NOT NULL" into the kind and nullability. */
 static bool kind_is(const char *text, const char *kind, bool *nullable)
@@ -29,13 +30,14 @@ static bool kind_is(const char *text, const char *kind, bool *nullable)
     return false;
 }
 
-static int too_deep(paimon_error *err)
+PM_MUST_CHECK static int too_deep(paimon_error *err)
 {
     return pm_corrupt(err, "type nested deeper than %d levels", PM_MAX_NESTING);
 }
 
 /* A type inside `depth` ARRAY/MAP/MULTISET/ROW types. */
-static int type_from_json(const json_t *json, int depth, pm_type **out, paimon_error *err)
+PM_MUST_CHECK static int type_from_json(const json_t *json, int depth, pm_type **out,
+                                        paimon_error *err)
 {
     const char *kind;
     pm_type *t = NULL;
@@ -120,7 +122,8 @@ int pm_type_from_json(const json_t *json, pm_type **out, paimon_error *err)
     return type_from_json(json, 0, out, err);
 }
 
-static int optional_string(const json_t *obj, const char *key, char **out, paimon_error *err)
+PM_MUST_CHECK static int optional_string(const json_t *obj, const char *key, char **out,
+                                         paimon_error *err)
 {
     const json_t *v = json_object_get(obj, key);
     *out = NULL;
@@ -133,7 +136,8 @@ static int optional_string(const json_t *obj, const char *key, char **out, paimo
 }
 
 /* A field of a ROW whose type is inside `depth` nested types (the table's fields: 0). */
-static int field_from_json(const json_t *obj, pm_type *row, int depth, paimon_error *err)
+PM_MUST_CHECK static int field_from_json(const json_t *obj, pm_type *row, int depth,
+                                         paimon_error *err)
 {
     const json_t *id = json_object_get(obj, "id"), *name = json_object_get(obj, "name");
     pm_type *type = NULL;

@@ -10,11 +10,12 @@
 #include <jansson.h>
 
 #include "data/types.h"
+#include "util/error.h"
 
 /* Errors are PAIMON_ECORRUPT (a schema file is bytes from disk) naming the JSON path. */
-int pm_type_from_json(const json_t *json, pm_type **out, paimon_error *err);
+PM_MUST_CHECK int pm_type_from_json(const json_t *json, pm_type **out, paimon_error *err);
 /* Reads a JSON array of fields into a new ROW type (NOT NULL, as Java's table row type). */
-int pm_fields_from_json(const json_t *array, pm_type **out, paimon_error *err);
+PM_MUST_CHECK int pm_fields_from_json(const json_t *array, pm_type **out, paimon_error *err);
 
 /* New references; NULL on allocation failure. */
 json_t *pm_type_to_json(const pm_type *t);

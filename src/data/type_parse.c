@@ -484,29 +484,29 @@ static int parse_type(parser *ps, int depth, pm_type **out, int *height)
     if (rc != 0)
         return rc;
     if ((rc = parse_nullability(ps, &t->nullable)) != 0)
-        goto fail;
+        goto done;
     /* Suffix notation: "INT ARRAY", "STRING MULTISET".  Each wraps what came before, so the
      * whole type grows one level deeper. */
     while (is_word(ps, "ARRAY") || is_word(ps, "MULTISET")) {
         pm_type *wrap;
         if (depth + *height + 1 > PM_MAX_NESTING) {
             rc = too_deep(ps);
-            goto fail;
+            goto done;
         }
         (*height)++;
         wrap = pm_type_new(is_word(ps, "ARRAY") ? PM_TYPE_ARRAY : PM_TYPE_MULTISET);
         if (wrap == NULL) {
             rc = pm_nomem(ps->err);
-            goto fail;
+            goto done;
         }
         wrap->element = t;
         t = wrap;
         if ((rc = next(ps)) != 0 || (rc = parse_nullability(ps, &t->nullable)) != 0)
-            goto fail;
+            goto done;
     }
     *out = t;
     return 0;
-fail:
+done:
     pm_type_free(t);
     return rc;
 }
@@ -556,16 +556,16 @@ int pm_columns_parse(const char *text, pm_type **out, paimon_error *err)
         return pm_nomem(err);
     row->nullable = false;
     if ((rc = next(&ps)) != 0)
-        goto fail;
+        goto done;
     if (ps.kind == TOK_END) {
         rc = pm_err_set(err, PAIMON_EINVALID, "columns '%s': no column given", text);
-        goto fail;
+        goto done;
     }
     if ((rc = parse_field_list(&ps, row, '\0', 0, &height)) != 0)
-        goto fail;
+        goto done;
     if (ps.kind != TOK_END) {
         rc = syntax(&ps, "unexpected token");
-        goto fail;
+        goto done;
     }
     /* Schema.Builder.column: the column takes the next id, then its type is renumbered. */
     for (size_t i = 0; i < row->field_count; i++) {
@@ -574,7 +574,7 @@ int pm_columns_parse(const char *text, pm_type **out, paimon_error *err)
     }
     *out = row;
     return 0;
-fail:
+done:
     pm_type_free(row);
     return rc;
 }

@@ -248,7 +248,7 @@ typedef struct id_set {
     size_t count, cap;
 } id_set;
 
-static int collect_ids(const pm_type *t, id_set *s, paimon_error *err)
+PM_MUST_CHECK static int collect_ids(const pm_type *t, id_set *s, paimon_error *err)
 {
     int rc;
     if (t == NULL)

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "util/buf.h"
+#include "util/error.h"
 
 typedef enum pm_type_id {
     PM_TYPE_BOOLEAN,
@@ -139,12 +140,12 @@ int32_t pm_type_highest_field_id(const pm_type *t);
 
 /* Checks that field ids are unique across the tree (Java: "Broken schema, field id %s is
  * duplicated") and names unique within each row. */
-int pm_type_check_ids(const pm_type *row, paimon_error *err);
+PM_MUST_CHECK int pm_type_check_ids(const pm_type *row, paimon_error *err);
 
 /* ---- string forms ---------------------------------------------------------------------- */
 
 /* Parses a type string (see top).  Bad syntax is PAIMON_EINVALID with the position. */
-int pm_type_parse(const char *text, pm_type **out, paimon_error *err);
+PM_MUST_CHECK int pm_type_parse(const char *text, pm_type **out, paimon_error *err);
 
 /* Appends the type's string form. */
 int pm_type_format(const pm_type *t, pm_buf *out);
@@ -154,6 +155,6 @@ int pm_type_format(const pm_type *t, pm_buf *out);
  * Field ids are assigned as Java assigns them at table creation (metadata.md §3.4): each
  * top-level column takes the next id, then its nested ROW fields are numbered, a child's
  * nested fields before the child.  Returns a ROW type. */
-int pm_columns_parse(const char *text, pm_type **out, paimon_error *err);
+PM_MUST_CHECK int pm_columns_parse(const char *text, pm_type **out, paimon_error *err);
 
 #endif /* PM_DATA_TYPES_H */

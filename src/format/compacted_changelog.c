@@ -37,7 +37,7 @@ static bool read_number(const char **p, int64_t max, int64_t *out)
     return true;
 }
 
-static int bad_name(paimon_error *err, const char *name, const char *why)
+PM_MUST_CHECK static int bad_name(paimon_error *err, const char *name, const char *why)
 {
     return pm_corrupt(err, "%s: not a compacted changelog file name (%s)", name, why);
 }

@@ -31,6 +31,7 @@
 
 #include "io/fs.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 #define PM_COMPACTED_CHANGELOG_PREFIX "compacted-changelog-"
 
@@ -51,20 +52,20 @@ bool pm_compacted_changelog_is(const char *path);
 
 /* Decodes `file_name` (a name, not a path).  PAIMON_ECORRUPT naming it when it is not one
  * of the two shapes above. */
-int pm_compacted_changelog_parse(const char *file_name, pm_compacted_changelog_name *out,
-                                 paimon_error *err);
+PM_MUST_CHECK int pm_compacted_changelog_parse(const char *file_name,
+                                               pm_compacted_changelog_name *out, paimon_error *err);
 
 /* The physical file holding the bytes of `path` (appended to `real`) and their range; for a
  * physical file's own name, `path` itself and [0, first_len). */
-int pm_compacted_changelog_resolve(const char *path, pm_buf *real, uint64_t *off, uint64_t *len,
-                                   paimon_error *err);
+PM_MUST_CHECK int pm_compacted_changelog_resolve(const char *path, pm_buf *real, uint64_t *off,
+                                                 uint64_t *len, paimon_error *err);
 
 /* Opens the bytes `path` names as a file of their own (see pm_input_slice); `*format` gets
  * the wrapped format's name, borrowed from `path`.  Pieces that run past the physical
  * file's end are PAIMON_ECORRUPT naming `path`.  Caller owns `*out` (release with its
  * close()). */
-int pm_compacted_changelog_open(pm_fs *fs, const char *path, pm_input **out, const char **format,
-                                paimon_error *err);
+PM_MUST_CHECK int pm_compacted_changelog_open(pm_fs *fs, const char *path, pm_input **out,
+                                              const char **format, paimon_error *err);
 
 /* Appends the name of a piece to `out`: the physical file's own name when off == 0
  * ("compacted-changelog-<uuid>$<bucket>-<first_len>.cc-<format>"), else

@@ -19,6 +19,7 @@
 #include "data/batch.h"
 #include "data/predicate.h"
 #include "io/fs.h"
+#include "util/error.h"
 
 /* What to read; every field may be left 0 / NULL. */
 typedef struct pm_read_options {
@@ -51,7 +52,8 @@ typedef struct pm_data_file {
 
 /* Opens `path` on `fs` and picks its format.  Caller owns `*out`; release with
  * pm_data_file_free(). */
-int pm_data_file_open(pm_data_file **out, pm_fs *fs, const char *path, paimon_error *err);
+PM_MUST_CHECK int pm_data_file_open(pm_data_file **out, pm_fs *fs, const char *path,
+                                    paimon_error *err);
 void pm_data_file_free(pm_data_file *f);
 
 /* The Parquet implementation (format/parquet/format_parquet.c). */

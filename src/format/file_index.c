@@ -265,8 +265,8 @@ done:
 }
 
 /* Reads a writeUTF string at *off (modified UTF-8 kept as it is: plain names are plain). */
-static int read_utf(const uint8_t *data, size_t len, size_t *off, pm_arena *arena, const char **out,
-                    const char *what, paimon_error *err)
+PM_MUST_CHECK static int read_utf(const uint8_t *data, size_t len, size_t *off, pm_arena *arena,
+                                  const char **out, const char *what, paimon_error *err)
 {
     size_t n;
     if (*off + 2 > len)
@@ -280,8 +280,8 @@ static int read_utf(const uint8_t *data, size_t len, size_t *off, pm_arena *aren
     return 0;
 }
 
-static int read_i32(const uint8_t *data, size_t len, size_t *off, int32_t *out, const char *what,
-                    paimon_error *err)
+PM_MUST_CHECK static int read_i32(const uint8_t *data, size_t len, size_t *off, int32_t *out,
+                                  const char *what, paimon_error *err)
 {
     if (*off + 4 > len)
         return pm_corrupt(err, "%s: offset %zu: truncated file index head", what, *off);

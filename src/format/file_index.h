@@ -36,6 +36,7 @@
 #include "data/types.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 #define PM_FILE_INDEX_MAGIC   1493475289347502LL
 #define PM_FILE_INDEX_VERSION 1
@@ -53,7 +54,7 @@ typedef struct pm_bloom {
  * PAIMON_EINVALID (bad parameters) or PAIMON_ENOMEM. */
 int pm_bloom_init(pm_bloom *b, int64_t items, double fpp);
 /* A filter over a serialized payload (borrowed); PAIMON_ECORRUPT when malformed. */
-int pm_bloom_view(pm_bloom *b, const uint8_t *payload, size_t len, paimon_error *err);
+PM_MUST_CHECK int pm_bloom_view(pm_bloom *b, const uint8_t *payload, size_t len, paimon_error *err);
 void pm_bloom_free(pm_bloom *b);
 
 void pm_bloom_add(pm_bloom *b, uint64_t hash);
@@ -77,12 +78,13 @@ typedef struct pm_file_index_item {
 } pm_file_index_item;
 
 /* Appends the container of `items`, which are grouped by column in the order to write. */
-int pm_file_index_serialize(const pm_file_index_item *items, size_t count, pm_buf *out,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_file_index_serialize(const pm_file_index_item *items, size_t count,
+                                          pm_buf *out, paimon_error *err);
 
 /* Parses a container (bytes borrowed; strings in `arena`).  `what` names it in errors
  * (PAIMON_ECORRUPT with the offset). */
-int pm_file_index_parse(const uint8_t *data, size_t len, const char *what, pm_arena *arena,
-                        pm_file_index_item **items, size_t *count, paimon_error *err);
+PM_MUST_CHECK int pm_file_index_parse(const uint8_t *data, size_t len, const char *what,
+                                      pm_arena *arena, pm_file_index_item **items, size_t *count,
+                                      paimon_error *err);
 
 #endif /* PM_FORMAT_FILE_INDEX_H */

@@ -18,6 +18,7 @@
 #include "io/fs.h"
 #include "util/options.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 /* Where a format's file statistics come from (table/write/col_stats.h). */
 typedef enum pm_file_stats_kind {
@@ -66,7 +67,8 @@ typedef struct pm_file_format {
 } pm_file_format;
 
 /* The format named `name` (case-insensitive); PAIMON_EUNSUPPORTED names it otherwise. */
-int pm_file_format_find(const char *name, const pm_file_format **out, paimon_error *err);
+PM_MUST_CHECK int pm_file_format_find(const char *name, const pm_file_format **out,
+                                      paimon_error *err);
 
 typedef struct pm_file_writer {
     const pm_file_format *format;
@@ -75,17 +77,17 @@ typedef struct pm_file_writer {
 
 /* Creates `path` on `fs` and starts a file of `format`.  Caller owns `*out`; finish with
  * pm_file_writer_close() or pm_file_writer_abort(). */
-int pm_file_writer_open(pm_file_writer **out, const pm_file_format *format, pm_fs *fs,
-                        const char *path, const pm_type *row, const char *codec,
-                        const pm_options *opts, paimon_error *err);
-int pm_file_writer_write(pm_file_writer *w, const pm_batch *b, int64_t first, int64_t count,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_file_writer_open(pm_file_writer **out, const pm_file_format *format, pm_fs *fs,
+                                      const char *path, const pm_type *row, const char *codec,
+                                      const pm_options *opts, paimon_error *err);
+PM_MUST_CHECK int pm_file_writer_write(pm_file_writer *w, const pm_batch *b, int64_t first,
+                                       int64_t count, paimon_error *err);
 int64_t pm_file_writer_data_size(const pm_file_writer *w);
 bool pm_file_writer_reach_target(const pm_file_writer *w, bool suggested, int64_t target);
 /* Rows until the format's own rolling check point; 0 when it has none. */
 int64_t pm_file_writer_rows_until_check(const pm_file_writer *w);
 /* Frees the writer, also on failure (the partial file is then removed). */
-int pm_file_writer_close(pm_file_writer *w, uint64_t *size, paimon_error *err);
+PM_MUST_CHECK int pm_file_writer_close(pm_file_writer *w, uint64_t *size, paimon_error *err);
 void pm_file_writer_abort(pm_file_writer *w);
 
 /* The entries: format/parquet/format_parquet_write.c, format/orc/format_orc_entry.c,

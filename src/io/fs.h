@@ -29,6 +29,7 @@
 
 #include "paimon/error.h"
 #include "util/strlist.h"
+#include "util/error.h"
 
 typedef struct pm_fs pm_fs;
 typedef struct pm_input pm_input;
@@ -100,25 +101,26 @@ void pm_fs_free(pm_fs *fs);
 
 /* Reads a whole file into a fresh pm_malloc buffer (NUL-terminated for convenience; `*len`
  * excludes the NUL).  Files larger than `max` bytes fail with PAIMON_ELIMIT (0: no limit). */
-int pm_fs_read_all(pm_fs *fs, const char *path, size_t max, uint8_t **out, size_t *len,
-                   paimon_error *err);
+PM_MUST_CHECK int pm_fs_read_all(pm_fs *fs, const char *path, size_t max, uint8_t **out,
+                                 size_t *len, paimon_error *err);
 
 /* Reads `len` bytes at `off`. */
-int pm_fs_read_range(pm_fs *fs, const char *path, uint64_t off, size_t len, uint8_t *dst,
-                     paimon_error *err);
+PM_MUST_CHECK int pm_fs_read_range(pm_fs *fs, const char *path, uint64_t off, size_t len,
+                                   uint8_t *dst, paimon_error *err);
 
 /* Writes a complete new file with create() (PAIMON_EEXISTS when present). */
-int pm_fs_write_file(pm_fs *fs, const char *path, const void *data, size_t len, paimon_error *err);
+PM_MUST_CHECK int pm_fs_write_file(pm_fs *fs, const char *path, const void *data, size_t len,
+                                   paimon_error *err);
 
-int pm_fs_exists(pm_fs *fs, const char *path, bool *exists, paimon_error *err);
-int pm_fs_size(pm_fs *fs, const char *path, uint64_t *size, paimon_error *err);
+PM_MUST_CHECK int pm_fs_exists(pm_fs *fs, const char *path, bool *exists, paimon_error *err);
+PM_MUST_CHECK int pm_fs_size(pm_fs *fs, const char *path, uint64_t *size, paimon_error *err);
 
 /* A view of bytes [off, off + len) of `inner` as a file of its own: reads at 0 read `inner`
  * at `off`, size is `len`, and messages name `path` (copied).  The range must lie within
  * `inner` (PAIMON_ECORRUPT naming `path` and inner's path otherwise).  Takes ownership of
  * `inner`, also on failure; caller owns `*out` (release with its close()). */
-int pm_input_slice(pm_input **out, pm_input *inner, uint64_t off, uint64_t len, const char *path,
-                   paimon_error *err);
+PM_MUST_CHECK int pm_input_slice(pm_input **out, pm_input *inner, uint64_t off, uint64_t len,
+                                 const char *path, paimon_error *err);
 
 /* "a" + "/" + "b" without doubling slashes; NULL on allocation failure.  Release with
  * pm_free. */

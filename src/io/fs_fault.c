@@ -46,7 +46,8 @@ typedef struct fault_input {
 
 /* Counts one operation; returns nonzero when it must fail.  Halts here when asked to and
  * `partial` is NULL (a write halts after writing its half itself). */
-static int tick(fault_fs *f, const char *what, const char *path, paimon_error *err, bool *halt)
+PM_MUST_CHECK static int tick(fault_fs *f, const char *what, const char *path, paimon_error *err,
+                              bool *halt)
 {
     long n = atomic_fetch_add(&f->ops, 1) + 1;
     *halt = false;
@@ -61,7 +62,7 @@ static int tick(fault_fs *f, const char *what, const char *path, paimon_error *e
 }
 
 /* Refuses a change under the denied prefix. */
-static int denied(fault_fs *f, const char *what, const char *path, paimon_error *err)
+PM_MUST_CHECK static int denied(fault_fs *f, const char *what, const char *path, paimon_error *err)
 {
     if (f->deny == NULL || strncmp(path, f->deny, strlen(f->deny)) != 0)
         return 0;
@@ -85,7 +86,8 @@ static void halt_now(void)
         }                                                                                          \
     } while (0)
 
-static int fin_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst, paimon_error *err)
+PM_MUST_CHECK static int fin_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst,
+                                     paimon_error *err)
 {
     fault_input *fi = (fault_input *)in;
     TICK(fi->fs, "read", in->path);
@@ -99,7 +101,7 @@ static void fin_close(pm_input *in)
     pm_free(fi);
 }
 
-static int f_open(pm_fs *fs, const char *path, pm_input **out, paimon_error *err)
+PM_MUST_CHECK static int f_open(pm_fs *fs, const char *path, pm_input **out, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     fault_input *fi;
@@ -124,7 +126,7 @@ static int f_open(pm_fs *fs, const char *path, pm_input **out, paimon_error *err
     return 0;
 }
 
-static int fout_write(pm_output *out, const void *data, size_t len, paimon_error *err)
+PM_MUST_CHECK static int fout_write(pm_output *out, const void *data, size_t len, paimon_error *err)
 {
     fault_output *fo = (fault_output *)out;
     bool halt;
@@ -144,7 +146,7 @@ static int fout_write(pm_output *out, const void *data, size_t len, paimon_error
     return rc;
 }
 
-static int fout_close(pm_output *out, paimon_error *err)
+PM_MUST_CHECK static int fout_close(pm_output *out, paimon_error *err)
 {
     fault_output *fo = (fault_output *)out;
     bool halt;
@@ -170,7 +172,7 @@ static void fout_abort(pm_output *out)
     pm_free(fo);
 }
 
-static int f_create(pm_fs *fs, const char *path, pm_output **out, paimon_error *err)
+PM_MUST_CHECK static int f_create(pm_fs *fs, const char *path, pm_output **out, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     fault_output *fo;
@@ -197,8 +199,8 @@ static int f_create(pm_fs *fs, const char *path, pm_output **out, paimon_error *
     return 0;
 }
 
-static int f_write_atomic(pm_fs *fs, const char *path, const void *data, size_t len, bool overwrite,
-                          paimon_error *err)
+PM_MUST_CHECK static int f_write_atomic(pm_fs *fs, const char *path, const void *data, size_t len,
+                                        bool overwrite, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "atomic write", path);
@@ -207,14 +209,14 @@ static int f_write_atomic(pm_fs *fs, const char *path, const void *data, size_t 
     return f->inner->write_atomic(f->inner, path, data, len, overwrite, err);
 }
 
-static int f_list(pm_fs *fs, const char *dir, pm_strlist *names, paimon_error *err)
+PM_MUST_CHECK static int f_list(pm_fs *fs, const char *dir, pm_strlist *names, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "list", dir);
     return f->inner->list(f->inner, dir, names, err);
 }
 
-static int f_remove(pm_fs *fs, const char *path, paimon_error *err)
+PM_MUST_CHECK static int f_remove(pm_fs *fs, const char *path, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "remove", path);
@@ -223,14 +225,15 @@ static int f_remove(pm_fs *fs, const char *path, paimon_error *err)
     return f->inner->remove(f->inner, path, err);
 }
 
-static int f_stat(pm_fs *fs, const char *path, int *kind, uint64_t *size, paimon_error *err)
+PM_MUST_CHECK static int f_stat(pm_fs *fs, const char *path, int *kind, uint64_t *size,
+                                paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "stat", path);
     return f->inner->stat(f->inner, path, kind, size, err);
 }
 
-static int f_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
+PM_MUST_CHECK static int f_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "mkdirs", path);

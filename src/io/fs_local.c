@@ -48,7 +48,7 @@ typedef struct local_output {
  * only that: another writer took the name); a missing file or directory is
  * PAIMON_ENOTFOUND; everything else (permission, I/O, no space, ...) is PAIMON_EIO with the
  * system's reason. */
-static int os_error(paimon_error *err, const char *path, const char *what, int e)
+PM_MUST_CHECK static int os_error(paimon_error *err, const char *path, const char *what, int e)
 {
     if (e == ENOENT)
         return pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such file or directory", path);
@@ -63,7 +63,8 @@ static int os_error(paimon_error *err, const char *path, const char *what, int e
 
 /* ---- input ----------------------------------------------------------------------------- */
 
-static int input_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst, paimon_error *err)
+PM_MUST_CHECK static int input_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst,
+                                       paimon_error *err)
 {
     local_input *li = (local_input *)in;
     size_t done = 0;
@@ -92,7 +93,7 @@ static void input_close(pm_input *in)
     pm_free(li);
 }
 
-static int local_open(pm_fs *fs, const char *path, pm_input **out, paimon_error *err)
+PM_MUST_CHECK static int local_open(pm_fs *fs, const char *path, pm_input **out, paimon_error *err)
 {
     size_t pl = strlen(path);
     struct stat st;
@@ -127,7 +128,7 @@ static int local_open(pm_fs *fs, const char *path, pm_input **out, paimon_error 
 
 /* ---- directories ----------------------------------------------------------------------- */
 
-static int mkdirs_path(const char *path, paimon_error *err)
+PM_MUST_CHECK static int mkdirs_path(const char *path, paimon_error *err)
 {
     size_t len = strlen(path);
     char *copy = pm_strndup(path, len);
@@ -149,7 +150,7 @@ static int mkdirs_path(const char *path, paimon_error *err)
     return rc;
 }
 
-static int mkdirs_parent(const char *path, paimon_error *err)
+PM_MUST_CHECK static int mkdirs_parent(const char *path, paimon_error *err)
 {
     const char *slash = strrchr(path, '/');
     char *parent;
@@ -165,7 +166,7 @@ static int mkdirs_parent(const char *path, paimon_error *err)
     return rc;
 }
 
-static int local_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
+PM_MUST_CHECK static int local_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
 {
     (void)fs;
     return mkdirs_path(path, err);
@@ -173,7 +174,8 @@ static int local_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-static int write_fully(int fd, const uint8_t *data, size_t len, const char *path, paimon_error *err)
+PM_MUST_CHECK static int write_fully(int fd, const uint8_t *data, size_t len, const char *path,
+                                     paimon_error *err)
 {
     while (len > 0) {
         ssize_t n = write(fd, data, len);
@@ -188,7 +190,8 @@ static int write_fully(int fd, const uint8_t *data, size_t len, const char *path
     return 0;
 }
 
-static int output_write(pm_output *out, const void *data, size_t len, paimon_error *err)
+PM_MUST_CHECK static int output_write(pm_output *out, const void *data, size_t len,
+                                      paimon_error *err)
 {
     local_output *lo = (local_output *)out;
     const uint8_t *p = data;
@@ -225,7 +228,7 @@ static void output_release(local_output *lo, bool remove)
     pm_free(lo);
 }
 
-static int output_close(pm_output *out, paimon_error *err)
+PM_MUST_CHECK static int output_close(pm_output *out, paimon_error *err)
 {
     local_output *lo = (local_output *)out;
     int rc = write_fully(lo->fd, lo->buffer, lo->used, lo->path, err);
@@ -246,7 +249,8 @@ static void output_abort(pm_output *out)
     output_release((local_output *)out, true);
 }
 
-static int local_create(pm_fs *fs, const char *path, pm_output **out, paimon_error *err)
+PM_MUST_CHECK static int local_create(pm_fs *fs, const char *path, pm_output **out,
+                                      paimon_error *err)
 {
     local_fs *lf = (local_fs *)fs;
     size_t pl = strlen(path);
@@ -289,8 +293,8 @@ static int rename_noreplace(const char *from, const char *to)
 #endif
 }
 
-static int local_write_atomic(pm_fs *fs, const char *path, const void *data, size_t len,
-                              bool overwrite, paimon_error *err)
+PM_MUST_CHECK static int local_write_atomic(pm_fs *fs, const char *path, const void *data,
+                                            size_t len, bool overwrite, paimon_error *err)
 {
     local_fs *lf = (local_fs *)fs;
     const char *slash = strrchr(path, '/');
@@ -360,7 +364,8 @@ done:
 
 /* ---- listing, removal, stat ------------------------------------------------------------ */
 
-static int local_list(pm_fs *fs, const char *dir, pm_strlist *names, paimon_error *err)
+PM_MUST_CHECK static int local_list(pm_fs *fs, const char *dir, pm_strlist *names,
+                                    paimon_error *err)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -381,7 +386,7 @@ static int local_list(pm_fs *fs, const char *dir, pm_strlist *names, paimon_erro
     return rc;
 }
 
-static int local_remove(pm_fs *fs, const char *path, paimon_error *err)
+PM_MUST_CHECK static int local_remove(pm_fs *fs, const char *path, paimon_error *err)
 {
     (void)fs;
     if (unlink(path) == 0)
@@ -391,7 +396,8 @@ static int local_remove(pm_fs *fs, const char *path, paimon_error *err)
     return os_error(err, path, "remove", errno);
 }
 
-static int local_stat(pm_fs *fs, const char *path, int *kind, uint64_t *size, paimon_error *err)
+PM_MUST_CHECK static int local_stat(pm_fs *fs, const char *path, int *kind, uint64_t *size,
+                                    paimon_error *err)
 {
     struct stat st;
     (void)fs;

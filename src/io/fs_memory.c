@@ -91,7 +91,8 @@ static void drop(mem_fs *m, size_t idx)
     m->files[idx] = m->files[--m->count];
 }
 
-static int input_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst, paimon_error *err)
+PM_MUST_CHECK static int input_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst,
+                                       paimon_error *err)
 {
     mem_input *mi = (mem_input *)in;
     if (off > in->size || len > in->size - off)
@@ -110,7 +111,7 @@ static void input_close(pm_input *in)
     pm_free(mi);
 }
 
-static int mem_open(pm_fs *fs, const char *path, pm_input **out, paimon_error *err)
+PM_MUST_CHECK static int mem_open(pm_fs *fs, const char *path, pm_input **out, paimon_error *err)
 {
     mem_fs *m = (mem_fs *)fs;
     mem_input *mi = pm_calloc(1, sizeof(*mi));
@@ -147,7 +148,8 @@ static int mem_open(pm_fs *fs, const char *path, pm_input **out, paimon_error *e
     return 0;
 }
 
-static int output_write(pm_output *out, const void *data, size_t len, paimon_error *err)
+PM_MUST_CHECK static int output_write(pm_output *out, const void *data, size_t len,
+                                      paimon_error *err)
 {
     mem_output *mo = (mem_output *)out;
     int rc = pm_buf_append(&mo->bytes, data, len);
@@ -176,7 +178,7 @@ static void output_abort(pm_output *out)
     output_release(mo);
 }
 
-static int output_close(pm_output *out, paimon_error *err)
+PM_MUST_CHECK static int output_close(pm_output *out, paimon_error *err)
 {
     mem_output *mo = (mem_output *)out;
     long idx;
@@ -195,7 +197,7 @@ static int output_close(pm_output *out, paimon_error *err)
     return rc;
 }
 
-static int mem_create(pm_fs *fs, const char *path, pm_output **out, paimon_error *err)
+PM_MUST_CHECK static int mem_create(pm_fs *fs, const char *path, pm_output **out, paimon_error *err)
 {
     mem_fs *m = (mem_fs *)fs;
     mem_output *mo = pm_calloc(1, sizeof(*mo));
@@ -224,8 +226,8 @@ static int mem_create(pm_fs *fs, const char *path, pm_output **out, paimon_error
     return 0;
 }
 
-static int mem_write_atomic(pm_fs *fs, const char *path, const void *data, size_t len,
-                            bool overwrite, paimon_error *err)
+PM_MUST_CHECK static int mem_write_atomic(pm_fs *fs, const char *path, const void *data, size_t len,
+                                          bool overwrite, paimon_error *err)
 {
     mem_fs *m = (mem_fs *)fs;
     long idx;
@@ -244,7 +246,7 @@ static int mem_write_atomic(pm_fs *fs, const char *path, const void *data, size_
     return rc;
 }
 
-static int mem_list(pm_fs *fs, const char *dir, pm_strlist *names, paimon_error *err)
+PM_MUST_CHECK static int mem_list(pm_fs *fs, const char *dir, pm_strlist *names, paimon_error *err)
 {
     mem_fs *m = (mem_fs *)fs;
     size_t dl = strlen(dir);
@@ -280,7 +282,7 @@ static int mem_list(pm_fs *fs, const char *dir, pm_strlist *names, paimon_error 
     return rc;
 }
 
-static int mem_remove(pm_fs *fs, const char *path, paimon_error *err)
+PM_MUST_CHECK static int mem_remove(pm_fs *fs, const char *path, paimon_error *err)
 {
     mem_fs *m = (mem_fs *)fs;
     long idx;
@@ -295,7 +297,8 @@ static int mem_remove(pm_fs *fs, const char *path, paimon_error *err)
     return rc;
 }
 
-static int mem_stat(pm_fs *fs, const char *path, int *kind, uint64_t *size, paimon_error *err)
+PM_MUST_CHECK static int mem_stat(pm_fs *fs, const char *path, int *kind, uint64_t *size,
+                                  paimon_error *err)
 {
     mem_fs *m = (mem_fs *)fs;
     long idx;
@@ -313,7 +316,7 @@ static int mem_stat(pm_fs *fs, const char *path, int *kind, uint64_t *size, paim
     return 0;
 }
 
-static int mem_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
+PM_MUST_CHECK static int mem_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
 {
     mem_fs *m = (mem_fs *)fs;
     int rc = 0;

@@ -21,7 +21,8 @@ typedef struct slice_input {
     char *path;      /* owned: the name the range is read under, for messages */
 } slice_input;
 
-static int slice_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst, paimon_error *err)
+PM_MUST_CHECK static int slice_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst,
+                                       paimon_error *err)
 {
     slice_input *s = (slice_input *)in;
     uint64_t end;

@@ -30,6 +30,7 @@
 
 #include "io/fs.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 #define PM_DV_MAGIC_32      1581511376
 #define PM_DV_MAGIC_64      1681511377
@@ -50,16 +51,16 @@ bool pm_dv_is_64(const pm_dv *dv);
 /* Decodes the record at `data` (starting at its size prefix), `len` bytes available.
  * `range_length` is the length the index manifest records (-1: unknown), checked against
  * the record as Java checks it.  The CRC is verified.  Errors name `what` and `offset`. */
-int pm_dv_decode(const uint8_t *data, size_t len, int64_t range_length, const char *what,
-                 uint64_t offset, pm_dv **out, paimon_error *err);
+PM_MUST_CHECK int pm_dv_decode(const uint8_t *data, size_t len, int64_t range_length,
+                               const char *what, uint64_t offset, pm_dv **out, paimon_error *err);
 
 /* Reads the vector of a range (offset, length) of index file `path`. */
-int pm_dv_read(pm_fs *fs, const char *path, int64_t offset, int64_t length, pm_dv **out,
-               paimon_error *err);
+PM_MUST_CHECK int pm_dv_read(pm_fs *fs, const char *path, int64_t offset, int64_t length,
+                             pm_dv **out, paimon_error *err);
 
 /* Appends the record (size prefix, blob, CRC) in the 32-bit or 64-bit format and gives the
  * length the index manifest must record for it. */
-int pm_dv_encode(const pm_dv *dv, bool bitmap64, pm_buf *out, int32_t *range_length,
-                 paimon_error *err);
+PM_MUST_CHECK int pm_dv_encode(const pm_dv *dv, bool bitmap64, pm_buf *out, int32_t *range_length,
+                               paimon_error *err);
 
 #endif /* PM_LSM_DELETION_VECTOR_H */

@@ -61,7 +61,7 @@ static bool is_numeric(const pm_type *t)
            t->id == PM_TYPE_DECIMAL;
 }
 
-static int type_error(const pm_field_agg *a, const char *wanted, paimon_error *err)
+PM_MUST_CHECK static int type_error(const pm_field_agg *a, const char *wanted, paimon_error *err)
 {
     pm_buf b;
     int rc;
@@ -76,7 +76,7 @@ static int type_error(const pm_field_agg *a, const char *wanted, paimon_error *e
     return rc;
 }
 
-static int check_type(pm_field_agg *a, paimon_error *err)
+PM_MUST_CHECK static int check_type(pm_field_agg *a, paimon_error *err)
 {
     const pm_type *t = a->type;
     switch (a->kind) {
@@ -110,7 +110,7 @@ static int check_type(pm_field_agg *a, paimon_error *err)
 }
 
 /* The nested-key fields of an ARRAY<ROW> field, by name. */
-static int setup_nested_key(pm_field_agg *a, const char *keys, paimon_error *err)
+PM_MUST_CHECK static int setup_nested_key(pm_field_agg *a, const char *keys, paimon_error *err)
 {
     const pm_type *row = a->type->element;
     char *copy = pm_strdup(keys), *save = NULL;
@@ -364,8 +364,8 @@ static bool mul_rescale(pm_int128 x, pm_int128 y, int scale, pm_int128 *out)
 }
 
 /* acc op x with Java's arithmetic.  '/' is product's retraction. */
-static int arith(const pm_field_agg *a, const pm_datum *acc, const pm_datum *x, char op,
-                 pm_datum *out, paimon_error *err)
+PM_MUST_CHECK static int arith(const pm_field_agg *a, const pm_datum *acc, const pm_datum *x,
+                               char op, pm_datum *out, paimon_error *err)
 {
     const pm_type *t = a->type;
     *out = *acc;
@@ -436,7 +436,8 @@ static int arith(const pm_field_agg *a, const pm_datum *acc, const pm_datum *x, 
 
 /* listagg: acc + delimiter + in; empty strings are skipped; `distinct` appends only the
  * tokens of `in` not yet in acc (splitting by the whole delimiter, keeping empty tokens). */
-static int listagg_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paimon_error *err)
+PM_MUST_CHECK static int listagg_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                     paimon_error *err)
 {
     pm_datum x, y;
     size_t dl = strlen(a->delimiter);

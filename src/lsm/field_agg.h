@@ -33,6 +33,7 @@
 #include "data/batch.h"
 #include "meta/schema.h"
 #include "util/java_hashmap.h"
+#include "util/error.h"
 
 /* A value: slot `row` of `col`, or null when `col` is NULL. */
 typedef struct pm_vref {
@@ -101,17 +102,19 @@ typedef struct pm_field_agg {
 /* Sets up the aggregator `fn` (a function name as in the options) for `field` of a table
  * with options `schema`.  Unknown names and wrong field types fail as Java's factories do
  * (PAIMON_EINVALID), sketches with PAIMON_EUNSUPPORTED.  Release with pm_field_agg_free(). */
-int pm_field_agg_init(pm_field_agg *a, const pm_schema *schema, const pm_field *field,
-                      const char *fn, paimon_error *err);
+PM_MUST_CHECK int pm_field_agg_init(pm_field_agg *a, const pm_schema *schema, const pm_field *field,
+                                    const char *fn, paimon_error *err);
 void pm_field_agg_free(pm_field_agg *a);
 
 /* A new key. */
 void pm_field_agg_reset(pm_field_agg *a);
 
-int pm_field_agg_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paimon_error *err);
-int pm_field_agg_agg_reversed(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
-                              paimon_error *err);
-int pm_field_agg_retract(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paimon_error *err);
+PM_MUST_CHECK int pm_field_agg_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                   paimon_error *err);
+PM_MUST_CHECK int pm_field_agg_agg_reversed(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                            paimon_error *err);
+PM_MUST_CHECK int pm_field_agg_retract(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                       paimon_error *err);
 
 /* Looks up the function name: its kind, or -1 when Java has no such function. */
 int pm_agg_kind_of(const char *fn);

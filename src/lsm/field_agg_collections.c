@@ -60,8 +60,8 @@ static int32_t elem_end(pm_vref v)
 }
 
 /* Appends the items' values (and map values) as one ARRAY or MAP value. */
-static int emit_items(pm_field_agg *a, pm_vref x, pm_vref y, const int64_t *order, size_t n,
-                      pm_vref *out, paimon_error *err)
+PM_MUST_CHECK static int emit_items(pm_field_agg *a, pm_vref x, pm_vref y, const int64_t *order,
+                                    size_t n, pm_vref *out, paimon_error *err)
 {
     pm_column *c = pm_field_agg_scratch(a, x, y);
     int rc = 0;
@@ -119,7 +119,8 @@ static int push_elements(pm_field_agg *a, pm_vref arr, bool with_values)
 }
 
 /* Emits the map's entries (item indexes as values) in Java's order. */
-static int emit_map(pm_field_agg *a, pm_vref x, pm_vref y, pm_vref *out, paimon_error *err)
+PM_MUST_CHECK static int emit_map(pm_field_agg *a, pm_vref x, pm_vref y, pm_vref *out,
+                                  paimon_error *err)
 {
     int64_t *order = NULL;
     size_t n = 0;
@@ -252,7 +253,8 @@ static int map_put_all(pm_field_agg *a, pm_vref m)
 }
 
 /* A map entry's item: the old key with the newest value. */
-static int emit_map_entries(pm_field_agg *a, pm_vref x, pm_vref y, pm_vref *out, paimon_error *err)
+PM_MUST_CHECK static int emit_map_entries(pm_field_agg *a, pm_vref x, pm_vref y, pm_vref *out,
+                                          paimon_error *err)
 {
     pm_jhm_iter it = PM_JHM_ITER_INIT;
     const pm_jhm_entry *e;

@@ -6,6 +6,7 @@
 #define PM_LSM_FIELD_AGG_INT_H
 
 #include "lsm/field_agg.h"
+#include "util/error.h"
 
 /* An element gathered by a collection function: a value (element, map key or nested row)
  * with, for maps, its value; nested_update keys are BinaryRows in `work`. */
@@ -21,25 +22,29 @@ typedef struct agg_item {
 pm_column *pm_field_agg_scratch(pm_field_agg *a, pm_vref x, pm_vref y);
 
 /* Stores a computed scalar in a scratch column and points *out at it. */
-int pm_fa_put_datum(pm_field_agg *a, pm_vref x, pm_vref y, const pm_datum *d, pm_vref *out,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_fa_put_datum(pm_field_agg *a, pm_vref x, pm_vref y, const pm_datum *d,
+                                  pm_vref *out, paimon_error *err);
 
 /* Key equality of gathered items (the HashMap replay's callback). */
 bool pm_field_agg_item_equal(void *ctx, int64_t x, int64_t y);
 
-int pm_fa_collect_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paimon_error *err);
-int pm_fa_collect_retract(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
-                          paimon_error *err);
-int pm_fa_merge_map_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paimon_error *err);
-int pm_fa_merge_map_retract(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
-                            paimon_error *err);
-int pm_fa_keytime_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paimon_error *err);
-int pm_fa_nested_update_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
-                            paimon_error *err);
-int pm_fa_nested_update_retract(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
-                                paimon_error *err);
-int pm_fa_nested_partial_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
-                             paimon_error *err);
-int pm_fa_rbm32_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out, paimon_error *err);
+PM_MUST_CHECK int pm_fa_collect_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                    paimon_error *err);
+PM_MUST_CHECK int pm_fa_collect_retract(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                        paimon_error *err);
+PM_MUST_CHECK int pm_fa_merge_map_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                      paimon_error *err);
+PM_MUST_CHECK int pm_fa_merge_map_retract(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                          paimon_error *err);
+PM_MUST_CHECK int pm_fa_keytime_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                    paimon_error *err);
+PM_MUST_CHECK int pm_fa_nested_update_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                          paimon_error *err);
+PM_MUST_CHECK int pm_fa_nested_update_retract(pm_field_agg *a, pm_vref acc, pm_vref in,
+                                              pm_vref *out, paimon_error *err);
+PM_MUST_CHECK int pm_fa_nested_partial_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                           paimon_error *err);
+PM_MUST_CHECK int pm_fa_rbm32_agg(pm_field_agg *a, pm_vref acc, pm_vref in, pm_vref *out,
+                                  paimon_error *err);
 
 #endif /* PM_LSM_FIELD_AGG_INT_H */

@@ -101,8 +101,9 @@ static int compare_min(const void *pa, const void *pb, void *ctx)
     return compare_key(ctx, ((const ranged *)pa)->min, ((const ranged *)pb)->min);
 }
 
-static int decode_key(const pm_levels *l, const pm_manifest_entry *e, const pm_avro_bytes *b,
-                      const char *what, pm_datum *out, paimon_error *err)
+PM_MUST_CHECK static int decode_key(const pm_levels *l, const pm_manifest_entry *e,
+                                    const pm_avro_bytes *b, const char *what, pm_datum *out,
+                                    paimon_error *err)
 {
     int rc = pm_binrow_decode_key(b->ptr, b->len, l->key_types, l->key_count, out, err);
     return rc == 0 ? 0 : pm_err_prefix(err, rc, "data file %s: %s: ", e->file.file_name, what);
@@ -110,8 +111,8 @@ static int decode_key(const pm_levels *l, const pm_manifest_entry *e, const pm_a
 
 /* Sorts files[0..n) of one level >= 1 by min key.  *overlap: the first i whose min key is
  * not above the max key of file i - 1 (after the sort), or 0 when the run is sound. */
-static int sort_run(const pm_levels *l, const pm_manifest_entry **files, size_t n, size_t *overlap,
-                    paimon_error *err)
+PM_MUST_CHECK static int sort_run(const pm_levels *l, const pm_manifest_entry **files, size_t n,
+                                  size_t *overlap, paimon_error *err)
 {
     ranged *r = NULL;
     pm_datum *keys = NULL;
@@ -196,7 +197,7 @@ int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paim
         out[n].size = all[i]->file.file_size;
         if ((out[n].files = pm_malloc(sizeof(*out[n].files))) == NULL) {
             rc = pm_nomem(err);
-            goto fail;
+            goto done;
         }
         out[n].files[0] = all[i];
         out[n++].file_count = 1;
@@ -211,7 +212,7 @@ int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paim
         out[n].level = lv;
         if ((out[n].files = pm_malloc(k * sizeof(*out[n].files))) == NULL) {
             rc = pm_nomem(err);
-            goto fail;
+            goto done;
         }
         for (size_t i = 0; i < l->file_count; i++)
             if (l->files[i] != NULL && l->files[i]->file.level == lv) {
@@ -221,7 +222,7 @@ int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paim
         /* The levels were checked when restored (pm_levels_check) and only compaction has
          * changed them since: a run that overlaps now is a bug of this program. */
         if ((rc = sort_run(l, out[n].files, out[n].file_count, &overlap, err)) != 0)
-            goto fail;
+            goto done;
         PM_ASSERT(overlap == 0);
         n++;
     }
@@ -229,7 +230,7 @@ int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paim
     *runs = out;
     *count = n;
     return 0;
-fail:
+done:
     pm_free(all);
     pm_levels_runs_free(out, n + 1);
     return rc;

@@ -25,6 +25,7 @@
 #include "lsm/universal_compaction.h"
 #include "meta/manifest.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 typedef struct pm_levels {
     pm_arena arena;            /* the entries */
@@ -52,19 +53,20 @@ void pm_levels_release(pm_levels *l);
 void pm_levels_set_key(pm_levels *l, const pm_type *const *key_types, size_t key_count);
 
 /* Adds a copy of `e` at e->file.level (raising num_levels when needed). */
-int pm_levels_add(pm_levels *l, const pm_manifest_entry *e, paimon_error *err);
+PM_MUST_CHECK int pm_levels_add(pm_levels *l, const pm_manifest_entry *e, paimon_error *err);
 /* Removes the file named `name` at `level`; false when absent. */
 bool pm_levels_remove(pm_levels *l, const char *name, int32_t level);
 
 /* The sorted runs, newest first (files of a level >= 1 by min key when the key is set).
  * Caller owns *runs and each run's files array: release with pm_levels_runs_free(). */
-int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count, paimon_error *err);
+PM_MUST_CHECK int pm_levels_runs(const pm_levels *l, pm_levels_run **runs, size_t *count,
+                                 paimon_error *err);
 void pm_levels_runs_free(pm_levels_run *runs, size_t count);
 
 /* Java's SortedRun.validate for every level >= 1: once sorted by min key, each file's min
  * key is above the previous file's max key.  PAIMON_ECORRUPT naming the level and two files
  * that overlap, or a key that does not decode; 0 without key types. */
-int pm_levels_check(const pm_levels *l, paimon_error *err);
+PM_MUST_CHECK int pm_levels_check(const pm_levels *l, paimon_error *err);
 
 /* The highest level holding a file, or -1 when there are none. */
 int32_t pm_levels_highest(const pm_levels *l);

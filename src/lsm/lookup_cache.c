@@ -133,8 +133,8 @@ static void maybe_grow(pm_lookup_cache *c)
     c->bucket_count = n;
 }
 
-static int load_page(pm_lookup_cache *c, int fd, uint64_t file_id, int64_t file_len,
-                     const char *what, int64_t page_no, page **out, paimon_error *err)
+PM_MUST_CHECK static int load_page(pm_lookup_cache *c, int fd, uint64_t file_id, int64_t file_len,
+                                   const char *what, int64_t page_no, page **out, paimon_error *err)
 {
     int64_t off = page_no * c->page_size;
     size_t len = (size_t)(file_len - off < c->page_size ? file_len - off : c->page_size);

@@ -19,20 +19,21 @@
 #include <stdint.h>
 
 #include "paimon/error.h"
+#include "util/error.h"
 
 typedef struct pm_lookup_cache pm_lookup_cache;
 
 /* Caller owns `*out`; release with pm_lookup_cache_free(). */
-int pm_lookup_cache_new(pm_lookup_cache **out, int64_t page_size, int64_t max_bytes,
-                        paimon_error *err);
+PM_MUST_CHECK int pm_lookup_cache_new(pm_lookup_cache **out, int64_t page_size, int64_t max_bytes,
+                                      paimon_error *err);
 void pm_lookup_cache_free(pm_lookup_cache *c);
 
 /* Copies bytes [off, off + len) of the file open as `fd` (known to the cache as `file_id`,
  * `file_len` bytes long, named `what` in errors) into `dst`.  A range beyond the end is
  * PAIMON_ECORRUPT; a failed read PAIMON_EIO. */
-int pm_lookup_cache_read(pm_lookup_cache *c, int fd, uint64_t file_id, int64_t file_len,
-                         const char *what, int64_t off, size_t len, uint8_t *dst,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_lookup_cache_read(pm_lookup_cache *c, int fd, uint64_t file_id,
+                                       int64_t file_len, const char *what, int64_t off, size_t len,
+                                       uint8_t *dst, paimon_error *err);
 
 /* Drops every page of `file_id` (the file is being closed or deleted). */
 void pm_lookup_cache_drop_file(pm_lookup_cache *c, uint64_t file_id);

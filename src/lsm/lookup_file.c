@@ -57,7 +57,8 @@ struct pm_lookup_file_writer {
     size_t count, cap;
 };
 
-static int write_all(int fd, const uint8_t *p, size_t len, const char *path, paimon_error *err)
+PM_MUST_CHECK static int write_all(int fd, const uint8_t *p, size_t len, const char *path,
+                                   paimon_error *err)
 {
     while (len > 0) {
         ssize_t n = write(fd, p, len);
@@ -71,7 +72,7 @@ static int write_all(int fd, const uint8_t *p, size_t len, const char *path, pai
     return 0;
 }
 
-static int flush(pm_lookup_file_writer *w, paimon_error *err)
+PM_MUST_CHECK static int flush(pm_lookup_file_writer *w, paimon_error *err)
 {
     int rc = write_all(w->fd, w->pending.data, w->pending.len, w->path, err);
     w->written += w->pending.len;

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "lsm/lookup_cache.h"
+#include "util/error.h"
 
 typedef struct pm_lookup_file_writer pm_lookup_file_writer;
 typedef struct pm_lookup_file pm_lookup_file;
@@ -41,24 +42,27 @@ typedef struct pm_lookup_file pm_lookup_file;
 /* Creates `path` (which must not exist) for about `expected` records; with `bloom_fpp` > 0
  * a bloom filter at that false-positive rate; `load_factor` is the slot table's fill
  * (lookup.hash-load-factor).  Borrows `path` until freed.  Caller owns `*out`. */
-int pm_lookup_file_writer_open(pm_lookup_file_writer **out, const char *path, int64_t expected,
-                               double bloom_fpp, double load_factor, paimon_error *err);
-int pm_lookup_file_writer_add(pm_lookup_file_writer *w, const uint8_t *key, size_t key_len,
-                              const uint8_t *value, size_t value_len, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_file_writer_open(pm_lookup_file_writer **out, const char *path,
+                                             int64_t expected, double bloom_fpp, double load_factor,
+                                             paimon_error *err);
+PM_MUST_CHECK int pm_lookup_file_writer_add(pm_lookup_file_writer *w, const uint8_t *key,
+                                            size_t key_len, const uint8_t *value, size_t value_len,
+                                            paimon_error *err);
 /* Writes the slot table, the bloom filter and the header, and closes the file. */
-int pm_lookup_file_writer_finish(pm_lookup_file_writer *w, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_file_writer_finish(pm_lookup_file_writer *w, paimon_error *err);
 /* Releases the writer; an unfinished file is removed. */
 void pm_lookup_file_writer_free(pm_lookup_file_writer *w);
 
 /* Opens a finished file; its pages are read through `cache` (borrowed until closed) under
  * `file_id`, unique among the cache's files.  Caller owns `*out`. */
-int pm_lookup_file_open(pm_lookup_file **out, const char *path, pm_lookup_cache *cache,
-                        uint64_t file_id, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_file_open(pm_lookup_file **out, const char *path,
+                                      pm_lookup_cache *cache, uint64_t file_id, paimon_error *err);
 
 /* Looks `key` up.  On a hit *found is true and *value / *value_len hold the value (borrowed;
  * valid until the next get or close). */
-int pm_lookup_file_get(pm_lookup_file *f, const uint8_t *key, size_t key_len, bool *found,
-                       const uint8_t **value, size_t *value_len, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_file_get(pm_lookup_file *f, const uint8_t *key, size_t key_len,
+                                     bool *found, const uint8_t **value, size_t *value_len,
+                                     paimon_error *err);
 
 /* The file's size in bytes, and the gets the bloom filter answered alone. */
 int64_t pm_lookup_file_size(const pm_lookup_file *f);

@@ -209,14 +209,14 @@ static void sort_level(pm_lookup_levels *l, int32_t i)
         qsort_r(lv->files, lv->count, sizeof(*lv->files), compare_run, l);
 }
 
-static int decode_key(pm_lookup_levels *l, const pm_avro_bytes *b, pm_datum *out, const char *file,
-                      const char *what, paimon_error *err)
+PM_MUST_CHECK static int decode_key(pm_lookup_levels *l, const pm_avro_bytes *b, pm_datum *out,
+                                    const char *file, const char *what, paimon_error *err)
 {
     int rc = pm_binrow_decode_key(b->ptr, b->len, l->key_types, l->key_count, out, err);
     return rc == 0 ? 0 : pm_err_prefix(err, rc, "data file %s: %s: ", file, what);
 }
 
-static int ensure_levels(pm_lookup_levels *l, int32_t n, paimon_error *err)
+PM_MUST_CHECK static int ensure_levels(pm_lookup_levels *l, int32_t n, paimon_error *err)
 {
     level *grown;
     if (n <= l->num_levels)
@@ -230,7 +230,8 @@ static int ensure_levels(pm_lookup_levels *l, int32_t n, paimon_error *err)
 }
 
 /* Adds a file to its level (unsorted; the caller sorts). */
-static int add_file(pm_lookup_levels *l, const pm_data_file_meta *m, paimon_error *err)
+PM_MUST_CHECK static int add_file(pm_lookup_levels *l, const pm_data_file_meta *m,
+                                  paimon_error *err)
 {
     lfile *f;
     level *lv;
@@ -387,7 +388,8 @@ int pm_lookup_levels_update(pm_lookup_levels *l, const pm_data_file_meta *const 
 /* ---- building a local file ----------------------------------------------------------------- */
 
 /* A key as BinaryRow bytes (row kind 0) in `out`. */
-static int encode_key(pm_lookup_levels *l, const pm_datum *key, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int encode_key(pm_lookup_levels *l, const pm_datum *key, pm_buf *out,
+                                    paimon_error *err)
 {
     int rc;
     pm_buf_reset(out);
@@ -413,8 +415,8 @@ static int64_t get_i64(const uint8_t *p)
  *   VALUE_POSITION  BinaryRow of the values, i64 position, i64 sequence number, i8 kind
  *   POSITION        i64 position
  *   EXISTS          nothing */
-static int encode_value(pm_lookup_levels *l, const pm_batch *b, int64_t r, int64_t pos,
-                        paimon_error *err)
+PM_MUST_CHECK static int encode_value(pm_lookup_levels *l, const pm_batch *b, int64_t r,
+                                      int64_t pos, paimon_error *err)
 {
     uint8_t tail[17];
     size_t n = 0;
@@ -444,14 +446,14 @@ static int encode_value(pm_lookup_levels *l, const pm_batch *b, int64_t r, int64
 }
 
 /* Makes sure an error about data file `name` names it. */
-static int name_file(paimon_error *err, int rc, const char *name)
+PM_MUST_CHECK static int name_file(paimon_error *err, int rc, const char *name)
 {
     if (err != NULL && strstr(err->message, name) == NULL)
         return pm_err_prefix(err, rc, "lookup: data file %s: ", name);
     return rc;
 }
 
-static int build_local(pm_lookup_levels *l, lfile *f, paimon_error *err)
+PM_MUST_CHECK static int build_local(pm_lookup_levels *l, lfile *f, paimon_error *err)
 {
     const pm_data_file_meta *m = f->meta;
     const pm_schema *fschema = l->c.schema;
@@ -545,8 +547,8 @@ done:
 
 /* ---- lookups ------------------------------------------------------------------------------- */
 
-static int decode_result(pm_lookup_levels *l, const uint8_t *v, size_t len, pm_lookup_result *out,
-                         paimon_error *err)
+PM_MUST_CHECK static int decode_result(pm_lookup_levels *l, const uint8_t *v, size_t len,
+                                       pm_lookup_result *out, paimon_error *err)
 {
     size_t tail = (l->has_position ? 8 : 0) + (l->has_value ? 9 : 0);
     pm_binrow row;
@@ -578,8 +580,8 @@ static int decode_result(pm_lookup_levels *l, const uint8_t *v, size_t len, pm_l
 }
 
 /* Looks the key up in one data file; *hit when found (out filled). */
-static int lookup_file(pm_lookup_levels *l, lfile *f, pm_lookup_result *out, bool *hit,
-                       paimon_error *err)
+PM_MUST_CHECK static int lookup_file(pm_lookup_levels *l, lfile *f, pm_lookup_result *out,
+                                     bool *hit, paimon_error *err)
 {
     const uint8_t *v;
     size_t vlen;

@@ -47,6 +47,7 @@
 #include "meta/manifest.h"
 #include "meta/options.h"
 #include "meta/schema.h"
+#include "util/error.h"
 
 /* The `lookup.*` options (CoreOptions 1.4.2; defaults in brackets). */
 typedef struct pm_lookup_options {
@@ -61,14 +62,16 @@ typedef struct pm_lookup_options {
 
 /* Reads the options from a table's options (defaults for absent keys).  A malformed value is
  * PAIMON_EINVALID naming the key. */
-int pm_lookup_options_read(pm_lookup_options *o, const pm_options *opts, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_options_read(pm_lookup_options *o, const pm_options *opts,
+                                         paimon_error *err);
 
 /* The page cache and the LRU of local files, with the memory, disk and retention bounds of
  * `o`, shared by the levels of several buckets (Java keeps one CacheManager and one lookup
  * file cache per table write, so the bounds hold for all its buckets together).  Free it
  * after every pm_lookup_levels using it.  Caller owns `*out`. */
 typedef struct pm_lookup_shared pm_lookup_shared;
-int pm_lookup_shared_new(pm_lookup_shared **out, const pm_lookup_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_shared_new(pm_lookup_shared **out, const pm_lookup_options *o,
+                                       paimon_error *err);
 void pm_lookup_shared_free(pm_lookup_shared *s);
 
 typedef enum pm_lookup_mode {
@@ -137,32 +140,37 @@ typedef struct pm_lookup_levels pm_lookup_levels;
  * strings and every meta until the file is removed or the levels are freed.  In value
  * modes, nested value columns (ARRAY, MAP, MULTISET, ROW) are PAIMON_EUNSUPPORTED.  Caller
  * owns `*out`; release with pm_lookup_levels_free(). */
-int pm_lookup_levels_new(pm_lookup_levels **out, const pm_lookup_config *config,
-                         const pm_data_file_meta *const *files, size_t count, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_levels_new(pm_lookup_levels **out, const pm_lookup_config *config,
+                                       const pm_data_file_meta *const *files, size_t count,
+                                       paimon_error *err);
 
 /* Applies a compaction's change of levels (Java's Levels.update): `removed` leave (their
  * local files are deleted, as Java's DropFileCallback does), `added` join at their meta's
  * level.  A removed file that is not present is PAIMON_EINVALID and changes nothing. */
-int pm_lookup_levels_update(pm_lookup_levels *l, const pm_data_file_meta *const *removed,
-                            size_t removed_count, const pm_data_file_meta *const *added,
-                            size_t added_count, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_levels_update(pm_lookup_levels *l,
+                                          const pm_data_file_meta *const *removed,
+                                          size_t removed_count,
+                                          const pm_data_file_meta *const *added, size_t added_count,
+                                          paimon_error *err);
 
 /* Looks up a key given as one value per trimmed primary-key column (in key order), starting
  * at `start_level`.  A data file that is missing or damaged is an error naming it; nothing is
  * cached for it. */
-int pm_lookup_levels_get(pm_lookup_levels *l, const pm_datum *key, int32_t start_level,
-                         pm_lookup_result *out, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_levels_get(pm_lookup_levels *l, const pm_datum *key,
+                                       int32_t start_level, pm_lookup_result *out,
+                                       paimon_error *err);
 
 /* The same with the key taken from row `row` of `b`, whose column key_cols[k] holds key
  * column k. */
-int pm_lookup_levels_get_row(pm_lookup_levels *l, const pm_batch *b, int64_t row,
-                             const int *key_cols, int32_t start_level, pm_lookup_result *out,
-                             paimon_error *err);
+PM_MUST_CHECK int pm_lookup_levels_get_row(pm_lookup_levels *l, const pm_batch *b, int64_t row,
+                                           const int *key_cols, int32_t start_level,
+                                           pm_lookup_result *out, paimon_error *err);
 
 /* The same with the key as BinaryRow bytes (no arity prefix; a manifest's min/max key
  * without its first 4 bytes).  Bytes that do not decode are PAIMON_EINVALID. */
-int pm_lookup_levels_get_binrow(pm_lookup_levels *l, const uint8_t *key, size_t len,
-                                int32_t start_level, pm_lookup_result *out, paimon_error *err);
+PM_MUST_CHECK int pm_lookup_levels_get_binrow(pm_lookup_levels *l, const uint8_t *key, size_t len,
+                                              int32_t start_level, pm_lookup_result *out,
+                                              paimon_error *err);
 
 void pm_lookup_levels_stats(const pm_lookup_levels *l, pm_lookup_stats *out);
 

@@ -49,7 +49,7 @@ static const char *agg_function(const pm_schema *s, const char *field)
     return fn != NULL ? fn : "last_non_null_value";
 }
 
-static int setup_aggs(pm_merge_fn *f, const pm_schema *s, paimon_error *err)
+PM_MUST_CHECK static int setup_aggs(pm_merge_fn *f, const pm_schema *s, paimon_error *err)
 {
     f->aggs = pm_calloc(f->count + 1, sizeof(pm_field_agg));
     f->row = pm_calloc(f->count + 1, sizeof(pm_vref));
@@ -131,7 +131,8 @@ bool pm_merge_fn_lookup(const pm_merge_fn *f)
 
 /* ---- output ------------------------------------------------------------------------------ */
 
-static int append_record(pm_batch *out, const pm_record *r, size_t count, paimon_error *err)
+PM_MUST_CHECK static int append_record(pm_batch *out, const pm_record *r, size_t count,
+                                       paimon_error *err)
 {
     for (size_t i = 0; i < count; i++) {
         int rc = pm_column_append_from(out->columns[i], r->batch->columns[i], r->row);
@@ -146,8 +147,8 @@ static int append_record(pm_batch *out, const pm_record *r, size_t count, paimon
 /* AggregateMergeFunction: acc = agg(acc, input) or retract(acc, input) field by field from
  * nulls; a -D under remove-record-on-delete resets the row to the delete's values and makes
  * the result a delete, unless a later record follows.  *deleted reports that. */
-static int aggregate_row(pm_merge_fn *f, const pm_record *recs, size_t n, bool *deleted,
-                         paimon_error *err)
+PM_MUST_CHECK static int aggregate_row(pm_merge_fn *f, const pm_record *recs, size_t n,
+                                       bool *deleted, paimon_error *err)
 {
     int rc;
     *deleted = false;
@@ -177,7 +178,7 @@ static int aggregate_row(pm_merge_fn *f, const pm_record *recs, size_t n, bool *
     return 0;
 }
 
-static int append_acc(pm_merge_fn *f, pm_batch *out, paimon_error *err)
+PM_MUST_CHECK static int append_acc(pm_merge_fn *f, pm_batch *out, paimon_error *err)
 {
     for (size_t i = 0; i < f->count; i++) {
         pm_vref v = f->row[i];
@@ -189,8 +190,8 @@ static int append_acc(pm_merge_fn *f, pm_batch *out, paimon_error *err)
     return 0;
 }
 
-static int aggregate(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
-                     paimon_error *err)
+PM_MUST_CHECK static int aggregate(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
+                                   paimon_error *err)
 {
     bool deleted;
     int rc = aggregate_row(f, recs, n, &deleted, err);

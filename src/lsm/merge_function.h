@@ -26,6 +26,7 @@
 
 #include "data/batch.h"
 #include "meta/schema.h"
+#include "util/error.h"
 
 /* Row kinds (RowKind byte values). */
 #define PM_KIND_INSERT        0
@@ -51,8 +52,8 @@ typedef struct pm_merge_fn pm_merge_fn;
 
 /* A merge function for `schema`'s merge engine over rows of `value_type` (the read's value
  * columns; key and sequence fields included).  PAIMON_EUNSUPPORTED names what is missing. */
-int pm_merge_fn_new(pm_merge_fn **out, const pm_schema *schema, const pm_type *value_type,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_merge_fn_new(pm_merge_fn **out, const pm_schema *schema,
+                                  const pm_type *value_type, paimon_error *err);
 void pm_merge_fn_free(pm_merge_fn *f);
 
 /* Whether the table reads through the lookup wrapper (changelog-producer=lookup, deletion
@@ -70,8 +71,8 @@ long pm_merge_fn_pick(const pm_merge_fn *f, const pm_record *recs, size_t n);
 
 /* Merges `n` >= 1 records (oldest first) and appends the result's value columns to `out`
  * (whose first columns have value_type) when it is an add. */
-int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
+                                    paimon_error *err);
 
 /* The record a writer's buffer flush makes of `n` >= 1 records of one key (oldest first):
  * Java's ReducerMergeFunctionWrapper over the merge function, retractions kept (a lone
@@ -79,8 +80,8 @@ int pm_merge_fn_apply(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch 
  * and aggregation yield their accumulated row as INSERT or DELETE).  Appends the value
  * columns to `out` and sets *kind and *seq, or sets *emitted false when the merge has no
  * result (deduplicate under ignore-delete with retractions only). */
-int pm_merge_fn_reduce(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out, int8_t *kind,
-                       int64_t *seq, bool *emitted, paimon_error *err);
+PM_MUST_CHECK int pm_merge_fn_reduce(pm_merge_fn *f, const pm_record *recs, size_t n, pm_batch *out,
+                                     int8_t *kind, int64_t *seq, bool *emitted, paimon_error *err);
 
 /* Which record a flush's merge of `n` >= 1 records yields unchanged: its index, -1 when the
  * result is computed (call pm_merge_fn_reduce), or -2 when there is no result.  Lets a

@@ -187,7 +187,7 @@ static inline void replay(pm_merge_reader *r, size_t w)
 
 /* ---- cursors ------------------------------------------------------------------------------- */
 
-static int retire(pm_merge_reader *r, pm_batch *b, paimon_error *err)
+PM_MUST_CHECK static int retire(pm_merge_reader *r, pm_batch *b, paimon_error *err)
 {
     if (r->retired_count == r->retired_cap) {
         size_t cap = r->retired_cap == 0 ? 8 : r->retired_cap * 2;
@@ -204,7 +204,7 @@ static int retire(pm_merge_reader *r, pm_batch *b, paimon_error *err)
 }
 
 /* Loads the next non-empty batch of a cursor; the old one is retired (still referenced). */
-static int load(pm_merge_reader *r, cursor *c, paimon_error *err)
+PM_MUST_CHECK static int load(pm_merge_reader *r, cursor *c, paimon_error *err)
 {
     int rc;
     if (c->batch != NULL && (rc = retire(r, c->batch, err)) != 0) {
@@ -307,7 +307,7 @@ pm_batch *pm_merge_reader_take_changelog(pm_merge_reader *r)
     return b;
 }
 
-static int start(pm_merge_reader *r, paimon_error *err)
+PM_MUST_CHECK static int start(pm_merge_reader *r, paimon_error *err)
 {
     for (size_t i = 0; i < r->run_count; i++) {
         cursor *c = &r->cursors[i];
@@ -331,7 +331,8 @@ static int start(pm_merge_reader *r, paimon_error *err)
     return 0;
 }
 
-static int add_record(pm_merge_reader *r, size_t *n, const cursor *c, paimon_error *err)
+PM_MUST_CHECK static int add_record(pm_merge_reader *r, size_t *n, const cursor *c,
+                                    paimon_error *err)
 {
     if (*n == r->rec_cap) {
         size_t cap = r->rec_cap == 0 ? 16 : r->rec_cap * 2;
@@ -369,7 +370,7 @@ static size_t lookup_filter(pm_record *recs, size_t n)
     return k;
 }
 
-static int add_pick(pm_merge_reader *r, const pm_record *rec, paimon_error *err)
+PM_MUST_CHECK static int add_pick(pm_merge_reader *r, const pm_record *rec, paimon_error *err)
 {
     if (r->pick_count == r->pick_cap) {
         size_t cap = r->pick_cap == 0 ? 256 : r->pick_cap * 2;
@@ -390,7 +391,7 @@ static int add_pick(pm_merge_reader *r, const pm_record *rec, paimon_error *err)
 }
 
 /* Copies the picked records into `b`, column by column. */
-static int flush_picks(pm_merge_reader *r, pm_batch *b, paimon_error *err)
+PM_MUST_CHECK static int flush_picks(pm_merge_reader *r, pm_batch *b, paimon_error *err)
 {
     for (size_t col = 0; r->pick_count > 0 && col < r->copy_count; col++) {
         int rc =
@@ -422,8 +423,8 @@ static inline int advance(pm_merge_reader *r, cursor *c, paimon_error *err)
 
 /* A row of values (the first value_count columns of `vb` at `vrow`), `seq` and `kind`
  * appended to the changelog batch. */
-static int change(pm_merge_reader *r, const pm_batch *vb, int64_t vrow, int64_t seq, int8_t kind,
-                  paimon_error *err)
+PM_MUST_CHECK static int change(pm_merge_reader *r, const pm_batch *vb, int64_t vrow, int64_t seq,
+                                int8_t kind, paimon_error *err)
 {
     int rc;
     if (r->changes == NULL && (rc = pm_batch_new(&r->changes, r->o.out_type, err)) != 0)
@@ -440,8 +441,8 @@ static int change(pm_merge_reader *r, const pm_batch *vb, int64_t vrow, int64_t 
 /* Whether two rows hold equal values in the compared columns (Java's RecordEqualiser
  * compares field by field; the canonical JSON of a value is equal exactly when the values
  * are, floats and NaN included). */
-static int same_values(pm_merge_reader *r, const pm_batch *a, int64_t ra, const pm_batch *b,
-                       int64_t rb, bool *eq, paimon_error *err)
+PM_MUST_CHECK static int same_values(pm_merge_reader *r, const pm_batch *a, int64_t ra,
+                                     const pm_batch *b, int64_t rb, bool *eq, paimon_error *err)
 {
     int rc;
     *eq = true;
@@ -465,8 +466,9 @@ static int same_values(pm_merge_reader *r, const pm_batch *a, int64_t ra, const 
  * (row `res_row` of `res`, or none when `res` is NULL): LookupChangelogMergeFunctionWrapper's
  * setChangelog, and FullChangelogMergeFunctionWrapper's for several records (whose `before`,
  * at the max level, is never a retraction). */
-static int update_changes(pm_merge_reader *r, const pm_record *before, const pm_batch *res,
-                          int64_t res_row, int64_t res_seq, int8_t res_kind, paimon_error *err)
+PM_MUST_CHECK static int update_changes(pm_merge_reader *r, const pm_record *before,
+                                        const pm_batch *res, int64_t res_row, int64_t res_seq,
+                                        int8_t res_kind, paimon_error *err)
 {
     bool after_add = res != NULL && pm_kind_is_add(res_kind), eq = false;
     int rc;
@@ -486,8 +488,9 @@ static int update_changes(pm_merge_reader *r, const pm_record *before, const pm_
 
 /* FullChangelogMergeFunctionWrapper.getResult: the change of one key's n records, whose
  * reduced result is row `res_row` of `res` (seq, kind), or none when `res` is NULL. */
-static int key_changes(pm_merge_reader *r, size_t n, const pm_batch *res, int64_t res_row,
-                       int64_t res_seq, int8_t res_kind, paimon_error *err)
+PM_MUST_CHECK static int key_changes(pm_merge_reader *r, size_t n, const pm_batch *res,
+                                     int64_t res_row, int64_t res_seq, int8_t res_kind,
+                                     paimon_error *err)
 {
     const pm_record *top = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -565,8 +568,8 @@ static const pm_record *high_level(const pm_merge_reader *r, size_t n, bool *lev
 
 /* Appends row `row` of `src` (values) with seq and kind to the output now (computed rows
  * and rows of borrowed batches go after the picks before them). */
-static int emit_row(pm_merge_reader *r, pm_batch *b, const pm_batch *src, int64_t row, int64_t seq,
-                    int8_t kind, paimon_error *err)
+PM_MUST_CHECK static int emit_row(pm_merge_reader *r, pm_batch *b, const pm_batch *src, int64_t row,
+                                  int64_t seq, int8_t kind, paimon_error *err)
 {
     int rc;
     if ((rc = flush_picks(r, b, err)) != 0)
@@ -581,7 +584,7 @@ static int emit_row(pm_merge_reader *r, pm_batch *b, const pm_batch *src, int64_
 }
 
 /* FirstRowMergeFunctionWrapper over one key's n records. */
-static int first_row_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
+PM_MUST_CHECK static int first_row_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
 {
     const pm_record *first = NULL;
     bool high = false, hit = false;
@@ -616,7 +619,7 @@ static int first_row_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error
 }
 
 /* LookupChangelogMergeFunctionWrapper over one key's n records (lookup-filtered). */
-static int lookup_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
+PM_MUST_CHECK static int lookup_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
 {
     bool level0, hit = false, emitted = false;
     const pm_record *high = high_level(r, n, &level0);
@@ -666,7 +669,7 @@ static int lookup_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *e
 
 /* Compaction: the reduced record of one key's n records, appended to b (values, seq, kind)
  * unless it is a retraction that is dropped. */
-static int reduce_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
+PM_MUST_CHECK static int reduce_key(pm_merge_reader *r, size_t n, pm_batch *b, paimon_error *err)
 {
     int pick;
     int8_t kind = 0;

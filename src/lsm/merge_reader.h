@@ -19,6 +19,7 @@
 
 #include "data/batch.h"
 #include "lsm/merge_function.h"
+#include "util/error.h"
 
 typedef struct pm_run_source {
     /* The next batch of the run (caller owns it); PAIMON_ITEROVER at the end. */
@@ -81,12 +82,13 @@ typedef struct pm_merge_reader_options {
 typedef struct pm_merge_reader pm_merge_reader;
 
 /* Borrows `runs`, `fn` and the options' arrays until freed.  Caller owns `*out`. */
-int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_count,
-                        pm_merge_fn *fn, const pm_merge_reader_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_count,
+                                      pm_merge_fn *fn, const pm_merge_reader_options *o,
+                                      paimon_error *err);
 
 /* The next batch of merged rows (value_type); PAIMON_ITEROVER when every run is done.
  * Caller owns `*out`. */
-int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err);
+PM_MUST_CHECK int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err);
 
 /* The changelog rows of the keys the last pm_merge_reader_next merged (out_type), or NULL
  * when there are none.  Caller owns the returned batch. */

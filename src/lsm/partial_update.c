@@ -73,8 +73,8 @@ void pm_partial_update_free(pm_partial_update *p)
 }
 
 /* Field `name` of the value row, or an error naming the option. */
-static int require_field(const pm_partial_update *p, const char *name, const char *option, int *idx,
-                         paimon_error *err)
+PM_MUST_CHECK static int require_field(const pm_partial_update *p, const char *name,
+                                       const char *option, int *idx, paimon_error *err)
 {
     size_t at;
     if (pm_type_field_by_name(p->value_type, name, &at) == NULL)
@@ -85,7 +85,8 @@ static int require_field(const pm_partial_update *p, const char *name, const cha
 }
 
 /* One `fields.<s1>,<s2>.sequence-group = <f1>,<f2>` option. */
-static int add_group(pm_partial_update *p, const char *key, const char *value, paimon_error *err)
+PM_MUST_CHECK static int add_group(pm_partial_update *p, const char *key, const char *value,
+                                   paimon_error *err)
 {
     size_t kl = strlen(key), sl = strlen(SEQUENCE_GROUP_SUFFIX);
     char *names = pm_strndup(key + 7, kl - 7 - sl), *fields = pm_strdup(value), *save = NULL;
@@ -132,7 +133,8 @@ done:
 /* The aggregate function of a field (PartialUpdateMergeFunction.getAggFuncName): none for
  * sequence fields, primary-key for keys, else the configured one, which must be
  * last_non_null_value unless a sequence group protects the field. */
-static int setup_agg(pm_partial_update *p, const pm_schema *s, size_t i, paimon_error *err)
+PM_MUST_CHECK static int setup_agg(pm_partial_update *p, const pm_schema *s, size_t i,
+                                   paimon_error *err)
 {
     const pm_field *f = &p->value_type->fields[i];
     const char *fn;
@@ -260,7 +262,7 @@ static pm_vref rec_value(const pm_record *r, size_t i)
     return pm_vref_of(r->batch->columns[i], r->row);
 }
 
-static int init_row(pm_partial_update *p, const pm_record *r, paimon_error *err)
+PM_MUST_CHECK static int init_row(pm_partial_update *p, const pm_record *r, paimon_error *err)
 {
     for (size_t i = 0; i < p->count; i++) {
         pm_vref v = rec_value(r, i);
@@ -305,7 +307,8 @@ static bool group_is_empty(pm_partial_update *p, const pm_record *r, const seq_g
     return true;
 }
 
-static int update_non_null(pm_partial_update *p, const pm_record *r, paimon_error *err)
+PM_MUST_CHECK static int update_non_null(pm_partial_update *p, const pm_record *r,
+                                         paimon_error *err)
 {
     for (size_t i = 0; i < p->count; i++) {
         pm_vref v = rec_value(r, i);
@@ -318,7 +321,8 @@ static int update_non_null(pm_partial_update *p, const pm_record *r, paimon_erro
     return 0;
 }
 
-static int update_with_groups(pm_partial_update *p, const pm_record *r, paimon_error *err)
+PM_MUST_CHECK static int update_with_groups(pm_partial_update *p, const pm_record *r,
+                                            paimon_error *err)
 {
     memset(p->empty, 0, p->count * sizeof(bool));
     for (size_t i = 0; i < p->count; i++) {
@@ -357,8 +361,8 @@ static int update_with_groups(pm_partial_update *p, const pm_record *r, paimon_e
 }
 
 /* A retract record under sequence groups.  Sets *deleted when it removes the row. */
-static int retract_with_groups(pm_partial_update *p, const pm_record *r, bool *deleted,
-                               paimon_error *err)
+PM_MUST_CHECK static int retract_with_groups(pm_partial_update *p, const pm_record *r,
+                                             bool *deleted, paimon_error *err)
 {
     memset(p->empty, 0, p->count * sizeof(bool));
     memset(p->updated, 0, p->count * sizeof(bool));
@@ -400,8 +404,8 @@ static int retract_with_groups(pm_partial_update *p, const pm_record *r, bool *d
 
 /* Folds the records into p->row; *is_delete tells Java's result kind (DELETE when the row
  * was removed or no add record was seen) and *seq its sequence number. */
-static int merge_records(pm_partial_update *p, const pm_record *recs, size_t n, bool *is_delete,
-                         int64_t *seq, paimon_error *err)
+PM_MUST_CHECK static int merge_records(pm_partial_update *p, const pm_record *recs, size_t n,
+                                       bool *is_delete, int64_t *seq, paimon_error *err)
 {
     bool filled = false, meet_insert = false, deleted = false;
     int rc;
@@ -453,7 +457,7 @@ static int merge_records(pm_partial_update *p, const pm_record *recs, size_t n, 
     return 0;
 }
 
-static int append_row(pm_partial_update *p, pm_batch *out, paimon_error *err)
+PM_MUST_CHECK static int append_row(pm_partial_update *p, pm_batch *out, paimon_error *err)
 {
     for (size_t i = 0; i < p->count; i++) {
         pm_vref v = p->row[i];

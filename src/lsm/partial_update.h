@@ -22,13 +22,14 @@
 #define PM_LSM_PARTIAL_UPDATE_H
 
 #include "lsm/merge_function.h"
+#include "util/error.h"
 
 typedef struct pm_partial_update pm_partial_update;
 
 /* Over rows of `value_type` (all value columns the groups name must be in it).  The option
  * checks Java's factory makes fail with PAIMON_EINVALID.  Caller owns `*out`. */
-int pm_partial_update_new(pm_partial_update **out, const pm_schema *schema,
-                          const pm_type *value_type, paimon_error *err);
+PM_MUST_CHECK int pm_partial_update_new(pm_partial_update **out, const pm_schema *schema,
+                                        const pm_type *value_type, paimon_error *err);
 void pm_partial_update_free(pm_partial_update *p);
 
 /* Whether the table has sequence groups (the read must then include every field). */
@@ -36,14 +37,15 @@ bool pm_partial_update_has_groups(const pm_partial_update *p);
 
 /* Merges `n` >= 1 records of one key (oldest first) and appends the row to `out` unless the
  * result is a delete. */
-int pm_partial_update_apply(pm_partial_update *p, const pm_record *recs, size_t n, pm_batch *out,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_partial_update_apply(pm_partial_update *p, const pm_record *recs, size_t n,
+                                          pm_batch *out, paimon_error *err);
 
 /* Merges as Java's PartialUpdateMergeFunction.getResult() reports it: always appends the
  * row; *kind is DELETE when the row was removed or no add record came, else INSERT; *seq
  * the sequence number of the last record taken into account. */
-int pm_partial_update_merge(pm_partial_update *p, const pm_record *recs, size_t n, pm_batch *out,
-                            int8_t *kind, int64_t *seq, paimon_error *err);
+PM_MUST_CHECK int pm_partial_update_merge(pm_partial_update *p, const pm_record *recs, size_t n,
+                                          pm_batch *out, int8_t *kind, int64_t *seq,
+                                          paimon_error *err);
 
 /* Whether `schema`'s options define sequence groups. */
 bool pm_schema_has_sequence_groups(const pm_schema *schema);

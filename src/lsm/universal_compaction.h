@@ -53,7 +53,7 @@ typedef struct pm_universal {
 } pm_universal;
 
 /* Reads the options above from `o`. */
-int pm_universal_init(pm_universal *u, const pm_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_universal_init(pm_universal *u, const pm_options *o, paimon_error *err);
 
 /* The pick over `runs[0..n)` with `num_levels` levels: true with *run_count and *output,
  * or false when nothing is due. */

@@ -19,6 +19,7 @@
 #include "meta/manifest.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
+#include "util/error.h"
 
 typedef struct pm_live_file {
     const pm_manifest_entry *e; /* the ADD entry (in the arena) */
@@ -31,9 +32,9 @@ typedef bool (*pm_live_file_keep)(const pm_manifest_entry *e, void *ctx);
 /* The live files of `snap` in table `table` whose partition keys are parts[0..part_count)
  * (pm_schema_partition_fields), that `keep` (may be NULL) accepts, in the order above.
  * `*out` (count entries) and the entries it points to live in `arena`. */
-int pm_live_files_sorted(pm_fs *fs, const char *table, const pm_snapshot *snap,
-                         const pm_field *const *parts, size_t part_count, pm_live_file_keep keep,
-                         void *keep_ctx, pm_arena *arena, pm_live_file **out, size_t *count,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_live_files_sorted(pm_fs *fs, const char *table, const pm_snapshot *snap,
+                                       const pm_field *const *parts, size_t part_count,
+                                       pm_live_file_keep keep, void *keep_ctx, pm_arena *arena,
+                                       pm_live_file **out, size_t *count, paimon_error *err);
 
 #endif

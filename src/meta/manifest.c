@@ -228,9 +228,11 @@ void pm_manifest_reader_close(pm_manifest_reader *r)
 
 /* Decodes every record of an ORC manifest (decode()'s ORC half).  ORC columns come whole, so
  * a filter sees the complete entry and drops it after decoding. */
-static int decode_orc(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
-                      int32_t version, const pm_manifest_filter *filter, pm_arena *arena,
-                      uint8_t **out, size_t *count, size_t *cap_out, paimon_error *err)
+PM_MUST_CHECK static int decode_orc(const uint8_t *data, size_t len, const char *what,
+                                    const pm_avro_rdesc *rd, int32_t version,
+                                    const pm_manifest_filter *filter, pm_arena *arena,
+                                    uint8_t **out, size_t *count, size_t *cap_out,
+                                    paimon_error *err)
 {
     pm_manifest_orc_reader *r = NULL;
     uint8_t *items = NULL;
@@ -286,9 +288,10 @@ static bool gate_accept(void *ctx, const void *record)
     return g->filter->accept(g->filter->ctx, record);
 }
 
-static int decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
-                  int32_t version, const pm_manifest_filter *filter, pm_arena *arena, void **out,
-                  size_t *count, paimon_error *err)
+PM_MUST_CHECK static int decode(const uint8_t *data, size_t len, const char *what,
+                                const pm_avro_rdesc *rd, int32_t version,
+                                const pm_manifest_filter *filter, pm_arena *arena, void **out,
+                                size_t *count, paimon_error *err)
 {
     version_gate gate = {filter, version};
     pm_avro_prefilter pre = {"_FILE", gate_accept, &gate};
@@ -361,9 +364,10 @@ int pm_manifest_decode_filtered(const uint8_t *data, size_t len, const char *wha
                   (void **)out, count, err);
 }
 
-static int read_file(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
-                     const pm_avro_rdesc *rd, int32_t version, const pm_manifest_filter *filter,
-                     pm_arena *arena, void **out, size_t *count, paimon_error *err)
+PM_MUST_CHECK static int read_file(pm_fs *fs, const char *table, const char *name,
+                                   int64_t expected_size, const pm_avro_rdesc *rd, int32_t version,
+                                   const pm_manifest_filter *filter, pm_arena *arena, void **out,
+                                   size_t *count, paimon_error *err)
 {
     char *path = pm_table_file(table, PM_DIR_MANIFEST, name);
     uint8_t *data = NULL;

@@ -26,6 +26,7 @@
 #include "format/avro/avro_record.h"
 #include "io/fs.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 #define PM_MANIFEST_LIST_VERSION  2
 #define PM_MANIFEST_VERSION       2
@@ -136,11 +137,13 @@ extern const pm_avro_rdesc PM_INDEX_MANIFEST_ENTRY_DESC;
 /* Reads manifest/<name>.  `expected_size` (>= 0) is the size metadata records for the file
  * and must match (DESIGN.md invariant 3); -1 skips the check.  The records and everything
  * they point to live in `arena`.  Caller owns `*out` only through the arena. */
-int pm_manifest_list_read(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
-                          pm_arena *arena, pm_manifest_file_meta **out, size_t *count,
-                          paimon_error *err);
-int pm_manifest_read(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
-                     pm_arena *arena, pm_manifest_entry **out, size_t *count, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_list_read(pm_fs *fs, const char *table, const char *name,
+                                        int64_t expected_size, pm_arena *arena,
+                                        pm_manifest_file_meta **out, size_t *count,
+                                        paimon_error *err);
+PM_MUST_CHECK int pm_manifest_read(pm_fs *fs, const char *table, const char *name,
+                                   int64_t expected_size, pm_arena *arena, pm_manifest_entry **out,
+                                   size_t *count, paimon_error *err);
 /* Which manifest entries to keep, decided on the entry's _VERSION, _KIND, _PARTITION, _BUCKET
  * and _TOTAL_BUCKETS before its file metadata is decoded (skipped entries cost a skip). */
 typedef struct pm_manifest_filter {
@@ -149,11 +152,13 @@ typedef struct pm_manifest_filter {
 } pm_manifest_filter;
 
 /* pm_manifest_read keeping only the entries `filter` accepts. */
-int pm_manifest_read_filtered(pm_fs *fs, const char *table, const char *name, int64_t expected_size,
-                              const pm_manifest_filter *filter, pm_arena *arena,
-                              pm_manifest_entry **out, size_t *count, paimon_error *err);
-int pm_index_manifest_read(pm_fs *fs, const char *table, const char *name, pm_arena *arena,
-                           pm_index_manifest_entry **out, size_t *count, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_read_filtered(pm_fs *fs, const char *table, const char *name,
+                                            int64_t expected_size, const pm_manifest_filter *filter,
+                                            pm_arena *arena, pm_manifest_entry **out, size_t *count,
+                                            paimon_error *err);
+PM_MUST_CHECK int pm_index_manifest_read(pm_fs *fs, const char *table, const char *name,
+                                         pm_arena *arena, pm_index_manifest_entry **out,
+                                         size_t *count, paimon_error *err);
 
 /* Streams the records of an in-memory manifest file one at a time without keeping them:
  * a record is valid until the next call (memory stays flat whatever the file's size).
@@ -168,57 +173,62 @@ typedef struct pm_manifest_reader {
     size_t count;                /* records returned so far */
 } pm_manifest_reader;
 
-int pm_manifest_reader_open(pm_manifest_reader *r, const uint8_t *data, size_t len,
-                            const char *what, const pm_avro_rdesc *rd, int32_t version,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_manifest_reader_open(pm_manifest_reader *r, const uint8_t *data, size_t len,
+                                          const char *what, const pm_avro_rdesc *rd,
+                                          int32_t version, paimon_error *err);
 /* Decodes the next record into `record` (an rd->size struct); PAIMON_ITEROVER at the end. */
-int pm_manifest_reader_next(pm_manifest_reader *r, void *record, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_reader_next(pm_manifest_reader *r, void *record, paimon_error *err);
 void pm_manifest_reader_close(pm_manifest_reader *r);
 
 /* Decodes an in-memory Avro or ORC file of records described by `rd` (one of the descriptors
  * above) into an arena array, checking `_VERSION` == `version`.  `what` names the file. */
-int pm_manifest_decode(const uint8_t *data, size_t len, const char *what, const pm_avro_rdesc *rd,
-                       int32_t version, pm_arena *arena, void **out, size_t *count,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_manifest_decode(const uint8_t *data, size_t len, const char *what,
+                                     const pm_avro_rdesc *rd, int32_t version, pm_arena *arena,
+                                     void **out, size_t *count, paimon_error *err);
 
 /* pm_manifest_decode of a manifest (entries), keeping only those `filter` accepts. */
-int pm_manifest_decode_filtered(const uint8_t *data, size_t len, const char *what,
-                                const pm_manifest_filter *filter, pm_arena *arena,
-                                pm_manifest_entry **out, size_t *count, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_decode_filtered(const uint8_t *data, size_t len, const char *what,
+                                              const pm_manifest_filter *filter, pm_arena *arena,
+                                              pm_manifest_entry **out, size_t *count,
+                                              paimon_error *err);
 
 /* ---- writing --------------------------------------------------------------------------- */
 
 /* Encodes `count` records (an array of rd->size structs) as an Avro file with Java 1.4.2's
  * schema and codec `codec` (an Avro codec name), appending to `out`.  `_VERSION` is taken
  * from the records. */
-int pm_manifest_encode(const pm_avro_rdesc *rd, const void *records, size_t count,
-                       const char *codec, int level, pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_encode(const pm_avro_rdesc *rd, const void *records, size_t count,
+                                     const char *codec, int level, pm_buf *out, paimon_error *err);
 
 /* Writes manifest/<name> (a new file) and returns its exact size. */
-int pm_manifest_file_write(pm_fs *fs, const char *table, const char *name, const pm_avro_rdesc *rd,
-                           const void *records, size_t count, const char *codec, int level,
-                           int64_t *size, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_file_write(pm_fs *fs, const char *table, const char *name,
+                                         const pm_avro_rdesc *rd, const void *records, size_t count,
+                                         const char *codec, int level, int64_t *size,
+                                         paimon_error *err);
 
 /* The manifest file format of a table (option manifest.format, metadata.md §9A.1). */
 typedef enum pm_manifest_format { PM_MANIFEST_AVRO = 0, PM_MANIFEST_ORC = 1 } pm_manifest_format;
 
 /* Parses a manifest.format value, case-insensitively: "avro" (also NULL, the default) or
  * "orc"; "parquet" is PAIMON_EUNSUPPORTED, anything else PAIMON_EINVALID. */
-int pm_manifest_format_parse(const char *value, pm_manifest_format *out, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_format_parse(const char *value, pm_manifest_format *out,
+                                           paimon_error *err);
 
 /* Encodes records in `format`.  `compression` is the Paimon option value
  * (manifest.compression: "zstd", "snappy", "lz4", "zlib"/"deflate", "none"; NULL = zstd),
  * mapped as Java maps it (Avro codec name, or ORC CompressionKind); `level` the zstd level
  * (0 = 1). */
-int pm_manifest_encode_format(pm_manifest_format format, const pm_avro_rdesc *rd,
-                              const void *records, size_t count, const char *compression, int level,
-                              pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_encode_format(pm_manifest_format format, const pm_avro_rdesc *rd,
+                                            const void *records, size_t count,
+                                            const char *compression, int level, pm_buf *out,
+                                            paimon_error *err);
 
 /* pm_manifest_file_write in `format`: what the commit path calls so that a table with
  * manifest.format=orc gets ORC manifest lists, manifests and index manifests. */
-int pm_manifest_file_write_format(pm_fs *fs, const char *table, const char *name,
-                                  pm_manifest_format format, const pm_avro_rdesc *rd,
-                                  const void *records, size_t count, const char *compression,
-                                  int level, int64_t *size, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_file_write_format(pm_fs *fs, const char *table, const char *name,
+                                                pm_manifest_format format, const pm_avro_rdesc *rd,
+                                                const void *records, size_t count,
+                                                const char *compression, int level, int64_t *size,
+                                                paimon_error *err);
 
 #endif /* PM_META_MANIFEST_H */

@@ -63,8 +63,9 @@ static bool compatible(pm_avro_ftype want, pm_orc_kind have)
     return false;
 }
 
-static int compile(const pm_orc_footer *f, uint32_t column, const pm_avro_rdesc *rd, bool *include,
-                   pm_arena *arena, const char *what, int depth, rplan **out, paimon_error *err)
+PM_MUST_CHECK static int compile(const pm_orc_footer *f, uint32_t column, const pm_avro_rdesc *rd,
+                                 bool *include, pm_arena *arena, const char *what, int depth,
+                                 rplan **out, paimon_error *err)
 {
     const pm_orc_type *st = &f->types[column];
     rplan *p;
@@ -153,14 +154,16 @@ static void vec_bytes(const pm_orc_vec *v, int64_t i, const uint8_t **p, size_t 
     *len = (size_t)(b - a);
 }
 
-static int value(const pm_avro_ftype type, const rplan *sub, const pm_orc_vec *v, int64_t i,
-                 void *dst, pm_arena *arena, const char *what, const char *name, paimon_error *err);
+PM_MUST_CHECK static int value(const pm_avro_ftype type, const rplan *sub, const pm_orc_vec *v,
+                               int64_t i, void *dst, pm_arena *arena, const char *what,
+                               const char *name, paimon_error *err);
 
-static int fill_record(const rplan *p, const pm_orc_vec *sv, int64_t i, uint8_t *base,
-                       pm_arena *arena, const char *what, paimon_error *err);
+PM_MUST_CHECK static int fill_record(const rplan *p, const pm_orc_vec *sv, int64_t i, uint8_t *base,
+                                     pm_arena *arena, const char *what, paimon_error *err);
 
-static int fill_array(const fplan *fp, const pm_orc_vec *lv, int64_t i, pm_avro_array *a,
-                      pm_arena *arena, const char *what, paimon_error *err)
+PM_MUST_CHECK static int fill_array(const fplan *fp, const pm_orc_vec *lv, int64_t i,
+                                    pm_avro_array *a, pm_arena *arena, const char *what,
+                                    paimon_error *err)
 {
     const pm_avro_fdesc *fd = fp->fd;
     const pm_orc_vec *ev = lv->children[0];
@@ -203,8 +206,9 @@ static int fill_array(const fplan *fp, const pm_orc_vec *lv, int64_t i, pm_avro_
     return 0;
 }
 
-static int value(const pm_avro_ftype type, const rplan *sub, const pm_orc_vec *v, int64_t i,
-                 void *dst, pm_arena *arena, const char *what, const char *name, paimon_error *err)
+PM_MUST_CHECK static int value(const pm_avro_ftype type, const rplan *sub, const pm_orc_vec *v,
+                               int64_t i, void *dst, pm_arena *arena, const char *what,
+                               const char *name, paimon_error *err)
 {
     const uint8_t *p;
     size_t len;
@@ -250,8 +254,8 @@ static int value(const pm_avro_ftype type, const rplan *sub, const pm_orc_vec *v
 }
 
 /* Fills the struct at `base` from row i of the STRUCT vector `sv` (base zeroed). */
-static int fill_record(const rplan *p, const pm_orc_vec *sv, int64_t i, uint8_t *base,
-                       pm_arena *arena, const char *what, paimon_error *err)
+PM_MUST_CHECK static int fill_record(const rplan *p, const pm_orc_vec *sv, int64_t i, uint8_t *base,
+                                     pm_arena *arena, const char *what, paimon_error *err)
 {
     for (size_t k = 0; k < p->rd->field_count; k++) {
         const fplan *fp = &p->fields[k];

@@ -35,6 +35,7 @@
 #include "format/avro/avro_record.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 #define PM_ORC_MAGIC "ORC"
 
@@ -44,17 +45,19 @@ typedef struct pm_manifest_orc_reader pm_manifest_orc_reader;
  * borrowed until close.  With `retain` the records stay valid as long as `arena`;
  * otherwise `arena` is reset before each record (flat memory).  Caller owns `*out`;
  * release with pm_manifest_orc_reader_close(). */
-int pm_manifest_orc_reader_open(pm_manifest_orc_reader **out, const uint8_t *data, size_t len,
-                                const char *what, const pm_avro_rdesc *rd, pm_arena *arena,
-                                bool retain, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_orc_reader_open(pm_manifest_orc_reader **out, const uint8_t *data,
+                                              size_t len, const char *what, const pm_avro_rdesc *rd,
+                                              pm_arena *arena, bool retain, paimon_error *err);
 /* Decodes the next record into `record` (an rd->size struct); PAIMON_ITEROVER at the end. */
-int pm_manifest_orc_reader_next(pm_manifest_orc_reader *r, void *record, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_orc_reader_next(pm_manifest_orc_reader *r, void *record,
+                                              paimon_error *err);
 void pm_manifest_orc_reader_close(pm_manifest_orc_reader *r);
 
 /* Encodes `count` records as an ORC file appended to `out`.  `compression` is the Paimon
  * option value ("zstd", "snappy", "lz4", "zlib", "none"; NULL = zstd), `level` the zstd
  * level (0 = 1). */
-int pm_manifest_orc_encode(const pm_avro_rdesc *rd, const void *records, size_t count,
-                           const char *compression, int level, pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_orc_encode(const pm_avro_rdesc *rd, const void *records, size_t count,
+                                         const char *compression, int level, pm_buf *out,
+                                         paimon_error *err);
 
 #endif /* PM_META_MANIFEST_ORC_H */

@@ -356,7 +356,7 @@ static int make_view(node *n)
 }
 
 /* ORC's CompressionKind from a Paimon compression option value. */
-static int orc_kind(const char *value, pm_orc_compression *out, paimon_error *err)
+PM_MUST_CHECK static int orc_kind(const char *value, pm_orc_compression *out, paimon_error *err)
 {
     static const struct {
         const char *name;

@@ -131,8 +131,8 @@ static void stats_init(part_stats *st, size_t n)
 }
 
 /* Adds one partition row (manifest-serialized).  Datum bytes point into the row. */
-static int stats_add(part_stats *st, const pm_type *const *types, const pm_avro_bytes *part,
-                     paimon_error *err)
+PM_MUST_CHECK static int stats_add(part_stats *st, const pm_type *const *types,
+                                   const pm_avro_bytes *part, paimon_error *err)
 {
     pm_binrow row;
     int rc;
@@ -158,22 +158,26 @@ static int stats_add(part_stats *st, const pm_type *const *types, const pm_avro_
     return 0;
 }
 
-static int stats_finish(const part_stats *st, const pm_type *const *types, pm_arena *a,
-                        pm_simple_stats *out, paimon_error *err)
+PM_MUST_CHECK static int stats_finish(const part_stats *st, const pm_type *const *types,
+                                      pm_arena *a, pm_simple_stats *out, paimon_error *err)
 {
     pm_buf b;
     int rc = 0;
     int64_t *nulls = NULL;
     pm_buf_init(&b, 0);
     memset(out, 0, sizeof(*out));
-    if ((rc = pm_binrow_serialize(&b, types, st->min, (int32_t)st->n)) != 0)
+    if ((rc = pm_binrow_serialize(&b, types, st->min, (int32_t)st->n)) != 0) {
+        rc = pm_buf_error(err, rc);
         goto done;
+    }
     if ((out->min_values.ptr = pm_arena_dup(a, b.data, b.len)) == NULL)
         goto nomem;
     out->min_values.len = b.len;
     pm_buf_reset(&b);
-    if ((rc = pm_binrow_serialize(&b, types, st->max, (int32_t)st->n)) != 0)
+    if ((rc = pm_binrow_serialize(&b, types, st->max, (int32_t)st->n)) != 0) {
+        rc = pm_buf_error(err, rc);
         goto done;
+    }
     if ((out->max_values.ptr = pm_arena_dup(a, b.data, b.len)) == NULL)
         goto nomem;
     out->max_values.len = b.len;
@@ -183,12 +187,12 @@ static int stats_finish(const part_stats *st, const pm_type *const *types, pm_ar
     out->null_counts.items = nulls;
     out->null_counts.count = st->n;
     out->null_counts.present = true;
+    goto done;
+nomem:
+    rc = pm_nomem(err);
 done:
     pm_buf_free(&b);
-    return rc != 0 ? pm_buf_error(err, rc) : 0;
-nomem:
-    pm_buf_free(&b);
-    return pm_nomem(err);
+    return rc;
 }
 
 /* ---- rolling manifest writer ----------------------------------------------------------- */
@@ -202,7 +206,7 @@ typedef struct one_file {
     pm_manifest_file_meta meta;
 } one_file;
 
-static int file_open(pm_manifest_ctx *c, one_file *f, paimon_error *err)
+PM_MUST_CHECK static int file_open(pm_manifest_ctx *c, one_file *f, paimon_error *err)
 {
     pm_buf schema;
     int rc;
@@ -237,7 +241,8 @@ static void file_abort(one_file *f)
     f->open = false;
 }
 
-static int file_add(pm_manifest_ctx *c, one_file *f, const pm_manifest_entry *e, paimon_error *err)
+PM_MUST_CHECK static int file_add(pm_manifest_ctx *c, one_file *f, const pm_manifest_entry *e,
+                                  paimon_error *err)
 {
     pm_manifest_file_meta *m = &f->meta;
     pm_manifest_entry copy = *e;
@@ -273,8 +278,8 @@ static int file_add(pm_manifest_ctx *c, one_file *f, const pm_manifest_entry *e,
 }
 
 /* Writes the finished file under a fresh name and appends its meta. */
-static int file_close(pm_manifest_ctx *c, one_file *f, pm_arena *arena, pm_meta_vec *out,
-                      paimon_error *err)
+PM_MUST_CHECK static int file_close(pm_manifest_ctx *c, one_file *f, pm_arena *arena,
+                                    pm_meta_vec *out, paimon_error *err)
 {
     pm_buf name;
     char *path = NULL;
@@ -341,7 +346,7 @@ int pm_manifest_write_rolling(pm_manifest_ctx *c, const pm_manifest_entry *const
         if (!f.open && (rc = file_open(c, &f, err)) != 0)
             return rc;
         if ((rc = file_add(c, &f, entries[i], err)) != 0)
-            goto fail;
+            goto done;
         /* Java checks the flushed length every 1000 records. */
         if (++in_file % ROLLING_CHECK_RECORDS == 0 && (int64_t)f.sink.len >= c->target_size) {
             if ((rc = file_close(c, &f, arena, out, err)) != 0)
@@ -352,14 +357,15 @@ int pm_manifest_write_rolling(pm_manifest_ctx *c, const pm_manifest_entry *const
     if (f.open)
         return file_close(c, &f, arena, out, err);
     return 0;
-fail:
+done:
     file_abort(&f);
     return rc;
 }
 
-static int write_named(pm_manifest_ctx *c, pm_file_kind_name kind, const pm_avro_rdesc *rd,
-                       const void *records, size_t count, pm_arena *arena, const char **name_out,
-                       int64_t *size, paimon_error *err)
+PM_MUST_CHECK static int write_named(pm_manifest_ctx *c, pm_file_kind_name kind,
+                                     const pm_avro_rdesc *rd, const void *records, size_t count,
+                                     pm_arena *arena, const char **name_out, int64_t *size,
+                                     paimon_error *err)
 {
     pm_buf name;
     int64_t sz = 0;
@@ -502,7 +508,7 @@ bool pm_file_set_remove(pm_file_set *s, const pm_manifest_entry *e)
 
 /* FileEntry.mergeEntries: ADD of a held identity is an error; DELETE of a held identity
  * cancels both; DELETE of an unknown identity is kept. */
-static int map_merge(id_map *m, const pm_manifest_entry *e, paimon_error *err)
+PM_MUST_CHECK static int map_merge(id_map *m, const pm_manifest_entry *e, paimon_error *err)
 {
     size_t j = map_find(m, e);
     if (j != SIZE_MAX - 1) {
@@ -518,15 +524,17 @@ static int map_merge(id_map *m, const pm_manifest_entry *e, paimon_error *err)
 
 /* ---- ManifestFileMerger ---------------------------------------------------------------- */
 
-static int read_entries(pm_manifest_ctx *c, const pm_manifest_file_meta *m, pm_arena *arena,
-                        pm_manifest_entry **entries, size_t *count, paimon_error *err)
+PM_MUST_CHECK static int read_entries(pm_manifest_ctx *c, const pm_manifest_file_meta *m,
+                                      pm_arena *arena, pm_manifest_entry **entries, size_t *count,
+                                      paimon_error *err)
 {
     return pm_manifest_read(c->fs, c->table, m->file_name, m->file_size, arena, entries, count,
                             err);
 }
 
-static int merge_candidates(pm_manifest_ctx *c, const pm_manifest_file_meta *cand, size_t n,
-                            pm_arena *arena, pm_meta_vec *out, paimon_error *err)
+PM_MUST_CHECK static int merge_candidates(pm_manifest_ctx *c, const pm_manifest_file_meta *cand,
+                                          size_t n, pm_arena *arena, pm_meta_vec *out,
+                                          paimon_error *err)
 {
     id_map map = {0};
     const pm_manifest_entry **live = NULL;
@@ -558,8 +566,9 @@ done:
     return rc;
 }
 
-static int minor_compaction(pm_manifest_ctx *c, const pm_manifest_file_meta *in, size_t count,
-                            int64_t min_count, pm_arena *arena, pm_meta_vec *out, paimon_error *err)
+PM_MUST_CHECK static int minor_compaction(pm_manifest_ctx *c, const pm_manifest_file_meta *in,
+                                          size_t count, int64_t min_count, pm_arena *arena,
+                                          pm_meta_vec *out, paimon_error *err)
 {
     size_t start = 0;
     int64_t total = 0;
@@ -587,8 +596,8 @@ static bool must_change(const pm_manifest_ctx *c, const pm_manifest_file_meta *m
 }
 
 /* Decodes field `i` of a stats row; null datum when the row has no value. */
-static int stat_field(const pm_avro_bytes *b, const pm_type *t, size_t i, pm_datum *out,
-                      paimon_error *err)
+PM_MUST_CHECK static int stat_field(const pm_avro_bytes *b, const pm_type *t, size_t i,
+                                    pm_datum *out, paimon_error *err)
 {
     pm_binrow row;
     int rc;
@@ -604,8 +613,9 @@ static int stat_field(const pm_avro_bytes *b, const pm_type *t, size_t i, pm_dat
 
 /* MultiplePartitionPredicate.test on a manifest's partition statistics: per field, the
  * manifest's range must meet the deleted partitions' range (or both hold nulls). */
-static int may_hold_deleted(const pm_manifest_ctx *c, const part_stats *del, size_t del_count,
-                            const pm_manifest_file_meta *m, bool *out, paimon_error *err)
+PM_MUST_CHECK static int may_hold_deleted(const pm_manifest_ctx *c, const part_stats *del,
+                                          size_t del_count, const pm_manifest_file_meta *m,
+                                          bool *out, paimon_error *err)
 {
     const pm_simple_stats *ps = &m->partition_stats;
     int rc;
@@ -639,9 +649,9 @@ static int may_hold_deleted(const pm_manifest_ctx *c, const part_stats *del, siz
     return 0;
 }
 
-static int full_compaction(pm_manifest_ctx *c, const pm_manifest_file_meta *in, size_t count,
-                           int64_t size_trigger, pm_arena *arena, pm_meta_vec *out, bool *done_out,
-                           paimon_error *err)
+PM_MUST_CHECK static int full_compaction(pm_manifest_ctx *c, const pm_manifest_file_meta *in,
+                                         size_t count, int64_t size_trigger, pm_arena *arena,
+                                         pm_meta_vec *out, bool *done_out, paimon_error *err)
 {
     id_map deleted = {0};
     part_stats del_parts;

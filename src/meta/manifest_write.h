@@ -27,6 +27,7 @@
 #include "meta/path_factory.h"
 #include "util/arena.h"
 #include "util/strlist.h"
+#include "util/error.h"
 
 typedef struct pm_manifest_ctx {
     pm_fs *fs;
@@ -53,21 +54,25 @@ int pm_meta_vec_push(pm_meta_vec *v, const pm_manifest_file_meta *m);
 
 /* Writes `count` entries as rolling manifest files, appending their metas to `out`.  No
  * file is written for zero entries. */
-int pm_manifest_write_rolling(pm_manifest_ctx *c, const pm_manifest_entry *const *entries,
-                              size_t count, pm_arena *arena, pm_meta_vec *out, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_write_rolling(pm_manifest_ctx *c,
+                                            const pm_manifest_entry *const *entries, size_t count,
+                                            pm_arena *arena, pm_meta_vec *out, paimon_error *err);
 
 /* Writes a manifest list of `count` metas; `*name` (in `arena`) and `*size` describe it. */
-int pm_manifest_list_write(pm_manifest_ctx *c, const pm_manifest_file_meta *metas, size_t count,
-                           pm_arena *arena, const char **name, int64_t *size, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_list_write(pm_manifest_ctx *c, const pm_manifest_file_meta *metas,
+                                         size_t count, pm_arena *arena, const char **name,
+                                         int64_t *size, paimon_error *err);
 
 /* Writes an index manifest of `count` entries. */
-int pm_index_manifest_write(pm_manifest_ctx *c, const pm_index_manifest_entry *entries,
-                            size_t count, pm_arena *arena, const char **name, paimon_error *err);
+PM_MUST_CHECK int pm_index_manifest_write(pm_manifest_ctx *c,
+                                          const pm_index_manifest_entry *entries, size_t count,
+                                          pm_arena *arena, const char **name, paimon_error *err);
 
 /* ManifestFileMerger.merge over `in` (the previous base + delta manifests, in order). */
-int pm_manifest_merge(pm_manifest_ctx *c, const pm_manifest_file_meta *in, size_t count,
-                      int64_t merge_min_count, int64_t full_compaction_size, pm_arena *arena,
-                      pm_meta_vec *out, paimon_error *err);
+PM_MUST_CHECK int pm_manifest_merge(pm_manifest_ctx *c, const pm_manifest_file_meta *in,
+                                    size_t count, int64_t merge_min_count,
+                                    int64_t full_compaction_size, pm_arena *arena, pm_meta_vec *out,
+                                    paimon_error *err);
 
 /* A set of file identities (metadata.md §7.3) keeping insertion order, as Java's
  * LinkedHashMap<Identifier, ManifestEntry>.  Entries are borrowed. */

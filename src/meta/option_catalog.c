@@ -107,8 +107,8 @@ static int limit_cmp(const void *key, const void *elem)
     return strcmp((const char *)key, ((const option_limit *)elem)->key);
 }
 
-static int check_limit(pm_opt_type type, const char *key, const char *text,
-                       const pm_option_value *v, paimon_error *err)
+PM_MUST_CHECK static int check_limit(pm_opt_type type, const char *key, const char *text,
+                                     const pm_option_value *v, paimon_error *err)
 {
     const option_limit *l =
         bsearch(key, LIMITS, sizeof(LIMITS) / sizeof(LIMITS[0]), sizeof(LIMITS[0]), limit_cmp);
@@ -209,7 +209,7 @@ static bool opt_is(const pm_options *o, const char *key, const char *want)
 static int64_t opt_i64(const pm_options *o, const char *key)
 {
     int64_t n = 0;
-    (void)pm_options_get_i64(o, key, &n, NULL);
+    PM_IGNORE(pm_options_get_i64(o, key, &n, NULL)); /* checked: see above */
     return n;
 }
 
@@ -278,8 +278,8 @@ static const char *const AGG_FUNCTIONS[] = {"sum",
 
 /* `fields.<f>[,<g>].<setting>`: the fields must exist (validateFieldsPrefix); aggregate
  * function names must be known (validateMergeFunctionFactory). */
-static int check_fields_option(const pm_schema *s, const char *key, const char *value,
-                               paimon_error *err)
+PM_MUST_CHECK static int check_fields_option(const pm_schema *s, const char *key, const char *value,
+                                             paimon_error *err)
 {
     const char *names = key + strlen("fields.");
     const char *dot = strchr(names, '.');
@@ -313,7 +313,7 @@ static int check_fields_option(const pm_schema *s, const char *key, const char *
     return 0;
 }
 
-static int check_keys_and_values(const pm_schema *s, paimon_error *err)
+PM_MUST_CHECK static int check_keys_and_values(const pm_schema *s, paimon_error *err)
 {
     const pm_options *o = &s->options;
     for (size_t i = 0; i < o->count; i++) {
@@ -336,8 +336,8 @@ static int check_keys_and_values(const pm_schema *s, paimon_error *err)
 }
 
 /* Java's PRIMARY_KEY_UNSUPPORTED_LOGICAL_TYPES: no nested, variant or blob keys. */
-static int check_primitive_keys(const pm_schema *s, const pm_strlist *keys, const char *what,
-                                paimon_error *err)
+PM_MUST_CHECK static int check_primitive_keys(const pm_schema *s, const pm_strlist *keys,
+                                              const char *what, paimon_error *err)
 {
     for (size_t i = 0; i < keys->count; i++) {
         const pm_field *f = field(s, keys->items[i]);
@@ -351,7 +351,7 @@ static int check_primitive_keys(const pm_schema *s, const pm_strlist *keys, cons
     return 0;
 }
 
-static int check_bucket(const pm_schema *s, paimon_error *err)
+PM_MUST_CHECK static int check_bucket(const pm_schema *s, paimon_error *err)
 {
     const pm_options *o = &s->options;
     int64_t bucket = opt_i64(o, "bucket");
@@ -440,7 +440,7 @@ static const char *startup_mode(const pm_options *o)
     return m;
 }
 
-static int check_startup_mode(const pm_options *o, paimon_error *err)
+PM_MUST_CHECK static int check_startup_mode(const pm_options *o, paimon_error *err)
 {
     static const char *const ALL[] = {"scan.timestamp-millis",   "scan.timestamp",
                                       "scan.snapshot-id",        "scan.tag-name",
@@ -492,7 +492,8 @@ static int check_startup_mode(const pm_options *o, paimon_error *err)
     return 0;
 }
 
-static int check_sequence_fields(const pm_schema *s, bool cross_partition, paimon_error *err)
+PM_MUST_CHECK static int check_sequence_fields(const pm_schema *s, bool cross_partition,
+                                               paimon_error *err)
 {
     const pm_options *o = &s->options;
     pm_strlist seq;
@@ -575,8 +576,9 @@ int pm_options_validate(const pm_schema *s, paimon_error *err)
         int64_t smin = opt_i64(o, "snapshot.num-retained.min");
         int64_t smax = opt_i64(o, "snapshot.num-retained.max"), cmin = smin, cmax = smax;
         /* CoreOptions.changelogNumRetainMin/Max: the snapshot settings when unset */
-        (void)pm_options_get_i64_or(o, "changelog.num-retained.min", smin, &cmin, NULL);
-        (void)pm_options_get_i64_or(o, "changelog.num-retained.max", smax, &cmax, NULL);
+        /* both values were checked with the others (check_keys_and_values) */
+        PM_IGNORE(pm_options_get_i64_or(o, "changelog.num-retained.min", smin, &cmin, NULL));
+        PM_IGNORE(pm_options_get_i64_or(o, "changelog.num-retained.max", smax, &cmax, NULL));
         if (smin <= 0)
             return pm_err_set(err, PAIMON_EINVALID,
                               "snapshot.num-retained.min should be at least 1");

@@ -24,6 +24,7 @@
 
 #include "meta/options.h"
 #include "meta/schema.h"
+#include "util/error.h"
 
 typedef enum pm_opt_type {
     PM_OPT_INT,
@@ -77,29 +78,30 @@ typedef struct pm_option_value {
  * 'TEXT' is not ..." or "... is out of range: ..." otherwise, or PAIMON_EUNSUPPORTED for a
  * value Java accepts that paimon-c cannot use.  MAP texts are checked, not returned; STRING
  * and ENUM texts are not parsed. */
-int pm_option_parse(pm_opt_type type, const char *key, const char *text, pm_option_value *out,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_option_parse(pm_opt_type type, const char *key, const char *text,
+                                  pm_option_value *out, paimon_error *err);
 
 /* Checks one value against its definition (its type and, for enums, its values):
  * PAIMON_EINVALID "option K: ..." otherwise. */
-int pm_option_check_value(const pm_option_def *d, const char *key, const char *value,
-                          paimon_error *err);
+PM_MUST_CHECK int pm_option_check_value(const pm_option_def *d, const char *key, const char *value,
+                                        paimon_error *err);
 
 /* Everything Java checks about a schema's options when the table is created: every key
  * known, every value well-formed, and SchemaValidation's rules (bucket and bucket-key,
  * changelog producers and merge engines, deletion vectors, sequence fields, retention,
  * scan modes, field-prefixed options, system column names).  The message says why. */
-int pm_options_validate(const pm_schema *s, paimon_error *err);
+PM_MUST_CHECK int pm_options_validate(const pm_schema *s, paimon_error *err);
 
 /* The file formats and compressions the options name, for data, changelog and manifest
  * files at every level: known to Java for that format (PAIMON_EINVALID otherwise) and
  * written by paimon-c (PAIMON_EUNSUPPORTED otherwise).  Part of pm_options_validate;
  * option_catalog_formats.c says which names each format takes. */
-int pm_options_check_formats(const pm_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_options_check_formats(const pm_options *o, paimon_error *err);
 
 /* Java's rules for changing an option of an existing table.  `new_value` NULL means the
  * option is removed.  `has_snapshots`: Java only applies these once data exists. */
-int pm_option_check_alter(const pm_options *old, const char *key, const char *new_value,
-                          bool has_snapshots, paimon_error *err);
+PM_MUST_CHECK int pm_option_check_alter(const pm_options *old, const char *key,
+                                        const char *new_value, bool has_snapshots,
+                                        paimon_error *err);
 
 #endif /* PM_META_OPTION_CATALOG_H */

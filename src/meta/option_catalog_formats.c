@@ -81,7 +81,7 @@ static const codec_rule *rule_of(const char *format)
     return NULL;
 }
 
-static int check_format(const char *key, const char *format, paimon_error *err)
+PM_MUST_CHECK static int check_format(const char *key, const char *format, paimon_error *err)
 {
     const pm_file_format *f;
     if (!in(format, JAVA_FORMATS, true))
@@ -97,8 +97,8 @@ static int check_format(const char *key, const char *format, paimon_error *err)
     return 0;
 }
 
-static int check_name(const codec_rule *r, const char *key, const char *codec, bool is_override,
-                      paimon_error *err)
+PM_MUST_CHECK static int check_name(const codec_rule *r, const char *key, const char *codec,
+                                    bool is_override, paimon_error *err)
 {
     bool known =
         in(codec, r->names, r->ignore_case) ||
@@ -125,8 +125,8 @@ static int check_name(const codec_rule *r, const char *key, const char *codec, b
 }
 
 /* The format and codec one kind of file is written with (its codec from `codec_key`). */
-static int check_pair(const pm_options *o, const char *format_key, const char *format,
-                      const char *codec_key, const char *codec, paimon_error *err)
+PM_MUST_CHECK static int check_pair(const pm_options *o, const char *format_key, const char *format,
+                                    const char *codec_key, const char *codec, paimon_error *err)
 {
     const codec_rule *r;
     const char *override;
@@ -141,7 +141,8 @@ static int check_pair(const pm_options *o, const char *format_key, const char *f
 }
 
 /* A per-level map option: its levels must be integers (Integer.valueOf of each key). */
-static int level_map(const pm_options *o, const char *key, pm_strlist *pairs, paimon_error *err)
+PM_MUST_CHECK static int level_map(const pm_options *o, const char *key, pm_strlist *pairs,
+                                   paimon_error *err)
 {
     const char *v = pm_options_get(o, key);
     int rc;

@@ -22,8 +22,9 @@ static const getter DURATION = {"duration", PM_OPT_DURATION, PM_OPT_DURATION};
 
 /* Reads `key` as `g` into *out.  `fallback` is NULL for the plain getters (the catalogue's
  * default applies) and the call site's value for the `_or` getters. */
-static int read_option(const pm_options *o, const char *key, const getter *g,
-                       const pm_option_value *fallback, pm_option_value *out, paimon_error *err)
+PM_MUST_CHECK static int read_option(const pm_options *o, const char *key, const getter *g,
+                                     const pm_option_value *fallback, pm_option_value *out,
+                                     paimon_error *err)
 {
     const pm_option_def *d = pm_option_canonical(key);
     const char *text;
@@ -59,8 +60,8 @@ static int read_option(const pm_options *o, const char *key, const getter *g,
 }
 
 /* The getters of values held in an int64_t (integers, bytes, milliseconds). */
-static int read_int(const pm_options *o, const char *key, const getter *g, const int64_t *fallback,
-                    int64_t *out, paimon_error *err)
+PM_MUST_CHECK static int read_int(const pm_options *o, const char *key, const getter *g,
+                                  const int64_t *fallback, int64_t *out, paimon_error *err)
 {
     pm_option_value f = {.i = fallback != NULL ? *fallback : 0}, v;
     int rc = read_option(o, key, g, fallback != NULL ? &f : NULL, &v, err);
@@ -69,8 +70,8 @@ static int read_int(const pm_options *o, const char *key, const getter *g, const
     return rc;
 }
 
-static int read_bool(const pm_options *o, const char *key, const bool *fallback, bool *out,
-                     paimon_error *err)
+PM_MUST_CHECK static int read_bool(const pm_options *o, const char *key, const bool *fallback,
+                                   bool *out, paimon_error *err)
 {
     pm_option_value f = {.b = fallback != NULL && *fallback}, v;
     int rc = read_option(o, key, &BOOL, fallback != NULL ? &f : NULL, &v, err);

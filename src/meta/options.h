@@ -31,28 +31,34 @@
 
 #include "paimon/error.h"
 #include "util/options.h"
+#include "util/error.h"
 
 /* INT and LONG options. */
-int pm_options_get_i64(const pm_options *o, const char *key, int64_t *out, paimon_error *err);
-int pm_options_get_bool(const pm_options *o, const char *key, bool *out, paimon_error *err);
-int pm_options_get_double(const pm_options *o, const char *key, double *out, paimon_error *err);
+PM_MUST_CHECK int pm_options_get_i64(const pm_options *o, const char *key, int64_t *out,
+                                     paimon_error *err);
+PM_MUST_CHECK int pm_options_get_bool(const pm_options *o, const char *key, bool *out,
+                                      paimon_error *err);
+PM_MUST_CHECK int pm_options_get_double(const pm_options *o, const char *key, double *out,
+                                        paimon_error *err);
 /* MemorySize options, in bytes. */
-int pm_options_get_memory(const pm_options *o, const char *key, int64_t *out, paimon_error *err);
+PM_MUST_CHECK int pm_options_get_memory(const pm_options *o, const char *key, int64_t *out,
+                                        paimon_error *err);
 /* Duration options, in milliseconds. */
-int pm_options_get_duration(const pm_options *o, const char *key, int64_t *out_ms,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_options_get_duration(const pm_options *o, const char *key, int64_t *out_ms,
+                                          paimon_error *err);
 /* STRING and ENUM options: the value as given (enums: compare ignoring case), else the
  * catalogue's default, else NULL.  Borrowed from `o` or the catalogue. */
 const char *pm_options_get_str(const pm_options *o, const char *key);
 
 /* The same for options without a catalogued default: `fallback` when absent. */
-int pm_options_get_i64_or(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
-                          paimon_error *err);
-int pm_options_get_bool_or(const pm_options *o, const char *key, bool fallback, bool *out,
-                           paimon_error *err);
-int pm_options_get_memory_or(const pm_options *o, const char *key, int64_t fallback, int64_t *out,
-                             paimon_error *err);
-int pm_options_get_duration_or(const pm_options *o, const char *key, int64_t fallback_ms,
-                               int64_t *out_ms, paimon_error *err);
+PM_MUST_CHECK int pm_options_get_i64_or(const pm_options *o, const char *key, int64_t fallback,
+                                        int64_t *out, paimon_error *err);
+PM_MUST_CHECK int pm_options_get_bool_or(const pm_options *o, const char *key, bool fallback,
+                                         bool *out, paimon_error *err);
+PM_MUST_CHECK int pm_options_get_memory_or(const pm_options *o, const char *key, int64_t fallback,
+                                           int64_t *out, paimon_error *err);
+PM_MUST_CHECK int pm_options_get_duration_or(const pm_options *o, const char *key,
+                                             int64_t fallback_ms, int64_t *out_ms,
+                                             paimon_error *err);
 
 #endif /* PM_META_OPTIONS_H */

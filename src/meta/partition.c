@@ -60,8 +60,8 @@ int pm_partition_unescape(pm_buf *out, const char *s, size_t len)
 }
 
 /* Appends the partition value text (unescaped) for legacy or cast naming. */
-static int value_text(pm_buf *out, const pm_type *t, const pm_datum *d, bool legacy,
-                      paimon_error *err)
+PM_MUST_CHECK static int value_text(pm_buf *out, const pm_type *t, const pm_datum *d, bool legacy,
+                                    paimon_error *err)
 {
     switch (t->id) {
     case PM_TYPE_BOOLEAN: return pm_buf_puts(out, d->v.b ? "true" : "false");

@@ -30,17 +30,19 @@ typedef struct pm_partition_naming {
     bool legacy;              /* partition.legacy-name */
 } pm_partition_naming;
 
-int pm_partition_naming_from(const pm_schema *schema, pm_partition_naming *out, paimon_error *err);
+PM_MUST_CHECK int pm_partition_naming_from(const pm_schema *schema, pm_partition_naming *out,
+                                           paimon_error *err);
 
 /* Appends "k1=v1/k2=v2/" for the partition row (fields in partition-key order); nothing
  * for an unpartitioned table.  BINARY values (Java writes byte[].toString(), an identity
  * hash nobody can reproduce) are PAIMON_EUNSUPPORTED. */
-int pm_partition_path(pm_buf *out, const pm_field *const *fields, size_t count,
-                      const pm_binrow *row, const pm_partition_naming *naming, paimon_error *err);
+PM_MUST_CHECK int pm_partition_path(pm_buf *out, const pm_field *const *fields, size_t count,
+                                    const pm_binrow *row, const pm_partition_naming *naming,
+                                    paimon_error *err);
 
 /* Appends the partition as a canonical JSON object {"k": value, ...}. */
-int pm_partition_json(pm_buf *out, const pm_field *const *fields, size_t count,
-                      const pm_binrow *row, paimon_error *err);
+PM_MUST_CHECK int pm_partition_json(pm_buf *out, const pm_field *const *fields, size_t count,
+                                    const pm_binrow *row, paimon_error *err);
 
 /* Escapes one path component (Java's PartitionPathUtils.escapePathName). */
 int pm_partition_escape(pm_buf *out, const char *s, size_t len);
@@ -49,5 +51,6 @@ int pm_partition_unescape(pm_buf *out, const char *s, size_t len);
 
 /* Java's toString() forms of values are in data/java_text.h. */
 #include "data/java_text.h"
+#include "util/error.h"
 
 #endif /* PM_META_PARTITION_H */

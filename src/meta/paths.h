@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "io/fs.h"
+#include "util/error.h"
 
 #define PM_DIR_SCHEMA   "schema"
 #define PM_DIR_SNAPSHOT "snapshot"
@@ -29,13 +30,13 @@ bool pm_parse_versioned_name(const char *name, const char *prefix, int64_t *id);
 
 /* Ids of the "<prefix><digits>" entries of `dir`, ascending.  A missing directory yields an
  * empty list.  Caller owns `*ids` (pm_free). */
-int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **ids, size_t *count,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **ids,
+                                    size_t *count, paimon_error *err);
 
 /* Writes `root` in Jackson's layout as the new metadata file `path` (schema, snapshot, tag)
  * with the create-if-absent protocol of write_atomic: PAIMON_EEXISTS when it is there.
  * Takes ownership of `path` and `root`, also on failure; either NULL (its build ran out of
  * memory) gives PAIMON_ENOMEM. */
-int pm_metadata_create_json(pm_fs *fs, char *path, json_t *root, paimon_error *err);
+PM_MUST_CHECK int pm_metadata_create_json(pm_fs *fs, char *path, json_t *root, paimon_error *err);
 
 #endif /* PM_META_PATHS_H */

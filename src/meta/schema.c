@@ -25,8 +25,8 @@ void pm_schema_free(pm_schema *s)
     pm_free(s);
 }
 
-static int read_key_list(const json_t *root, const char *key, pm_strlist *out, const char *what,
-                         paimon_error *err)
+PM_MUST_CHECK static int read_key_list(const json_t *root, const char *key, pm_strlist *out,
+                                       const char *what, paimon_error *err)
 {
     const json_t *arr = json_object_get(root, key), *v;
     size_t i;
@@ -190,8 +190,9 @@ const pm_field *pm_schema_field(const pm_schema *s, const char *name)
     return pm_type_field_by_name(s->row, name, NULL);
 }
 
-static int fields_of(const pm_schema *s, const pm_strlist *names, const pm_strlist *skip,
-                     const pm_field **out, size_t cap, size_t *count, paimon_error *err)
+PM_MUST_CHECK static int fields_of(const pm_schema *s, const pm_strlist *names,
+                                   const pm_strlist *skip, const pm_field **out, size_t cap,
+                                   size_t *count, paimon_error *err)
 {
     size_t n = 0;
     for (size_t i = 0; i < names->count; i++) {
@@ -223,8 +224,8 @@ int pm_schema_trimmed_pk_fields(const pm_schema *s, const pm_field **out, size_t
     return fields_of(s, &s->primary_keys, &s->partition_keys, out, cap, count, err);
 }
 
-static int check_keys(const pm_schema *s, const pm_strlist *keys, const char *kind,
-                      paimon_error *err)
+PM_MUST_CHECK static int check_keys(const pm_schema *s, const pm_strlist *keys, const char *kind,
+                                    paimon_error *err)
 {
     for (size_t i = 0; i < keys->count; i++) {
         if (pm_schema_field(s, keys->items[i]) == NULL)
@@ -253,7 +254,7 @@ static bool has_variant(const pm_type *t)
 
 /* What the table's file format cannot store, refused as Java's FileFormat.validateDataFields
  * refuses it when a table is created or altered (SchemaValidation.validateTableSchema). */
-static int check_columns(const pm_schema *s, paimon_error *err)
+PM_MUST_CHECK static int check_columns(const pm_schema *s, paimon_error *err)
 {
     const char *format = pm_options_get(&s->options, "file.format");
     if (format == NULL)

@@ -22,6 +22,7 @@
 #include "io/fs.h"
 #include "meta/options.h"
 #include "util/strlist.h"
+#include "util/error.h"
 
 #define PM_SCHEMA_VERSION 3
 
@@ -40,8 +41,8 @@ typedef struct pm_schema {
 void pm_schema_free(pm_schema *s);
 
 /* Parses schema JSON.  `what` names the file in errors (PAIMON_ECORRUPT). */
-int pm_schema_parse(const uint8_t *data, size_t len, const char *what, pm_schema **out,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_schema_parse(const uint8_t *data, size_t len, const char *what,
+                                  pm_schema **out, paimon_error *err);
 
 /* Appends the Java 1.4.2 layout of `s` (version 3). */
 int pm_schema_write_json(const pm_schema *s, pm_buf *out);
@@ -55,7 +56,7 @@ json_t *pm_schema_to_json(const pm_schema *s);
  * types no deeper than PM_MAX_NESTING, and what the table's file.format cannot store
  * (Java's FileFormat.validateDataFields: VARIANT in ORC; in Avro TIMESTAMP above 6 and TIME
  * above 3 digits, VARIANT, names that are not Avro names, pm_avro_data_check). */
-int pm_schema_validate(const pm_schema *s, paimon_error *err);
+PM_MUST_CHECK int pm_schema_validate(const pm_schema *s, paimon_error *err);
 
 /* ---- derived views --------------------------------------------------------------------- */
 
@@ -70,12 +71,12 @@ const pm_field *pm_schema_field(const pm_schema *s, const char *name);
 
 /* Partition columns in partitionKeys order (types borrowed from the schema); `*count`
  * fields written to `out` (capacity `cap`).  PAIMON_ECORRUPT if a key is not a column. */
-int pm_schema_partition_fields(const pm_schema *s, const pm_field **out, size_t cap, size_t *count,
-                               paimon_error *err);
+PM_MUST_CHECK int pm_schema_partition_fields(const pm_schema *s, const pm_field **out, size_t cap,
+                                             size_t *count, paimon_error *err);
 
 /* Primary keys minus partition keys ("trimmed primary keys"), in primaryKeys order. */
-int pm_schema_trimmed_pk_fields(const pm_schema *s, const pm_field **out, size_t cap, size_t *count,
-                                paimon_error *err);
+PM_MUST_CHECK int pm_schema_trimmed_pk_fields(const pm_schema *s, const pm_field **out, size_t cap,
+                                              size_t *count, paimon_error *err);
 
 /* ---- files ----------------------------------------------------------------------------- */
 
@@ -83,17 +84,20 @@ int pm_schema_trimmed_pk_fields(const pm_schema *s, const pm_field **out, size_t
 char *pm_schema_path(const char *table, int64_t id);
 
 /* Schema ids present in the table, ascending.  A missing schema directory gives none. */
-int pm_schema_list_ids(pm_fs *fs, const char *table, int64_t **ids, size_t *count,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_schema_list_ids(pm_fs *fs, const char *table, int64_t **ids, size_t *count,
+                                     paimon_error *err);
 
 /* Reads schema `id`.  PAIMON_ENOTFOUND names the file when it is missing. */
-int pm_schema_read(pm_fs *fs, const char *table, int64_t id, pm_schema **out, paimon_error *err);
+PM_MUST_CHECK int pm_schema_read(pm_fs *fs, const char *table, int64_t id, pm_schema **out,
+                                 paimon_error *err);
 
 /* The schema with the highest id; PAIMON_ENOTFOUND when the table has none. */
-int pm_schema_read_latest(pm_fs *fs, const char *table, pm_schema **out, paimon_error *err);
+PM_MUST_CHECK int pm_schema_read_latest(pm_fs *fs, const char *table, pm_schema **out,
+                                        paimon_error *err);
 
 /* Writes `s` as schema-<s->id> with the create-if-absent protocol: PAIMON_EEXISTS when a
  * concurrent writer took the id. */
-int pm_schema_commit(pm_fs *fs, const char *table, const pm_schema *s, paimon_error *err);
+PM_MUST_CHECK int pm_schema_commit(pm_fs *fs, const char *table, const pm_schema *s,
+                                   paimon_error *err);
 
 #endif /* PM_META_SCHEMA_H */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "meta/schema.h"
+#include "util/error.h"
 
 #define PM_SCHEMA_CACHE_MAX_ID 1000000
 
@@ -35,7 +36,8 @@ void pm_schema_cache_init(pm_schema_cache *c, pm_fs *fs, const char *table);
 void pm_schema_cache_release(pm_schema_cache *c);
 
 /* Reads schema `id` into the cache (the slow half of pm_schema_cache_get). */
-int pm_schema_cache_load(pm_schema_cache *c, int64_t id, const pm_schema **out, paimon_error *err);
+PM_MUST_CHECK int pm_schema_cache_load(pm_schema_cache *c, int64_t id, const pm_schema **out,
+                                       paimon_error *err);
 
 /* Schema `id`, read on first use.  Borrowed; valid until pm_schema_cache_release.
  * PAIMON_ECORRUPT names the table for an id out of range; pm_schema_read's errors pass
@@ -52,6 +54,7 @@ static inline int pm_schema_cache_get(pm_schema_cache *c, int64_t id, const pm_s
 
 /* pm_schema_cache_get with the cache as `ctx`: the shape of the `schema_of` callbacks that
  * lower layers take (lsm/lookup_levels.h). */
-int pm_schema_cache_cb(void *ctx, int64_t id, const pm_schema **out, paimon_error *err);
+PM_MUST_CHECK int pm_schema_cache_cb(void *ctx, int64_t id, const pm_schema **out,
+                                     paimon_error *err);
 
 #endif

@@ -31,8 +31,8 @@ void pm_snapshot_free(pm_snapshot *s)
 }
 
 /* Copies an optional string member into *out (NULL when absent). */
-static int take_str(const json_t *root, const char *key, bool required, char **out,
-                    const char *what, paimon_error *err)
+PM_MUST_CHECK static int take_str(const json_t *root, const char *key, bool required, char **out,
+                                  const char *what, paimon_error *err)
 {
     const char *v = NULL;
     int rc = pm_json_get_str(root, key, required, &v, what, err);
@@ -44,8 +44,8 @@ static int take_str(const json_t *root, const char *key, bool required, char **o
 }
 
 /* An optional size: PM_ABSENT when missing; a negative size is corrupt. */
-static int take_size(const json_t *root, const char *key, int64_t *out, const char *what,
-                     paimon_error *err)
+PM_MUST_CHECK static int take_size(const json_t *root, const char *key, int64_t *out,
+                                   const char *what, paimon_error *err)
 {
     int rc;
     *out = PM_ABSENT;
@@ -56,8 +56,8 @@ static int take_size(const json_t *root, const char *key, int64_t *out, const ch
 }
 
 /* An optional record count: PM_ABSENT_COUNT when missing (deltas may be negative). */
-static int take_count(const json_t *root, const char *key, int64_t *out, const char *what,
-                      paimon_error *err)
+PM_MUST_CHECK static int take_count(const json_t *root, const char *key, int64_t *out,
+                                    const char *what, paimon_error *err)
 {
     *out = PM_ABSENT_COUNT;
     return pm_json_get_i64(root, key, false, out, NULL, what, err);

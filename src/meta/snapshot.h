@@ -24,6 +24,7 @@
 #include "io/fs.h"
 #include "meta/options.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 #define PM_SNAPSHOT_VERSION 3
 #define PM_ABSENT           (-1)      /* an optional size a file does not carry (sizes are >= 0) */
@@ -69,8 +70,8 @@ void pm_snapshot_free(pm_snapshot *s);
 const char *pm_commit_kind_name(pm_commit_kind kind);
 
 /* Parses snapshot JSON (also the snapshot part of a tag file).  `what` names the file. */
-int pm_snapshot_parse(const uint8_t *data, size_t len, const char *what, pm_snapshot **out,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_snapshot_parse(const uint8_t *data, size_t len, const char *what,
+                                    pm_snapshot **out, paimon_error *err);
 
 /* The JSON object in Java 1.4.2's shape (caller owns the reference), or NULL (no memory). */
 json_t *pm_snapshot_to_json(const pm_snapshot *s);
@@ -82,27 +83,28 @@ int pm_snapshot_write_json(const pm_snapshot *s, pm_buf *out);
 char *pm_snapshot_path(const char *table, int64_t id);
 
 /* Ids of every snapshot file, ascending (the directory listing; hints are not used). */
-int pm_snapshot_list_ids(pm_fs *fs, const char *table, int64_t **ids, size_t *count,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_snapshot_list_ids(pm_fs *fs, const char *table, int64_t **ids, size_t *count,
+                                       paimon_error *err);
 
 /* The latest snapshot id; 0 and *found=false when the table has no snapshot. */
-int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
-                          paimon_error *err);
+PM_MUST_CHECK int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
+                                        paimon_error *err);
 /* The earliest snapshot id; *found=false when there is none. */
-int pm_snapshot_earliest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_snapshot_earliest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,
+                                          paimon_error *err);
 
 /* Reads snapshot `id`; PAIMON_ENOTFOUND when it does not exist. */
-int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out,
-                     paimon_error *err);
+PM_MUST_CHECK int pm_snapshot_read(pm_fs *fs, const char *table, int64_t id, pm_snapshot **out,
+                                   paimon_error *err);
 
 /* Publishes `s` as snapshot-<s->id> with the create-if-absent protocol (DESIGN.md
  * invariant 1): PAIMON_EEXISTS when another commit took the id. */
-int pm_snapshot_commit(pm_fs *fs, const char *table, const pm_snapshot *s, paimon_error *err);
+PM_MUST_CHECK int pm_snapshot_commit(pm_fs *fs, const char *table, const pm_snapshot *s,
+                                     paimon_error *err);
 
 /* Overwrites the LATEST or EARLIEST hint with the decimal id (no newline). */
-int pm_snapshot_write_hint(pm_fs *fs, const char *table, const char *hint, int64_t id,
-                           paimon_error *err);
+PM_MUST_CHECK int pm_snapshot_write_hint(pm_fs *fs, const char *table, const char *hint, int64_t id,
+                                         paimon_error *err);
 
 /* ---- tags and consumers ---------------------------------------------------------------- */
 
@@ -114,16 +116,18 @@ typedef struct pm_tag {
 } pm_tag;
 
 void pm_tag_free(pm_tag *t);
-int pm_tag_list(pm_fs *fs, const char *table, pm_strlist *names, paimon_error *err);
-int pm_tag_read(pm_fs *fs, const char *table, const char *name, pm_tag **out, paimon_error *err);
+PM_MUST_CHECK int pm_tag_list(pm_fs *fs, const char *table, pm_strlist *names, paimon_error *err);
+PM_MUST_CHECK int pm_tag_read(pm_fs *fs, const char *table, const char *name, pm_tag **out,
+                              paimon_error *err);
 /* Writes tag-<name> (create-if-absent): the snapshot's JSON plus the tag fields. */
-int pm_tag_write(pm_fs *fs, const char *table, const pm_tag *tag, paimon_error *err);
+PM_MUST_CHECK int pm_tag_write(pm_fs *fs, const char *table, const pm_tag *tag, paimon_error *err);
 
-int pm_consumer_list(pm_fs *fs, const char *table, pm_strlist *ids, paimon_error *err);
-int pm_consumer_read(pm_fs *fs, const char *table, const char *id, int64_t *next_snapshot,
-                     paimon_error *err);
+PM_MUST_CHECK int pm_consumer_list(pm_fs *fs, const char *table, pm_strlist *ids,
+                                   paimon_error *err);
+PM_MUST_CHECK int pm_consumer_read(pm_fs *fs, const char *table, const char *id,
+                                   int64_t *next_snapshot, paimon_error *err);
 /* Overwrites consumer-<id> with {"nextSnapshot" : N}. */
-int pm_consumer_write(pm_fs *fs, const char *table, const char *id, int64_t next_snapshot,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_consumer_write(pm_fs *fs, const char *table, const char *id,
+                                    int64_t next_snapshot, paimon_error *err);
 
 #endif /* PM_META_SNAPSHOT_H */

@@ -34,8 +34,8 @@ int pm_snapshot_list_ids(pm_fs *fs, const char *table, int64_t **ids, size_t *co
 }
 
 /* Reads a hint file: digits only; any other content (a newline, garbage) counts as absent. */
-static int read_hint(pm_fs *fs, const char *table, const char *hint, int64_t *id, bool *ok,
-                     paimon_error *err)
+PM_MUST_CHECK static int read_hint(pm_fs *fs, const char *table, const char *hint, int64_t *id,
+                                   bool *ok, paimon_error *err)
 {
     char *path = pm_table_file(table, PM_DIR_SNAPSHOT, hint);
     uint8_t *data = NULL;
@@ -58,8 +58,8 @@ static int read_hint(pm_fs *fs, const char *table, const char *hint, int64_t *id
     return rc;
 }
 
-static int snapshot_exists(pm_fs *fs, const char *table, int64_t id, bool *exists,
-                           paimon_error *err)
+PM_MUST_CHECK static int snapshot_exists(pm_fs *fs, const char *table, int64_t id, bool *exists,
+                                         paimon_error *err)
 {
     char *path = pm_snapshot_path(table, id);
     int rc;
@@ -73,8 +73,8 @@ static int snapshot_exists(pm_fs *fs, const char *table, int64_t id, bool *exist
 /* The id a hint file names, if it still holds: its snapshot exists and the one beyond it
  * (the next for LATEST, `step` 1; the previous for EARLIEST, `step` -1) does not.  Else
  * the directory is the truth: the last or first id listed. */
-static int hinted_id(pm_fs *fs, const char *table, const char *hint_name, int step, int64_t *id,
-                     bool *found, paimon_error *err)
+PM_MUST_CHECK static int hinted_id(pm_fs *fs, const char *table, const char *hint_name, int step,
+                                   int64_t *id, bool *found, paimon_error *err)
 {
     int64_t hint = 0, *ids = NULL;
     size_t n = 0;
@@ -175,8 +175,8 @@ void pm_tag_free(pm_tag *t)
     pm_free(t);
 }
 
-static int list_prefixed(pm_fs *fs, const char *table, const char *dir_name, const char *prefix,
-                         pm_strlist *out, paimon_error *err)
+PM_MUST_CHECK static int list_prefixed(pm_fs *fs, const char *table, const char *dir_name,
+                                       const char *prefix, pm_strlist *out, paimon_error *err)
 {
     char *dir = pm_table_file(table, dir_name, NULL);
     pm_strlist names;

@@ -52,12 +52,12 @@ static long field_index(const pm_schema *s, const char *name)
     return pm_type_field_by_name(s->row, name, &idx) != NULL ? (long)idx : -1;
 }
 
-static int not_found(paimon_error *err, const char *name)
+PM_MUST_CHECK static int not_found(paimon_error *err, const char *name)
 {
     return pm_err_set(err, PAIMON_ENOTFOUND, "column %s does not exist", name);
 }
 
-static int add_column(pm_schema *s, const paimon_alter *a, paimon_error *err)
+PM_MUST_CHECK static int add_column(pm_schema *s, const paimon_alter *a, paimon_error *err)
 {
     pm_type *parsed = NULL;
     pm_field moved;
@@ -128,7 +128,7 @@ done:
     return rc;
 }
 
-static int drop_column(pm_schema *s, const char *name, paimon_error *err)
+PM_MUST_CHECK static int drop_column(pm_schema *s, const char *name, paimon_error *err)
 {
     long idx = field_index(s, name);
     if (is_key(&s->partition_keys, name) || is_key(&s->primary_keys, name))
@@ -145,7 +145,8 @@ static int drop_column(pm_schema *s, const char *name, paimon_error *err)
     return 0;
 }
 
-static int rename_column(pm_schema *s, const char *old, const char *name, paimon_error *err)
+PM_MUST_CHECK static int rename_column(pm_schema *s, const char *old, const char *name,
+                                       paimon_error *err)
 {
     long idx = field_index(s, old);
     char *copy;
@@ -267,7 +268,8 @@ static bool cast_exists(const pm_type *src, const pm_type *dst, bool *implicit)
     return false;
 }
 
-static int alter_type(pm_schema *s, const char *name, const char *type_text, paimon_error *err)
+PM_MUST_CHECK static int alter_type(pm_schema *s, const char *name, const char *type_text,
+                                    paimon_error *err)
 {
     long idx = field_index(s, name);
     pm_type *t = NULL;
@@ -335,7 +337,8 @@ done:
     return rc;
 }
 
-static int apply(pm_schema *s, const paimon_alter *a, bool has_snapshots, paimon_error *err)
+PM_MUST_CHECK static int apply(pm_schema *s, const paimon_alter *a, bool has_snapshots,
+                               paimon_error *err)
 {
     switch (a->kind) {
     case PAIMON_ALTER_ADD_COLUMN: return add_column(s, a, err);

@@ -26,10 +26,11 @@
 
 #include "io/fs.h"
 #include "paimon/write.h"
+#include "util/error.h"
 
 /* Applies `change` to the latest schema of the table at `path` and commits the next
  * schema; `*new_id` (may be NULL) receives its id. */
-int pm_table_alter(pm_fs *fs, const char *path, const paimon_alter *change, int64_t *new_id,
-                   paimon_error *err);
+PM_MUST_CHECK int pm_table_alter(pm_fs *fs, const char *path, const paimon_alter *change,
+                                 int64_t *new_id, paimon_error *err);
 
 #endif /* PM_TABLE_ALTER_H */

@@ -11,14 +11,15 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
-static int changes_list(paimon_table *t, const pm_schema *schema, const pm_snapshot *s,
-                        const char **list, int64_t *size, paimon_error *err);
+PM_MUST_CHECK static int changes_list(paimon_table *t, const pm_schema *schema,
+                                      const pm_snapshot *s, const char **list, int64_t *size,
+                                      paimon_error *err);
 
 /* ---- snapshots and long-lived changelogs ----------------------------------------------------- */
 
 /* Java's CoreOptions.changelogLifecycleDecoupled: changelogs outlive snapshots when any of
  * their retention options exceeds the snapshot one (each defaults to the snapshot one). */
-static int changelog_decoupled(const pm_schema *s, bool *out, paimon_error *err)
+PM_MUST_CHECK static int changelog_decoupled(const pm_schema *s, bool *out, paimon_error *err)
 {
     int64_t smin, smax, stime, cmin, cmax, ctime;
     int rc;
@@ -40,8 +41,8 @@ static int changelog_decoupled(const pm_schema *s, bool *out, paimon_error *err)
 /* Snapshot `id`, or where changelogs are decoupled and the snapshot has expired, the
  * long-lived `changelog/changelog-<id>` Java keeps in its place (the snapshot's JSON;
  * NextSnapshotFetcher reads it the same way).  PAIMON_ENOTFOUND when neither exists. */
-static int read_point(paimon_table *t, bool decoupled, int64_t id, pm_snapshot **out,
-                      paimon_error *err)
+PM_MUST_CHECK static int read_point(paimon_table *t, bool decoupled, int64_t id, pm_snapshot **out,
+                                    paimon_error *err)
 {
     char name[48], *path;
     uint8_t *data = NULL;
@@ -63,7 +64,8 @@ static int read_point(paimon_table *t, bool decoupled, int64_t id, pm_snapshot *
 /* The earliest id a change read can start at: the earliest long-lived changelog when
  * changelogs are decoupled and one exists, else the earliest snapshot (Java's
  * ContinuousFromSnapshotStartingScanner.getEarliestId). */
-static int earliest_point(paimon_table *t, bool decoupled, int64_t *earliest, paimon_error *err)
+PM_MUST_CHECK static int earliest_point(paimon_table *t, bool decoupled, int64_t *earliest,
+                                        paimon_error *err)
 {
     int64_t *ids = NULL;
     size_t n = 0;
@@ -86,8 +88,8 @@ static int earliest_point(paimon_table *t, bool decoupled, int64_t *earliest, pa
 /* Java's TimeTravelUtil.earlierThanTimeMills: the last snapshot (or long-lived changelog)
  * committed strictly before `ms`, or earliest - 1 when the earliest is not before it.  The
  * same probes as Java, so tables with equal commit times resolve alike. */
-static int earlier_than(paimon_table *t, bool decoupled, int64_t earliest, int64_t latest,
-                        int64_t ms, int64_t *out, paimon_error *err)
+PM_MUST_CHECK static int earlier_than(paimon_table *t, bool decoupled, int64_t earliest,
+                                      int64_t latest, int64_t ms, int64_t *out, paimon_error *err)
 {
     pm_snapshot *s = NULL;
     int rc = read_point(t, decoupled, earliest, &s, err);
@@ -229,8 +231,9 @@ static int cmp_change_file(const void *pa, const void *pb)
 }
 
 /* Which manifest list snapshot `s` contributes, or NULL for none (see changes.h). */
-static int changes_list(paimon_table *t, const pm_schema *schema, const pm_snapshot *s,
-                        const char **list, int64_t *size, paimon_error *err)
+PM_MUST_CHECK static int changes_list(paimon_table *t, const pm_schema *schema,
+                                      const pm_snapshot *s, const char **list, int64_t *size,
+                                      paimon_error *err)
 {
     const char *producer = pm_schema_option(schema, "changelog-producer");
     bool pk = schema->primary_keys.count > 0, overwrite_read = false;
@@ -268,41 +271,15 @@ static int changes_list(paimon_table *t, const pm_schema *schema, const pm_snaps
     return 0;
 }
 
-int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_scan_plan **out,
-                    bool *read, paimon_error *err)
+/* The splits of the changelog files that manifest list `list` names, into `p`. */
+PM_MUST_CHECK static int plan_changelog_files(paimon_table *t, pm_scan_plan *p, const char *list,
+                                              int64_t list_size, paimon_error *err)
 {
-    pm_scan_plan *p = pm_calloc(1, sizeof(*p));
     pm_manifest_file_meta *metas = NULL;
     const pm_manifest_entry **entries = NULL, **live = NULL, **files = NULL;
-    const char *list = NULL;
     size_t *counts = NULL, nm = 0, nlive = 0, nfiles = 0, cap = 0;
-    int64_t list_size = PM_ABSENT;
     int rc = 0;
 
-    *out = NULL;
-    *read = false;
-    if (p == NULL)
-        return pm_nomem(err);
-    pm_arena_init(&p->arena, 1 << 14);
-    {
-        bool decoupled = false;
-        rc = changelog_decoupled(schema, &decoupled, err);
-        if (rc == 0)
-            rc = read_point(t, decoupled, id, &p->snapshot, err);
-    }
-    if (rc == PAIMON_ENOTFOUND)
-        rc = pm_err_set(err, PAIMON_ENOTFOUND,
-                        "%s: snapshot %lld has expired or was never "
-                        "committed",
-                        t->path, (long long)id);
-    if (rc != 0)
-        goto done;
-    PM_TRY(pm_schema_read(t->fs, t->path, schema->id, &p->schema, err));
-    p->primary_key = p->schema->primary_keys.count > 0;
-    PM_TRY(changes_list(t, p->schema, p->snapshot, &list, &list_size, err));
-    if (list == NULL)
-        goto finish;
-    *read = true;
     PM_TRY(pm_manifest_list_read(t->fs, t->path, list, list_size, &p->arena, &metas, &nm, err));
     p->manifests_total = nm;
     entries = pm_arena_calloc(&p->arena, nm + 1, sizeof(*entries));
@@ -341,7 +318,43 @@ int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_sca
             start = i;
         }
     }
-finish:
+done:
+    return rc;
+}
+
+int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_scan_plan **out,
+                    bool *read, paimon_error *err)
+{
+    pm_scan_plan *p = pm_calloc(1, sizeof(*p));
+    const char *list = NULL;
+    int64_t list_size = PM_ABSENT;
+    int rc = 0;
+
+    *out = NULL;
+    *read = false;
+    if (p == NULL)
+        return pm_nomem(err);
+    pm_arena_init(&p->arena, 1 << 14);
+    {
+        bool decoupled = false;
+        rc = changelog_decoupled(schema, &decoupled, err);
+        if (rc == 0)
+            rc = read_point(t, decoupled, id, &p->snapshot, err);
+    }
+    if (rc == PAIMON_ENOTFOUND)
+        rc = pm_err_set(err, PAIMON_ENOTFOUND,
+                        "%s: snapshot %lld has expired or was never "
+                        "committed",
+                        t->path, (long long)id);
+    if (rc != 0)
+        goto done;
+    PM_TRY(pm_schema_read(t->fs, t->path, schema->id, &p->schema, err));
+    p->primary_key = p->schema->primary_keys.count > 0;
+    PM_TRY(changes_list(t, p->schema, p->snapshot, &list, &list_size, err));
+    if (list != NULL) {
+        *read = true;
+        PM_TRY(plan_changelog_files(t, p, list, list_size, err));
+    }
     *out = p;
     p = NULL;
 done:

@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #include "table/scan.h"
+#include "util/error.h"
 
 typedef enum pm_changes_from {
     PM_CHANGES_FROM_EARLIEST,  /* the earliest snapshot */
@@ -68,20 +69,20 @@ typedef struct pm_changes_range {
  * The timestamp rule is Java's TimeTravelUtil.earlierThanTimeMills: binary search for the
  * last snapshot committed before the timestamp, and start after it (at the earliest when
  * the earliest is not before it). */
-int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *first,
-                       int64_t *last, paimon_error *err);
+PM_MUST_CHECK int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *first,
+                                     int64_t *last, paimon_error *err);
 
 /* Fails (PAIMON_EUNSUPPORTED, as pm_changes_plan would) when a snapshot of [first, last]
  * cannot be read as changes, so that a read is refused before it prints anything: today an
  * OVERWRITE snapshot of a table that asks for overwrites to be streamed. */
-int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t first, int64_t last,
-                           paimon_error *err);
+PM_MUST_CHECK int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t first,
+                                         int64_t last, paimon_error *err);
 
 /* Plans the changes of snapshot `id` in `schema` (a copy is kept): *read tells whether Java
  * reads the snapshot at all (false: the plan has no split).  The plan's splits are raw, to be
  * read with pm_split_reader_open_changes().  Caller owns `*out`; release with
  * pm_scan_plan_free(). */
-int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_scan_plan **out,
-                    bool *read, paimon_error *err);
+PM_MUST_CHECK int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id,
+                                  pm_scan_plan **out, bool *read, paimon_error *err);
 
 #endif /* PM_TABLE_CHANGES_H */

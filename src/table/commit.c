@@ -35,7 +35,7 @@ typedef struct commit_conf {
     bool dv_by_file; /* deletion vectors of unaware-bucket append tables: by file name */
 } commit_conf;
 
-static int read_conf(const pm_schema *s, commit_conf *c, paimon_error *err)
+PM_MUST_CHECK static int read_conf(const pm_schema *s, commit_conf *c, paimon_error *err)
 {
     const pm_options *o = &s->options;
     const char *fmt = pm_options_get(o, "manifest.format");
@@ -113,7 +113,7 @@ typedef struct table_view {
     pm_partition_naming naming;
 } table_view;
 
-static int view_load(pm_fs *fs, const char *table, table_view *v, paimon_error *err)
+PM_MUST_CHECK static int view_load(pm_fs *fs, const char *table, table_view *v, paimon_error *err)
 {
     const pm_field *keys[MAX_KEY_FIELDS];
     int rc;
@@ -135,9 +135,9 @@ static int view_load(pm_fs *fs, const char *table, table_view *v, paimon_error *
 
 /* Does the partition (serialized row) match every "k=v" item of the overwrite spec?  The
  * comparison is on the directory names Java derives, so values match as Java prints them. */
-static int partition_matches(const table_view *v, const pm_avro_bytes *part,
-                             const char *const *spec, size_t spec_count, bool *out,
-                             paimon_error *err)
+PM_MUST_CHECK static int partition_matches(const table_view *v, const pm_avro_bytes *part,
+                                           const char *const *spec, size_t spec_count, bool *out,
+                                           paimon_error *err)
 {
     pm_binrow row;
     pm_buf path, item;
@@ -175,7 +175,8 @@ done:
     return rc;
 }
 
-static int check_spec_keys(const table_view *v, const pm_commit_opts *o, paimon_error *err)
+PM_MUST_CHECK static int check_spec_keys(const table_view *v, const pm_commit_opts *o,
+                                         paimon_error *err)
 {
     for (size_t i = 0; i < o->partition_count; i++) {
         const char *eq = strchr(o->partition[i], '=');
@@ -195,8 +196,8 @@ static int check_spec_keys(const table_view *v, const pm_commit_opts *o, paimon_
 
 /* ---- conflicts ------------------------------------------------------------------------- */
 
-static int compare_keys(const table_view *v, const pm_avro_bytes *a, const pm_avro_bytes *b,
-                        int *out, paimon_error *err)
+PM_MUST_CHECK static int compare_keys(const table_view *v, const pm_avro_bytes *a,
+                                      const pm_avro_bytes *b, int *out, paimon_error *err)
 {
     pm_binrow ra, rb;
     int rc;
@@ -215,7 +216,7 @@ static int compare_keys(const table_view *v, const pm_avro_bytes *a, const pm_av
     return 0;
 }
 
-static int lsm_check(const table_view *v, const entry_vec *files, paimon_error *err)
+PM_MUST_CHECK static int lsm_check(const table_view *v, const entry_vec *files, paimon_error *err)
 {
     /* Files of the same partition, bucket and level >= 1 must not overlap in key range. */
     for (size_t i = 0; i < files->count; i++) {
@@ -242,9 +243,9 @@ static int lsm_check(const table_view *v, const entry_vec *files, paimon_error *
 }
 
 /* Java's ConflictDetection.checkConflicts over the live files of `latest`. */
-static int check_conflicts(const table_view *v, const pm_manifest_entry *const *live,
-                           size_t live_count, const entry_vec *delta, bool overwrite,
-                           paimon_error *err)
+PM_MUST_CHECK static int check_conflicts(const table_view *v, const pm_manifest_entry *const *live,
+                                         size_t live_count, const entry_vec *delta, bool overwrite,
+                                         paimon_error *err)
 {
     pm_file_set set = {0};
     entry_vec after = {0};
@@ -334,11 +335,12 @@ static void attempt_cleanup(attempt *a, bool remove_files)
 
 /* Builds the delta: overwrite DELETEs (computed on the latest snapshot), then the
  * messages' entries.  Index changes go to `index_out`. */
-static int build_delta(attempt *a, const table_view *v, const pm_commit_messages *m,
-                       const pm_commit_opts *o, const commit_conf *conf,
-                       const pm_manifest_entry *const *live, size_t live_count,
-                       const pm_index_manifest_entry *prev_index, size_t prev_index_count,
-                       pm_index_manifest_entry **index_out, size_t *index_count, paimon_error *err)
+PM_MUST_CHECK static int build_delta(attempt *a, const table_view *v, const pm_commit_messages *m,
+                                     const pm_commit_opts *o, const commit_conf *conf,
+                                     const pm_manifest_entry *const *live, size_t live_count,
+                                     const pm_index_manifest_entry *prev_index,
+                                     size_t prev_index_count, pm_index_manifest_entry **index_out,
+                                     size_t *index_count, paimon_error *err)
 {
     pm_index_manifest_entry *idx = NULL;
     size_t n = 0;
@@ -440,10 +442,11 @@ static size_t drop_replaced(const commit_conf *conf, pm_index_manifest_entry *re
 
 /* The live index files after `changes` (IndexManifestFileHandler: bucketed entries replace
  * the previous file of their slot, deletions first; others by file name). */
-static int combine_index(attempt *a, const commit_conf *conf, const pm_index_manifest_entry *prev,
-                         size_t prev_count, const pm_index_manifest_entry *changes,
-                         size_t change_count, pm_index_manifest_entry **out, size_t *out_count,
-                         paimon_error *err)
+PM_MUST_CHECK static int combine_index(attempt *a, const commit_conf *conf,
+                                       const pm_index_manifest_entry *prev, size_t prev_count,
+                                       const pm_index_manifest_entry *changes, size_t change_count,
+                                       pm_index_manifest_entry **out, size_t *out_count,
+                                       paimon_error *err)
 {
     pm_index_manifest_entry *res =
         pm_arena_alloc(&a->arena, (prev_count + change_count + 1) * sizeof(*res));
@@ -482,9 +485,9 @@ static int64_t row_sum(const entry_vec *v, int kind)
 }
 
 /* Everything up to the snapshot write.  *snap is filled with names borrowed from `a`. */
-static int prepare(attempt *a, const table_view *v, const pm_commit_messages *m,
-                   const pm_commit_opts *o, const commit_conf *conf, pm_snapshot *snap, bool *empty,
-                   paimon_error *err)
+PM_MUST_CHECK static int prepare(attempt *a, const table_view *v, const pm_commit_messages *m,
+                                 const pm_commit_opts *o, const commit_conf *conf,
+                                 pm_snapshot *snap, bool *empty, paimon_error *err)
 {
     const pm_manifest_entry **live = NULL;
     size_t live_count = 0;
@@ -647,8 +650,8 @@ static int64_t backoff_ms(const commit_conf *c, int64_t retry)
  * least o->identifier (the commit was made before), else 0.  Batch commits (identifier
  * INT64_MAX) have no identity to retry by: they are passed over, so that a batch commit
  * by the same user never hides a later identified one. */
-static int find_committed(pm_fs *fs, const char *table, int64_t from, int64_t to,
-                          const pm_commit_opts *o, int64_t *found, paimon_error *err)
+PM_MUST_CHECK static int find_committed(pm_fs *fs, const char *table, int64_t from, int64_t to,
+                                        const pm_commit_opts *o, int64_t *found, paimon_error *err)
 {
     *found = 0;
     for (int64_t id = to; id > from; id--) {
@@ -672,8 +675,8 @@ static int find_committed(pm_fs *fs, const char *table, int64_t from, int64_t to
 
 /* After a snapshot write that failed otherwise than by a taken name: is snapshot `id` the
  * one this attempt wrote?  Its delta manifest list was written by this attempt alone. */
-static int read_back(pm_fs *fs, const char *table, int64_t id, const char *delta_list, bool *ours,
-                     paimon_error *err)
+PM_MUST_CHECK static int read_back(pm_fs *fs, const char *table, int64_t id, const char *delta_list,
+                                   bool *ours, paimon_error *err)
 {
     pm_snapshot *s = NULL;
     int rc = pm_snapshot_read(fs, table, id, &s, err);
@@ -696,9 +699,9 @@ typedef struct one_outcome {
 /* One snapshot of kind o->kind (or OVERWRITE) from m's data, changelog and index entries.
  * With `check_race` (exactly-once commits), each retry first looks among the snapshots that
  * won the race for one of ours with this identifier or a later one. */
-static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
-                      const pm_commit_opts *o, bool check_race, int64_t *snapshot_id,
-                      one_outcome *out, paimon_error *err)
+PM_MUST_CHECK static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
+                                    const pm_commit_opts *o, bool check_race, int64_t *snapshot_id,
+                                    one_outcome *out, paimon_error *err)
 {
     table_view v;
     commit_conf conf;
@@ -828,7 +831,7 @@ hints:
         for (int round = 0; round < 4; round++) {
             char *next = pm_snapshot_path(table, hint + 1);
             bool later = false, found;
-            (void)pm_snapshot_write_hint(fs, table, "LATEST", hint, &ignored);
+            PM_IGNORE(pm_snapshot_write_hint(fs, table, "LATEST", hint, &ignored));
             if (next == NULL || pm_fs_exists(fs, next, &later, &ignored) != 0 || !later ||
                 pm_snapshot_latest_id(fs, table, &hint, &found, &ignored) != 0 || !found) {
                 pm_free(next);
@@ -840,7 +843,7 @@ hints:
             int64_t first;
             bool any;
             if (pm_snapshot_earliest_id(fs, table, &first, &any, &ignored) == 0 && any)
-                (void)pm_snapshot_write_hint(fs, table, "EARLIEST", first, &ignored);
+                PM_IGNORE(pm_snapshot_write_hint(fs, table, "EARLIEST", first, &ignored));
         }
         pm_free(path);
     }
@@ -923,7 +926,7 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
         else
             res->compact_err.code = rc;
         if (!out.uncertain)
-            (void)pm_commit_messages_abort(fs, table, m, false, true, &ignored);
+            PM_IGNORE(pm_commit_messages_abort(fs, table, m, false, true, &ignored));
         if (err != NULL)
             memset(err, 0, sizeof(*err));
         return 0;

@@ -80,6 +80,7 @@
 #include "meta/snapshot.h"
 #include "paimon/write.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 struct paimon_commit_messages {
     pm_arena arena;          /* everything the entries point to */
@@ -144,8 +145,8 @@ typedef struct pm_commit_opts {
  * snapshot.ignore-empty-commit, or when only a compact increment is given); the compact
  * increment then makes a COMPACT snapshot, conflict-checked; *snapshot_id is the last one.
  * A nonzero return means nothing of `m` was committed (unless result->uncertain). */
-int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const pm_commit_opts *o,
-              int64_t *snapshot_id, paimon_error *err);
+PM_MUST_CHECK int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m,
+                            const pm_commit_opts *o, int64_t *snapshot_id, paimon_error *err);
 
 /* Removes the files `m` adds and nothing else, as Java's FileStoreCommit.abort: with
  * `data`, the new data, changelog and index files of the data part; with `compact`, the
@@ -153,7 +154,8 @@ int pm_commit(pm_fs *fs, const char *table, const pm_commit_messages *m, const p
  * its name), its changelog and index files.  Only for messages that are certainly not
  * committed.  Best effort: files already gone are fine; the first other failure is
  * returned after trying every file. */
-int pm_commit_messages_abort(pm_fs *fs, const char *table, const pm_commit_messages *m, bool data,
-                             bool compact, paimon_error *err);
+PM_MUST_CHECK int pm_commit_messages_abort(pm_fs *fs, const char *table,
+                                           const pm_commit_messages *m, bool data, bool compact,
+                                           paimon_error *err);
 
 #endif /* PM_TABLE_COMMIT_H */

@@ -46,7 +46,7 @@ static bool matches(void *arg, const uint8_t *partition, size_t len)
     return true;
 }
 
-static int check_items(const part_filter *f, paimon_error *err)
+PM_MUST_CHECK static int check_items(const part_filter *f, paimon_error *err)
 {
     for (size_t i = 0; i < f->o->partition_count; i++) {
         const char *s = f->o->partition[i], *eq = strchr(s, '=');
@@ -93,8 +93,9 @@ static bool same_partition(const pm_manifest_entry *a, const pm_manifest_entry *
  * more bin when it holds compaction.min.file-num files.  Each bin is rewritten in bin order
  * (AppendCompactTask) into bucket 0.  Java sorts by size alone (ties in HashSet order);
  * ties go by sequence number, creation time and file name here. */
-static int compact_unaware(pm_table_write *w, const char *table, pm_partition_match match,
-                           void *arg, pm_commit_messages *out, paimon_error *err)
+PM_MUST_CHECK static int compact_unaware(pm_table_write *w, const char *table,
+                                         pm_partition_match match, void *arg,
+                                         pm_commit_messages *out, paimon_error *err)
 {
     pm_compactor *k = pm_table_write_compactor(w);
     const pm_manifest_entry *const *live = NULL;
@@ -198,7 +199,7 @@ int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int
         rc = pm_changelog_compact_commit(fs, table, &m, &co, snapshot_id, err);
         if (rc != 0 && !res.uncertain)
             /* nothing was committed: the compaction's files name nothing (best effort) */
-            (void)pm_commit_messages_abort(fs, table, &m, false, true, NULL);
+            PM_IGNORE(pm_commit_messages_abort(fs, table, &m, false, true, NULL));
         if (rc != 0)
             goto done;
     }

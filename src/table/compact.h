@@ -30,7 +30,8 @@ typedef struct pm_compact_opts {
 
 /* `*snapshot_id`: the COMPACT snapshot, or 0 when there was nothing to compact.
  * `*files_before` / `*files_after` (may be NULL): the files the commit removed and added. */
-int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int64_t *snapshot_id,
-                     int64_t *files_before, int64_t *files_after, paimon_error *err);
+PM_MUST_CHECK int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o,
+                                   int64_t *snapshot_id, int64_t *files_before,
+                                   int64_t *files_after, paimon_error *err);
 
 #endif /* PM_TABLE_COMPACT_H */

@@ -17,10 +17,12 @@
 #include "data/predicate.h"
 #include "meta/manifest.h"
 #include "table/table.h"
+#include "util/error.h"
 
 /* Sets *skip when the file index of `e` excludes every row for `filter` (over `schema`'s
  * row, the schema the scan reads with).  Files without an index are never skipped. */
-int pm_file_index_skips(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,
-                        const pm_predicate *filter, bool *skip, paimon_error *err);
+PM_MUST_CHECK int pm_file_index_skips(paimon_table *t, const pm_schema *schema,
+                                      const pm_manifest_entry *e, const pm_predicate *filter,
+                                      bool *skip, paimon_error *err);
 
 #endif /* PM_TABLE_FILE_INDEX_H */

@@ -35,7 +35,8 @@ static pm_type *system_field_type(pm_type_id id)
     return t;
 }
 
-static int null_column(const pm_type *t, int64_t rows, pm_column **out, paimon_error *err)
+PM_MUST_CHECK static int null_column(const pm_type *t, int64_t rows, pm_column **out,
+                                     paimon_error *err)
 {
     pm_column *c = pm_column_new(t);
     if (c == NULL)
@@ -50,12 +51,12 @@ static int null_column(const pm_type *t, int64_t rows, pm_column **out, paimon_e
     return 0;
 }
 
-static int evolve_column(pm_column *src, const pm_type *to, const char *what, pm_column **out,
-                         bool *moved, paimon_error *err);
+PM_MUST_CHECK static int evolve_column(pm_column *src, const pm_type *to, const char *what,
+                                       pm_column **out, bool *moved, paimon_error *err);
 
 /* A ROW column read with the file's nested fields, rebuilt as `to` by nested field id. */
-static int evolve_row(pm_column *src, const pm_type *to, const char *what, pm_column **out,
-                      paimon_error *err)
+PM_MUST_CHECK static int evolve_row(pm_column *src, const pm_type *to, const char *what,
+                                    pm_column **out, paimon_error *err)
 {
     const pm_type *from = src->type;
     pm_column *dst = pm_column_new(to);
@@ -93,8 +94,8 @@ static int evolve_row(pm_column *src, const pm_type *to, const char *what, pm_co
 }
 
 /* Produces `to` from `src`; *moved when `src` itself was reused (retyped). */
-static int evolve_column(pm_column *src, const pm_type *to, const char *what, pm_column **out,
-                         bool *moved, paimon_error *err)
+PM_MUST_CHECK static int evolve_column(pm_column *src, const pm_type *to, const char *what,
+                                       pm_column **out, bool *moved, paimon_error *err)
 {
     *moved = false;
     if (pm_type_equals_ignore_nullable(src->type, to) ||
@@ -259,7 +260,7 @@ const pm_type *pm_file_reader_type(const pm_file_reader *r)
 }
 
 /* Dense deletion vectors: the rows of `*in` (positions r->pos ...) the vector keeps. */
-static int drop_deleted(pm_file_reader *r, pm_batch **in, paimon_error *err)
+PM_MUST_CHECK static int drop_deleted(pm_file_reader *r, pm_batch **in, paimon_error *err)
 {
     int64_t rows = (*in)->row_count;
     bool any = false;
@@ -353,7 +354,7 @@ void pm_file_reader_free(pm_file_reader *r)
     pm_free(r);
 }
 
-static int source_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     return pm_file_reader_next(ctx, out, err);
 }

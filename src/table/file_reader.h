@@ -21,6 +21,7 @@
 #include "lsm/deletion_vector.h"
 #include "meta/schema.h"
 #include "table/scan.h"
+#include "util/error.h"
 
 #define PM_SEQUENCE_NUMBER_ID 2147483646
 #define PM_VALUE_KIND_ID      2147483645
@@ -45,13 +46,13 @@ typedef struct pm_file_reader_options {
 /* Opens `path` (the entry's file) written with `file_schema`.  Borrows `fs`, `path` and
  * `o->dv_loaded` until pm_file_reader_free(); reads the rest during the call only.  Caller
  * owns `*out`. */
-int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
-                        const pm_manifest_entry *entry, const pm_schema *file_schema,
-                        const pm_file_reader_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
+                                      const pm_manifest_entry *entry, const pm_schema *file_schema,
+                                      const pm_file_reader_options *o, paimon_error *err);
 
 /* The next batch of out_type (+ the two system columns); PAIMON_ITEROVER at the end.
  * Caller owns `*out`; release with pm_batch_free(). */
-int pm_file_reader_next(pm_file_reader *r, pm_batch **out, paimon_error *err);
+PM_MUST_CHECK int pm_file_reader_next(pm_file_reader *r, pm_batch **out, paimon_error *err);
 
 /* The type of the batches it returns (out_type plus the system fields). Borrowed. */
 const pm_type *pm_file_reader_type(const pm_file_reader *r);
@@ -62,8 +63,9 @@ void pm_file_reader_free(pm_file_reader *r);
  * data file `meta` at `path` (no deletion vector) in `out_type` plus the two system fields,
  * as a batch source.  Borrows `fs`, `path`, `meta` and the types until out->release.  `ctx`
  * is unused.  On failure nothing is left to release. */
-int pm_file_reader_open_source(void *ctx, pm_fs *fs, const char *path,
-                               const pm_data_file_meta *meta, const pm_schema *file_schema,
-                               const pm_type *out_type, pm_batch_source *out, paimon_error *err);
+PM_MUST_CHECK int pm_file_reader_open_source(void *ctx, pm_fs *fs, const char *path,
+                                             const pm_data_file_meta *meta,
+                                             const pm_schema *file_schema, const pm_type *out_type,
+                                             pm_batch_source *out, paimon_error *err);
 
 #endif /* PM_TABLE_FILE_READER_H */

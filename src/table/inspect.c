@@ -15,8 +15,8 @@
 
 #define MAX_PARTITION_KEYS 64
 
-static int list_new(pm_list_kind kind, size_t item_size, size_t count, paimon_list **out,
-                    paimon_error *err)
+PM_MUST_CHECK static int list_new(pm_list_kind kind, size_t item_size, size_t count,
+                                  paimon_list **out, paimon_error *err)
 {
     paimon_list *l = pm_calloc(1, sizeof(*l));
     if (l == NULL)
@@ -34,8 +34,8 @@ static int list_new(pm_list_kind kind, size_t item_size, size_t count, paimon_li
 
 /* The end of every list's build: PAIMON_ENOMEM when an allocation failed on the way, else
  * the list is handed out with its first `count` items (*out = *l, *l = NULL). */
-static int list_finish(paimon_list **l, size_t count, bool failed, paimon_list **out,
-                       paimon_error *err)
+PM_MUST_CHECK static int list_finish(paimon_list **l, size_t count, bool failed, paimon_list **out,
+                                     paimon_error *err)
 {
     if (failed)
         return pm_nomem(err);
@@ -280,7 +280,7 @@ typedef struct snap_ctx {
     size_t part_count;
 } snap_ctx;
 
-static int snap_ctx_open(paimon_table *t, int64_t id, snap_ctx *c, paimon_error *err)
+PM_MUST_CHECK static int snap_ctx_open(paimon_table *t, int64_t id, snap_ctx *c, paimon_error *err)
 {
     int rc;
     memset(c, 0, sizeof(*c));

@@ -9,6 +9,7 @@
 #include "paimon/inspect.h"
 #include "table/table.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 typedef enum pm_list_kind {
     PM_LIST_SNAPSHOTS,
@@ -25,12 +26,14 @@ struct paimon_list {
     size_t count;
 };
 
-int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err);
-int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err);
-int pm_inspect_options(paimon_table *t, int64_t snapshot_id, paimon_list **out, paimon_error *err);
-int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out,
-                         paimon_error *err);
-int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, paimon_error *err);
+PM_MUST_CHECK int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err);
+PM_MUST_CHECK int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err);
+PM_MUST_CHECK int pm_inspect_options(paimon_table *t, int64_t snapshot_id, paimon_list **out,
+                                     paimon_error *err);
+PM_MUST_CHECK int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out,
+                                       paimon_error *err);
+PM_MUST_CHECK int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out,
+                                   paimon_error *err);
 
 void pm_list_free(paimon_list *l);
 

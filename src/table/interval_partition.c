@@ -47,8 +47,8 @@ static int compare_items(const void *pa, const void *pb, void *ctx)
     return r;
 }
 
-static int decode_key(const pm_avro_bytes *bytes, const part_ctx *c, pm_arena *arena,
-                      const pm_datum **out, paimon_error *err)
+PM_MUST_CHECK static int decode_key(const pm_avro_bytes *bytes, const part_ctx *c, pm_arena *arena,
+                                    const pm_datum **out, paimon_error *err)
 {
     pm_binrow row;
     pm_datum *d = pm_arena_calloc(arena, c->key_count + 1, sizeof(*d));
@@ -117,8 +117,8 @@ static int run_add(run_list *r, item *it)
 }
 
 /* The sorted runs of one section (items[0..n) sorted by min key). */
-static int section_runs(part_ctx *c, item *items, size_t n, pm_arena *arena, pm_section *out,
-                        paimon_error *err)
+PM_MUST_CHECK static int section_runs(part_ctx *c, item *items, size_t n, pm_arena *arena,
+                                      pm_section *out, paimon_error *err)
 {
     size_t *pq = pm_malloc((n + 1) * sizeof(size_t)), size = 0, nruns = 0;
     int rc = 0;

@@ -19,6 +19,7 @@
 #include "data/types.h"
 #include "meta/manifest.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 typedef struct pm_sorted_run {
     const pm_manifest_entry **files; /* ascending, not overlapping */
@@ -34,8 +35,9 @@ typedef struct pm_section {
 /* Partitions `files` (one bucket) by their min/max keys, which are serialized BinaryRows of
  * `key_types`.  Everything is allocated in `arena`.  A key that does not decode is
  * PAIMON_ECORRUPT. */
-int pm_interval_partition(const pm_manifest_entry *const *files, size_t count,
-                          const pm_type *const *key_types, size_t key_count, pm_arena *arena,
-                          pm_section **out, size_t *section_count, paimon_error *err);
+PM_MUST_CHECK int pm_interval_partition(const pm_manifest_entry *const *files, size_t count,
+                                        const pm_type *const *key_types, size_t key_count,
+                                        pm_arena *arena, pm_section **out, size_t *section_count,
+                                        paimon_error *err);
 
 #endif /* PM_TABLE_INTERVAL_PARTITION_H */

@@ -10,7 +10,7 @@
 #include "util/strlist.h"
 #include "util/units.h"
 
-static int check_mode(const char *key, const char *text, paimon_error *err)
+PM_MUST_CHECK static int check_mode(const char *key, const char *text, paimon_error *err)
 {
     pm_stats_mode mode;
     int rc = pm_stats_mode_parse(text, &mode, err);
@@ -18,7 +18,7 @@ static int check_mode(const char *key, const char *text, paimon_error *err)
 }
 
 /* metadata.stats-mode and the options that replace it for some files or columns. */
-static int check_stats_modes(const pm_options *o, paimon_error *err)
+PM_MUST_CHECK static int check_stats_modes(const pm_options *o, paimon_error *err)
 {
     static const char *const SUFFIX = ".stats-mode";
     const char *v = pm_options_get(o, "metadata.stats-mode.per.level");

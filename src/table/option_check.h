@@ -13,8 +13,9 @@
 #define PM_TABLE_OPTION_CHECK_H
 
 #include "meta/schema.h"
+#include "util/error.h"
 
 /* 0, or PAIMON_EINVALID / PAIMON_EUNSUPPORTED naming the option ("option KEY: ..."). */
-int pm_table_options_check(const pm_schema *s, paimon_error *err);
+PM_MUST_CHECK int pm_table_options_check(const pm_schema *s, paimon_error *err);
 
 #endif /* PM_TABLE_OPTION_CHECK_H */

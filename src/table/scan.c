@@ -43,7 +43,8 @@ typedef struct plan_ctx {
 
 /* ---- schemas of data files --------------------------------------------------------------- */
 
-static int schema_of(plan_ctx *c, int64_t id, const pm_schema **out, paimon_error *err)
+PM_MUST_CHECK static int schema_of(plan_ctx *c, int64_t id, const pm_schema **out,
+                                   paimon_error *err)
 {
     return pm_schema_cache_get(&c->schemas, id, out, err);
 }
@@ -186,8 +187,8 @@ static void file_stats(plan_ctx *c, const pm_schema *fs, const pm_simple_stats *
 
 /* Whether an entry can hold matching rows, from its partition and statistics.  `values`:
  * also consult the value statistics. */
-static int entry_may_match(plan_ctx *c, const pm_manifest_entry *e, bool values, bool *match,
-                           paimon_error *err)
+PM_MUST_CHECK static int entry_may_match(plan_ctx *c, const pm_manifest_entry *e, bool values,
+                                         bool *match, paimon_error *err)
 {
     size_t nf = c->schema->row->field_count;
     pm_col_stats *cells;
@@ -302,7 +303,8 @@ static void *read_manifests(void *arg)
 
 /* How many threads read manifests: scan.manifest.parallelism, else the processors online
  * (at most 8), never more than the manifests to read. */
-static int manifest_threads(plan_ctx *c, size_t to_read, size_t *out, paimon_error *err)
+PM_MUST_CHECK static int manifest_threads(plan_ctx *c, size_t to_read, size_t *out,
+                                          paimon_error *err)
 {
     int64_t n;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -318,9 +320,10 @@ static int manifest_threads(plan_ctx *c, size_t to_read, size_t *out, paimon_err
 
 /* Reads the manifests not skipped into entries/counts (arrays of `count`), the entries'
  * memory ending in `arena`. */
-static int read_all_manifests(plan_ctx *c, const pm_manifest_file_meta *metas, const bool *skip,
-                              size_t count, pm_manifest_entry **entries, size_t *counts,
-                              pm_arena *arena, paimon_error *err)
+PM_MUST_CHECK static int read_all_manifests(plan_ctx *c, const pm_manifest_file_meta *metas,
+                                            const bool *skip, size_t count,
+                                            pm_manifest_entry **entries, size_t *counts,
+                                            pm_arena *arena, paimon_error *err)
 {
     manifest_worker workers[8];
     pthread_t threads[8];
@@ -415,7 +418,7 @@ static bool column_literals(const pm_predicate *p, int column, const pm_datum **
 
 /* For fixed-bucket tables whose filter fixes every bucket-key column: the buckets rows
  * matching it can be in (Java's bucket filter, DefaultBucketFunction). */
-static int prune_buckets(plan_ctx *c, paimon_error *err)
+PM_MUST_CHECK static int prune_buckets(plan_ctx *c, paimon_error *err)
 {
     const char *bucket_key = pm_schema_option(c->schema, "bucket-key");
     const char *fn = pm_schema_option(c->schema, "bucket-function.type");
@@ -505,9 +508,9 @@ static const char *bucket_dir(paimon_table *t, const pm_schema *schema, const pm
         rc = bucket == -2 ? pm_buf_puts(&b, "bucket-postpone")
                           : pm_buf_printf(&b, "bucket-%d", bucket);
     if (rc == 0 && (out = pm_arena_strndup(arena, (const char *)b.data, b.len)) == NULL)
-        pm_nomem(err);
+        PM_IGNORE(pm_nomem(err)); /* NULL tells the caller; err says why */
     else if (rc == PAIMON_ENOMEM || rc == PAIMON_ELIMIT)
-        pm_buf_error(err, rc);
+        PM_IGNORE(pm_buf_error(err, rc));
     pm_buf_free(&b);
     return out;
 }
@@ -548,7 +551,7 @@ static int cmp_dv_item(const void *a, const void *b)
     return strcmp(((const dv_item *)a)->file, ((const dv_item *)b)->file);
 }
 
-static int load_dvs(plan_ctx *c, dv_item **out, size_t *count, paimon_error *err)
+PM_MUST_CHECK static int load_dvs(plan_ctx *c, dv_item **out, size_t *count, paimon_error *err)
 {
     pm_index_manifest_entry *idx = NULL;
     size_t n = 0, total = 0, k = 0;
@@ -665,8 +668,9 @@ static bool bucket_raw(plan_ctx *c, const pm_manifest_entry *const *files, size_
 }
 
 /* A split of `files` with their deletion vectors (pm_scan_plan_add_split). */
-static int add_split(plan_ctx *c, const pm_manifest_entry *const *files, size_t n, bool raw,
-                     const dv_item *dvs, size_t ndv, size_t *cap, paimon_error *err)
+PM_MUST_CHECK static int add_split(plan_ctx *c, const pm_manifest_entry *const *files, size_t n,
+                                   bool raw, const dv_item *dvs, size_t ndv, size_t *cap,
+                                   paimon_error *err)
 {
     pm_split *s;
     int rc = pm_scan_plan_add_split(c->plan, c->t, files, n, raw, cap, &s, err);
@@ -681,9 +685,9 @@ static int add_split(plan_ctx *c, const pm_manifest_entry *const *files, size_t 
  * sorted runs (table/interval_partition.h), sections packed in order into splits of about
  * `target` bytes, each counted at least `open_cost`; a split of one file without delete rows
  * is read raw. */
-static int plan_merged(plan_ctx *c, const pm_manifest_entry **files, size_t n, const dv_item *dvs,
-                       size_t ndv, int64_t target, int64_t open_cost, size_t *cap,
-                       paimon_error *err)
+PM_MUST_CHECK static int plan_merged(plan_ctx *c, const pm_manifest_entry **files, size_t n,
+                                     const dv_item *dvs, size_t ndv, int64_t target,
+                                     int64_t open_cost, size_t *cap, paimon_error *err)
 {
     const pm_field *keys[MAX_KEYS];
     const pm_type *types[MAX_KEYS];
@@ -725,9 +729,9 @@ static int plan_merged(plan_ctx *c, const pm_manifest_entry **files, size_t n, c
 }
 
 /* One bucket's files: filtered by Java's rules, then into splits. */
-static int plan_bucket(plan_ctx *c, const pm_manifest_entry **files, size_t n, const dv_item *dvs,
-                       size_t ndv, int64_t target, int64_t open_cost, size_t *cap,
-                       paimon_error *err)
+PM_MUST_CHECK static int plan_bucket(plan_ctx *c, const pm_manifest_entry **files, size_t n,
+                                     const dv_item *dvs, size_t ndv, int64_t target,
+                                     int64_t open_cost, size_t *cap, paimon_error *err)
 {
     bool raw, *keep = NULL;
     size_t kept = 0;

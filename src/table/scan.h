@@ -32,6 +32,7 @@
 #include "data/predicate.h"
 #include "meta/manifest.h"
 #include "table/snapshot_select.h"
+#include "util/error.h"
 
 /* A deletion vector's place: an index file and a byte range in it. */
 typedef struct pm_dv_ref {
@@ -74,8 +75,8 @@ typedef struct pm_scan_options {
 } pm_scan_options;
 
 /* Plans a scan.  Caller owns `*out`; release with pm_scan_plan_free(). */
-int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan **out,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan **out,
+                                     paimon_error *err);
 void pm_scan_plan_free(pm_scan_plan *p);
 
 /* Plans the read of a table's own rows (or of `$ro`, o->read_optimized) with a filter given
@@ -87,8 +88,9 @@ void pm_scan_plan_free(pm_scan_plan *p);
  * PAIMON_EINVALID.  `*filter` receives the parsed filter (NULL without one), which the plan's
  * split readers borrow; the caller frees it with pm_predicate_free() after them.  Caller
  * owns `*out`; release with pm_scan_plan_free(). */
-int pm_scan_plan_table(paimon_table *t, const pm_scan_options *o, const char *filter_text,
-                       pm_scan_plan **out, pm_predicate **filter, paimon_error *err);
+PM_MUST_CHECK int pm_scan_plan_table(paimon_table *t, const pm_scan_options *o,
+                                     const char *filter_text, pm_scan_plan **out,
+                                     pm_predicate **filter, paimon_error *err);
 
 /* The data file path of an entry (partition directory as Java names it, bucket directory,
  * or _EXTERNAL_PATH).  Allocated in `arena`; NULL with *err set on failure. */
@@ -101,7 +103,8 @@ const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm
  * has a deletion vector until the caller sets s->dvs[i].  `*cap` is the capacity of
  * p->splits, 0 for a plan without splits.  `*out` (may be NULL) is the new split: borrowed,
  * valid until the next split is added (scan_split.c). */
-int pm_scan_plan_add_split(pm_scan_plan *p, paimon_table *t, const pm_manifest_entry *const *files,
-                           size_t n, bool raw, size_t *cap, pm_split **out, paimon_error *err);
+PM_MUST_CHECK int pm_scan_plan_add_split(pm_scan_plan *p, paimon_table *t,
+                                         const pm_manifest_entry *const *files, size_t n, bool raw,
+                                         size_t *cap, pm_split **out, paimon_error *err);
 
 #endif /* PM_TABLE_SCAN_H */

@@ -17,7 +17,7 @@
 #include "util/error.h"
 
 /* The plan of a table without snapshots: its latest schema and nothing to read. */
-static int empty_plan(paimon_table *t, pm_scan_plan **out, paimon_error *err)
+PM_MUST_CHECK static int empty_plan(paimon_table *t, pm_scan_plan **out, paimon_error *err)
 {
     pm_scan_plan *p = pm_calloc(1, sizeof(*p));
     int rc;

@@ -3,7 +3,8 @@
 
 #include "util/error.h"
 
-static int by_timestamp(paimon_table *t, int64_t ts, pm_snapshot **out, paimon_error *err)
+PM_MUST_CHECK static int by_timestamp(paimon_table *t, int64_t ts, pm_snapshot **out,
+                                      paimon_error *err)
 {
     int64_t earliest, latest;
     bool found;

@@ -12,6 +12,7 @@
 #define PM_TABLE_SNAPSHOT_SELECT_H
 
 #include "table/table.h"
+#include "util/error.h"
 
 typedef enum pm_snapshot_by {
     PM_SNAPSHOT_LATEST,
@@ -29,7 +30,7 @@ typedef struct pm_snapshot_selector {
 
 /* The selected snapshot; PAIMON_ENOTFOUND (naming the table and what was asked) when there
  * is none.  Caller owns `*out`; release with pm_snapshot_free(). */
-int pm_table_select_snapshot(paimon_table *t, const pm_snapshot_selector *sel, pm_snapshot **out,
-                             paimon_error *err);
+PM_MUST_CHECK int pm_table_select_snapshot(paimon_table *t, const pm_snapshot_selector *sel,
+                                           pm_snapshot **out, paimon_error *err);
 
 #endif /* PM_TABLE_SNAPSHOT_SELECT_H */

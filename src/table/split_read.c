@@ -49,7 +49,8 @@ struct pm_split_reader {
     size_t key_count, seq_count;
 };
 
-static int schema_of(pm_split_reader *r, int64_t id, const pm_schema **out, paimon_error *err)
+PM_MUST_CHECK static int schema_of(pm_split_reader *r, int64_t id, const pm_schema **out,
+                                   paimon_error *err)
 {
     return pm_schema_cache_get(&r->schemas, id, out, err);
 }
@@ -57,7 +58,7 @@ static int schema_of(pm_split_reader *r, int64_t id, const pm_schema **out, paim
 /* ---- the columns of the read ------------------------------------------------------------- */
 
 /* Adds schema column `col` to the read type unless present; its position in *pos. */
-static int need_column(pm_split_reader *r, size_t col, int *pos, paimon_error *err)
+PM_MUST_CHECK static int need_column(pm_split_reader *r, size_t col, int *pos, paimon_error *err)
 {
     const pm_field *f = &r->plan->schema->row->fields[col];
     size_t at;
@@ -86,7 +87,8 @@ static void need_filter_column(int column, void *ctx)
 }
 
 /* Rebuilds the filter over read_type (columns renumbered by field id). */
-static int remap(pm_split_reader *r, const pm_predicate *p, pm_predicate **out, paimon_error *err)
+PM_MUST_CHECK static int remap(pm_split_reader *r, const pm_predicate *p, pm_predicate **out,
+                               paimon_error *err)
 {
     const pm_type *schema_row = r->plan->schema->row;
     int *map = pm_malloc((schema_row->field_count + 1) * sizeof(int));
@@ -106,7 +108,7 @@ static int remap(pm_split_reader *r, const pm_predicate *p, pm_predicate **out, 
 /* What may be pushed into the file readers: the whole filter for raw splits; for merged ones
  * only its conditions on key columns (a value condition would drop an old record whose key
  * a newer, dropped record still has to shadow -- behaviour.md §7.1). */
-static int file_filter(pm_split_reader *r, paimon_error *err)
+PM_MUST_CHECK static int file_filter(pm_split_reader *r, paimon_error *err)
 {
     int *map;
     int rc;
@@ -146,10 +148,10 @@ static size_t split_index(const pm_split *split, const pm_manifest_entry *e)
     return 0; /* unreachable: sections are made of the split's files */
 }
 
-static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
-                     paimon_error *err);
+PM_MUST_CHECK static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
+                                   paimon_error *err);
 
-static int run_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     run_ctx *rc = ctx;
     for (;;) {
@@ -186,7 +188,7 @@ static void close_section(pm_split_reader *r)
 }
 
 /* Starts the merge of the next section's runs. */
-static int open_section(pm_split_reader *r, paimon_error *err)
+PM_MUST_CHECK static int open_section(pm_split_reader *r, paimon_error *err)
 {
     const pm_section *sec = &r->sections[r->next_section++];
     r->run_count = sec->run_count;
@@ -205,8 +207,8 @@ static int open_section(pm_split_reader *r, paimon_error *err)
     return pm_merge_reader_new(&r->merge, r->runs, sec->run_count, r->fn, &r->merge_options, err);
 }
 
-static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
-                     paimon_error *err)
+PM_MUST_CHECK static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
+                                   paimon_error *err)
 {
     const pm_schema *fs = NULL;
     pm_file_reader_options o;
@@ -224,7 +226,7 @@ static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader *
 
 /* ---- open ------------------------------------------------------------------------------------ */
 
-static int split_keys(pm_split_reader *r, paimon_error *err)
+PM_MUST_CHECK static int split_keys(pm_split_reader *r, paimon_error *err)
 {
     const pm_schema *s = r->plan->schema;
     const pm_field *keys[64];
@@ -276,10 +278,11 @@ static int split_keys(pm_split_reader *r, paimon_error *err)
     return 0;
 }
 
-static int reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
-                       const pm_split *split, const int *columns, size_t column_count,
-                       const pm_predicate *filter, int64_t batch_rows, bool changes,
-                       paimon_error *err)
+PM_MUST_CHECK static int reader_open(pm_split_reader **out, paimon_table *t,
+                                     const pm_scan_plan *plan, const pm_split *split,
+                                     const int *columns, size_t column_count,
+                                     const pm_predicate *filter, int64_t batch_rows, bool changes,
+                                     paimon_error *err)
 {
     pm_split_reader *r = pm_calloc(1, sizeof(*r));
     const pm_schema *s = plan->schema;
@@ -446,7 +449,7 @@ void pm_split_reader_free(pm_split_reader *r)
 /* ---- next ------------------------------------------------------------------------------------ */
 
 /* A batch in read_type (the first read_type columns of `b`) from the files or the merge. */
-static int next_read_batch(pm_split_reader *r, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int next_read_batch(pm_split_reader *r, pm_batch **out, paimon_error *err)
 {
     int rc;
     while (!r->split->raw) {
@@ -477,7 +480,7 @@ static int next_read_batch(pm_split_reader *r, pm_batch **out, paimon_error *err
 }
 
 /* Sets the partition columns to the split's values. */
-static int fill_partition(pm_split_reader *r, pm_batch *b, paimon_error *err)
+PM_MUST_CHECK static int fill_partition(pm_split_reader *r, pm_batch *b, paimon_error *err)
 {
     for (size_t i = 0; i < r->part_count; i++) {
         pm_column *c = pm_column_new(b->type->fields[r->part_pos[i]].type);
@@ -497,7 +500,8 @@ static int fill_partition(pm_split_reader *r, pm_batch *b, paimon_error *err)
 
 /* The _ROW_KIND column of a change read: the row kinds of `in` as "+I", "-U", "+U", "-D"
  * (_VALUE_KIND 0 to 3, RowKind's byte values; behaviour.md §1.2). */
-static int fill_row_kinds(pm_split_reader *r, const pm_batch *in, pm_column *out, paimon_error *err)
+PM_MUST_CHECK static int fill_row_kinds(pm_split_reader *r, const pm_batch *in, pm_column *out,
+                                        paimon_error *err)
 {
     static const char *const NAMES[] = {"+I", "-U", "+U", "-D"};
     const pm_column *kinds = NULL;
@@ -523,7 +527,8 @@ static int fill_row_kinds(pm_split_reader *r, const pm_batch *in, pm_column *out
 }
 
 /* The output columns of a read batch (moved, not copied). */
-static int project(pm_split_reader *r, pm_batch *in, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int project(pm_split_reader *r, pm_batch *in, pm_batch **out,
+                                 paimon_error *err)
 {
     pm_batch *b = NULL;
     int rc = pm_batch_new(&b, r->out_type, err);
@@ -555,12 +560,12 @@ int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err)
         if (rc != 0)
             return rc;
         if ((rc = fill_partition(r, in, err)) != 0)
-            goto fail;
+            goto done;
         if (r->filter != NULL && in->row_count > 0) {
             uint8_t *res = pm_malloc((size_t)in->row_count);
             if (res == NULL) {
                 rc = pm_nomem(err);
-                goto fail;
+                goto done;
             }
             rc = pm_predicate_eval_batch(r->filter, in, res, err);
             for (int64_t i = 0; rc == 0 && i < in->row_count; i++)
@@ -569,7 +574,7 @@ int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err)
                 rc = pm_batch_filter(in, res, &kept, err);
             pm_free(res);
             if (rc != 0)
-                goto fail;
+                goto done;
             pm_batch_free(in);
             in = kept;
         }
@@ -578,7 +583,7 @@ int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err)
             continue;
         }
         rc = project(r, in, out, err);
-    fail:
+    done:
         pm_batch_free(in);
         return rc;
     }

@@ -18,26 +18,30 @@
 
 #include "data/batch.h"
 #include "table/scan.h"
+#include "util/error.h"
 
 typedef struct pm_split_reader pm_split_reader;
 
 /* `columns`: indexes into the plan's schema row, the output columns in order (NULL: all).
  * Borrows the table, the plan, the split and the filter until freed. */
-int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
-                         const pm_split *split, const int *columns, size_t column_count,
-                         const pm_predicate *filter, int64_t batch_rows, paimon_error *err);
+PM_MUST_CHECK int pm_split_reader_open(pm_split_reader **out, paimon_table *t,
+                                       const pm_scan_plan *plan, const pm_split *split,
+                                       const int *columns, size_t column_count,
+                                       const pm_predicate *filter, int64_t batch_rows,
+                                       paimon_error *err);
 
 /* A change read of a raw split (table/changes.h, behaviour.md §7.3): each file read as it
  * is, in the split's order, without merging and without deletion vectors (the plan gives
  * none), and the batches lead with a `_ROW_KIND` STRING NOT NULL column, "+I", "-U", "+U" or
  * "-D": each row's _VALUE_KIND in primary-key files, "+I" in append files.  `columns` as
  * above (they follow _ROW_KIND).  No filter: a change keeps its kind only with its row. */
-int pm_split_reader_open_changes(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
-                                 const pm_split *split, const int *columns, size_t column_count,
-                                 int64_t batch_rows, paimon_error *err);
+PM_MUST_CHECK int pm_split_reader_open_changes(pm_split_reader **out, paimon_table *t,
+                                               const pm_scan_plan *plan, const pm_split *split,
+                                               const int *columns, size_t column_count,
+                                               int64_t batch_rows, paimon_error *err);
 
 /* The next non-empty batch; PAIMON_ITEROVER at the end.  Caller owns `*out`. */
-int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err);
+PM_MUST_CHECK int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err);
 
 /* The row type of the batches (the output columns).  Borrowed. */
 const pm_type *pm_split_reader_type(const pm_split_reader *r);

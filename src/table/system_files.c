@@ -96,7 +96,7 @@ static void files_free(void *p)
 /* ---- schemas ----------------------------------------------------------------------------- */
 
 /* Java's SchemaEvolutionUtil.createIndexCastMapping from `fs` onto the table schema. */
-static int map_schema(files_state *s, file_schema *f, paimon_error *err)
+PM_MUST_CHECK static int map_schema(files_state *s, file_schema *f, paimon_error *err)
 {
     const pm_type *table = s->table->row, *data = f->schema->row;
     bool identity = true;
@@ -137,7 +137,7 @@ static const file_schema *schema_for(const files_state *s, int64_t id)
     return NULL;
 }
 
-static int add_schema(files_state *s, paimon_table *t, int64_t id, paimon_error *err)
+PM_MUST_CHECK static int add_schema(files_state *s, paimon_table *t, int64_t id, paimon_error *err)
 {
     file_schema *grown;
     int rc;
@@ -157,7 +157,7 @@ static int add_schema(files_state *s, paimon_table *t, int64_t id, paimon_error 
 /* ---- formatting -------------------------------------------------------------------------- */
 
 /* DataFilePathFactory.formatIdentifier. */
-static int format_identifier(pm_buf *out, const char *name, paimon_error *err)
+PM_MUST_CHECK static int format_identifier(pm_buf *out, const char *name, paimon_error *err)
 {
     static const char *const COMPRESSION[] = {"gz", "bz2", "deflate", "snappy", "lz4", "zst"};
     const char *dot = strrchr(name, '.');
@@ -177,8 +177,8 @@ static int format_identifier(pm_buf *out, const char *name, paimon_error *err)
 }
 
 /* Arrays.toString of a key row's objects; *is_null for an empty key. */
-static int key_string(pm_buf *out, const file_item *it, const pm_avro_bytes *bytes, bool *is_null,
-                      paimon_error *err)
+PM_MUST_CHECK static int key_string(pm_buf *out, const file_item *it, const pm_avro_bytes *bytes,
+                                    bool *is_null, paimon_error *err)
 {
     const file_schema *f = it->fs;
     pm_binrow row;
@@ -237,7 +237,7 @@ static int data_column(const stats_view *v, size_t i)
     return f->to_data != NULL ? f->to_data[i] : (int)i;
 }
 
-static int stats_view_open(stats_view *v, const file_item *it, paimon_error *err)
+PM_MUST_CHECK static int stats_view_open(stats_view *v, const file_item *it, paimon_error *err)
 {
     const file_schema *f = it->fs;
     const pm_data_file_meta *m = &it->e->file;
@@ -287,8 +287,8 @@ static void stats_null_count(const stats_view *v, size_t i, bool *present, int64
 }
 
 /* A bound of table column `i` as text, or "null".  `scratch` holds cast text. */
-static int stats_bound(pm_buf *out, const stats_view *v, const pm_binrow *row, size_t i,
-                       pm_buf *scratch, paimon_error *err)
+PM_MUST_CHECK static int stats_bound(pm_buf *out, const stats_view *v, const pm_binrow *row,
+                                     size_t i, pm_buf *scratch, paimon_error *err)
 {
     const pm_field *tf = &v->it->state->table->row->fields[i];
     const pm_field *df;
@@ -329,8 +329,8 @@ static int cmp_name_idx(const void *a, const void *b)
 }
 
 /* The three TreeMap strings of a file's statistics. */
-static int stats_strings(const file_item *it, pm_buf *nulls, pm_buf *mins, pm_buf *maxs,
-                         pm_buf *scratch, paimon_error *err)
+PM_MUST_CHECK static int stats_strings(const file_item *it, pm_buf *nulls, pm_buf *mins,
+                                       pm_buf *maxs, pm_buf *scratch, paimon_error *err)
 {
     const pm_type *table = it->state->table->row;
     stats_view v;
@@ -378,8 +378,8 @@ static int put_text(pm_column *c, pm_buf *b, bool is_null)
     return is_null ? pm_sys_put_null(c) : pm_sys_put_buf(c, b);
 }
 
-static int files_append(const pm_sys_table *st, size_t row, pm_column *const *c, pm_buf *tmp,
-                        paimon_error *err)
+PM_MUST_CHECK static int files_append(const pm_sys_table *st, size_t row, pm_column *const *c,
+                                      pm_buf *tmp, paimon_error *err)
 {
     const files_state *s = st->state;
     const file_item *it = &s->items[row];

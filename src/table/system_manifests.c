@@ -132,8 +132,8 @@ done:
 
 /* The table's schema as Java's copied table has it: the selected snapshot's, else the
  * latest.  Caller owns `*out`. */
-static int table_schema(paimon_table *t, const pm_snapshot_selector *sel, const pm_snapshot *snap,
-                        pm_schema **out, paimon_error *err)
+PM_MUST_CHECK static int table_schema(paimon_table *t, const pm_snapshot_selector *sel,
+                                      const pm_snapshot *snap, pm_schema **out, paimon_error *err)
 {
     return pm_schema_read(t->fs, t->path,
                           sel != NULL && snap != NULL ? snap->schema_id : t->schema->id, out, err);
@@ -141,8 +141,8 @@ static int table_schema(paimon_table *t, const pm_snapshot_selector *sel, const 
 
 /* CAST(partition AS STRING) of serialized partition bytes into `out`; *ok false when the
  * bytes are not a row of the partition's arity. */
-static int row_text(pm_buf *out, const pm_field *const *parts, size_t np, const pm_avro_bytes *b,
-                    bool *ok, paimon_error *err)
+PM_MUST_CHECK static int row_text(pm_buf *out, const pm_field *const *parts, size_t np,
+                                  const pm_avro_bytes *b, bool *ok, paimon_error *err)
 {
     pm_binrow row;
     *ok = false;
@@ -184,8 +184,8 @@ static void manifests_free(void *p)
     pm_free(s);
 }
 
-static int manifests_append(const pm_sys_table *st, size_t row, pm_column *const *c, pm_buf *tmp,
-                            paimon_error *err)
+PM_MUST_CHECK static int manifests_append(const pm_sys_table *st, size_t row, pm_column *const *c,
+                                          pm_buf *tmp, paimon_error *err)
 {
     const manifests_state *s = st->state;
     const pm_manifest_file_meta *m = s->items[row];
@@ -293,8 +293,8 @@ static int put_update_time(pm_column *c, const pm_sys_group *g)
                               : pm_sys_put_null(c);
 }
 
-static int partitions_append(const pm_sys_table *st, size_t row, pm_column *const *c, pm_buf *tmp,
-                             paimon_error *err)
+PM_MUST_CHECK static int partitions_append(const pm_sys_table *st, size_t row, pm_column *const *c,
+                                           pm_buf *tmp, paimon_error *err)
 {
     const group_row *r = &((const groups_state *)st->state)->rows[row];
     (void)tmp;
@@ -306,8 +306,8 @@ static int partitions_append(const pm_sys_table *st, size_t row, pm_column *cons
                        err);
 }
 
-static int buckets_append(const pm_sys_table *st, size_t row, pm_column *const *c, pm_buf *tmp,
-                          paimon_error *err)
+PM_MUST_CHECK static int buckets_append(const pm_sys_table *st, size_t row, pm_column *const *c,
+                                        pm_buf *tmp, paimon_error *err)
 {
     const group_row *r = &((const groups_state *)st->state)->rows[row];
     (void)tmp;
@@ -338,9 +338,9 @@ static bool blank(const uint8_t *s, size_t len)
 }
 
 /* "k1=v1/k2=v2" as PartitionsTable shows a partition. */
-static int spec_text(pm_buf *out, const pm_field *const *parts, size_t np,
-                     const pm_partition_naming *naming, const pm_avro_bytes *bytes,
-                     paimon_error *err)
+PM_MUST_CHECK static int spec_text(pm_buf *out, const pm_field *const *parts, size_t np,
+                                   const pm_partition_naming *naming, const pm_avro_bytes *bytes,
+                                   paimon_error *err)
 {
     pm_binrow row;
     pm_buf value;
@@ -367,8 +367,9 @@ static int spec_text(pm_buf *out, const pm_field *const *parts, size_t np,
     return rc;
 }
 
-static int open_groups(pm_sys_table *st, paimon_table *t, const pm_snapshot_selector *sel,
-                       bool by_bucket, paimon_error *err)
+PM_MUST_CHECK static int open_groups(pm_sys_table *st, paimon_table *t,
+                                     const pm_snapshot_selector *sel, bool by_bucket,
+                                     paimon_error *err)
 {
     groups_state *s = pm_calloc(1, sizeof(*s));
     pm_snapshot *snap = NULL;

@@ -56,8 +56,8 @@ static int count_or_null(pm_column *c, int64_t v)
     return pm_sys_put_opt(c, v != PM_ABSENT_COUNT, v);
 }
 
-static int snapshots_append(const pm_sys_table *st, size_t row, pm_column *const *c, pm_buf *tmp,
-                            paimon_error *err)
+PM_MUST_CHECK static int snapshots_append(const pm_sys_table *st, size_t row, pm_column *const *c,
+                                          pm_buf *tmp, paimon_error *err)
 {
     const pm_snapshot *s = ((const snapshots_state *)st->state)->items[row];
     int rc = 0;
@@ -156,7 +156,7 @@ static int json_string_list(pm_buf *b, const pm_strlist *l)
 }
 
 /* The options in the order Java's HashMap iterates them (into *order, count entries). */
-static int options_order(const pm_options *o, size_t **order, paimon_error *err)
+PM_MUST_CHECK static int options_order(const pm_options *o, size_t **order, paimon_error *err)
 {
     *order = pm_calloc(o->count + 1, sizeof(size_t));
     if (*order == NULL)
@@ -167,7 +167,7 @@ static int options_order(const pm_options *o, size_t **order, paimon_error *err)
 }
 
 /* {"k":"v",...} */
-static int json_options(pm_buf *b, const pm_options *o, paimon_error *err)
+PM_MUST_CHECK static int json_options(pm_buf *b, const pm_options *o, paimon_error *err)
 {
     size_t *order = NULL;
     int rc = options_order(o, &order, err);
@@ -197,8 +197,8 @@ static const char *keep(pm_arena *a, const pm_buf *b)
     return pm_arena_strndup(a, b->len > 0 ? (const char *)b->data : "", b->len);
 }
 
-static int schema_row_fill(schemas_state *s, schema_row *r, const pm_schema *schema,
-                           paimon_error *err)
+PM_MUST_CHECK static int schema_row_fill(schemas_state *s, schema_row *r, const pm_schema *schema,
+                                         paimon_error *err)
 {
     pm_buf b;
     json_t *fields = pm_fields_to_json(schema->row);
@@ -238,8 +238,8 @@ done:
     return rc;
 }
 
-static int schemas_append(const pm_sys_table *st, size_t row, pm_column *const *c, pm_buf *tmp,
-                          paimon_error *err)
+PM_MUST_CHECK static int schemas_append(const pm_sys_table *st, size_t row, pm_column *const *c,
+                                        pm_buf *tmp, paimon_error *err)
 {
     const schema_row *r = &((const schemas_state *)st->state)->rows[row];
     int rc = 0;
@@ -306,8 +306,8 @@ static void options_free(void *p)
     pm_free(s);
 }
 
-static int options_append(const pm_sys_table *st, size_t row, pm_column *const *c, pm_buf *tmp,
-                          paimon_error *err)
+PM_MUST_CHECK static int options_append(const pm_sys_table *st, size_t row, pm_column *const *c,
+                                        pm_buf *tmp, paimon_error *err)
 {
     const options_state *s = st->state;
     size_t k = s->order[row];

@@ -245,7 +245,7 @@ void pm_sys_reader_free(pm_sys_reader *r)
 }
 
 /* The next rows of the table as a batch of every column. */
-static int fill(pm_sys_reader *r, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int fill(pm_sys_reader *r, pm_batch **out, paimon_error *err)
 {
     const pm_sys_table *st = r->st;
     pm_batch *b = NULL;

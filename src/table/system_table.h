@@ -36,6 +36,7 @@
 #include "data/batch.h"
 #include "data/predicate.h"
 #include "table/snapshot_select.h"
+#include "util/error.h"
 
 typedef enum pm_sys_kind {
     PM_SYS_SNAPSHOTS,
@@ -51,16 +52,16 @@ typedef enum pm_sys_kind {
 /* Resolves a system table name, case-insensitively as Java does.  PAIMON_EUNSUPPORTED for
  * the system tables Java has that paimon-c does not read yet (audit_log, tags, ...),
  * PAIMON_ENOTFOUND for any other name; messages start with "<table>$<name>: ". */
-int pm_sys_kind_parse(const char *table_path, const char *name, pm_sys_kind *out,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_sys_kind_parse(const char *table_path, const char *name, pm_sys_kind *out,
+                                    paimon_error *err);
 
 typedef struct pm_sys_table pm_sys_table;
 
 /* Reads system table `kind` (not PM_SYS_RO) of `t`.  `sel` is the caller's snapshot
  * selection, or NULL for none (see above for what each table does with it).  Borrows `t`
  * only during the call.  Caller owns `*out`; release with pm_sys_table_free(). */
-int pm_sys_table_open(pm_sys_table **out, paimon_table *t, pm_sys_kind kind,
-                      const pm_snapshot_selector *sel, paimon_error *err);
+PM_MUST_CHECK int pm_sys_table_open(pm_sys_table **out, paimon_table *t, pm_sys_kind kind,
+                                    const pm_snapshot_selector *sel, paimon_error *err);
 void pm_sys_table_free(pm_sys_table *st);
 
 /* The ROW type of the table's rows (Java's TABLE_TYPE).  Borrowed. */
@@ -75,11 +76,12 @@ typedef struct pm_sys_reader pm_sys_reader;
 /* Reads the rows: `columns` are indexes into the table's row type, the output columns in
  * order (NULL: all); `filter` (over the row type, may be NULL) selects rows exactly.
  * Borrows `st` and `filter` until freed. */
-int pm_sys_reader_open(pm_sys_reader **out, const pm_sys_table *st, const int *columns,
-                       size_t column_count, const pm_predicate *filter, int64_t batch_rows,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_sys_reader_open(pm_sys_reader **out, const pm_sys_table *st,
+                                     const int *columns, size_t column_count,
+                                     const pm_predicate *filter, int64_t batch_rows,
+                                     paimon_error *err);
 /* The next non-empty batch; PAIMON_ITEROVER after the last.  Caller owns `*out`. */
-int pm_sys_reader_next(pm_sys_reader *r, pm_batch **out, paimon_error *err);
+PM_MUST_CHECK int pm_sys_reader_next(pm_sys_reader *r, pm_batch **out, paimon_error *err);
 /* The ROW type of the batches.  Borrowed. */
 const pm_type *pm_sys_reader_type(const pm_sys_reader *r);
 void pm_sys_reader_free(pm_sys_reader *r);

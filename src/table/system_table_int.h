@@ -33,7 +33,7 @@ struct pm_sys_table {
 
 /* Sets st->row from Java's column list in the COLUMNS syntax ("snapshot_id BIGINT NOT
  * NULL, ..."); fields get ids 0, 1, ... as Java declares them. */
-int pm_sys_set_columns(pm_sys_table *st, const char *columns, paimon_error *err);
+PM_MUST_CHECK int pm_sys_set_columns(pm_sys_table *st, const char *columns, paimon_error *err);
 
 /* Appenders: 0, PAIMON_ENOMEM or PAIMON_ELIMIT. */
 int pm_sys_put_i64(pm_column *c, int64_t v);
@@ -53,8 +53,8 @@ static inline int pm_sys_done(int put_rc, paimon_error *err)
 
 /* The selected snapshot, or the latest when `sel` is NULL.  With no selection and no
  * snapshot: 0 and *out NULL (the table is empty).  Caller owns `*out`. */
-int pm_sys_snapshot(paimon_table *t, const pm_snapshot_selector *sel, pm_snapshot **out,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_sys_snapshot(paimon_table *t, const pm_snapshot_selector *sel,
+                                  pm_snapshot **out, paimon_error *err);
 
 /* Java's readPartitionEntries / readBucketEntries (AbstractFileStoreScan): every entry of a
  * snapshot's base and delta manifests, summed per partition (and bucket when `by_bucket`):
@@ -71,20 +71,20 @@ typedef struct pm_sys_group {
     int64_t update_time; /* epoch millis */
 } pm_sys_group;
 
-int pm_sys_group_entries(paimon_table *t, const pm_snapshot *snap, bool by_bucket,
-                         bool skip_postpone, pm_arena *arena, pm_sys_group **out, size_t *count,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_sys_group_entries(paimon_table *t, const pm_snapshot *snap, bool by_bucket,
+                                       bool skip_postpone, pm_arena *arena, pm_sys_group **out,
+                                       size_t *count, paimon_error *err);
 
 /* The open function of each table. */
-int pm_sys_open_snapshots(pm_sys_table *st, paimon_table *t, paimon_error *err);
-int pm_sys_open_schemas(pm_sys_table *st, paimon_table *t, paimon_error *err);
-int pm_sys_open_options(pm_sys_table *st, paimon_table *t, paimon_error *err);
-int pm_sys_open_files(pm_sys_table *st, paimon_table *t, const pm_snapshot_selector *sel,
-                      paimon_error *err);
-int pm_sys_open_manifests(pm_sys_table *st, paimon_table *t, const pm_snapshot_selector *sel,
-                          paimon_error *err);
-int pm_sys_open_partitions(pm_sys_table *st, paimon_table *t, const pm_snapshot_selector *sel,
-                           paimon_error *err);
-int pm_sys_open_buckets(pm_sys_table *st, paimon_table *t, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_snapshots(pm_sys_table *st, paimon_table *t, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_schemas(pm_sys_table *st, paimon_table *t, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_options(pm_sys_table *st, paimon_table *t, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_files(pm_sys_table *st, paimon_table *t,
+                                    const pm_snapshot_selector *sel, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_manifests(pm_sys_table *st, paimon_table *t,
+                                        const pm_snapshot_selector *sel, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_partitions(pm_sys_table *st, paimon_table *t,
+                                         const pm_snapshot_selector *sel, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_buckets(pm_sys_table *st, paimon_table *t, paimon_error *err);
 
 #endif /* PM_TABLE_SYSTEM_TABLE_INT_H */

@@ -28,20 +28,20 @@ int pm_table_open(paimon_table **out, const char *path, pm_fs *fs, paimon_error 
     }
     t->fs = fs;
     if ((rc = fs->stat(fs, t->path, &kind, &size, err)) != 0)
-        goto fail;
+        goto done;
     if (kind == 0) {
         rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such table", t->path);
-        goto fail;
+        goto done;
     }
     if (kind != 2) {
         rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: not a Paimon table (not a directory)", t->path);
-        goto fail;
+        goto done;
     }
     if ((rc = pm_schema_read_latest(fs, t->path, &t->schema, err)) != 0)
-        goto fail;
+        goto done;
     *out = t;
     return 0;
-fail:
+done:
     pm_table_close(t);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include "meta/schema.h"
 #include "meta/snapshot.h"
 #include "paimon/table.h"
+#include "util/error.h"
 
 struct paimon_table {
     char *path;        /* table root, without a trailing slash */
@@ -20,19 +21,21 @@ struct paimon_table {
 };
 
 /* Opens the table at `path` on `fs` (takes ownership of `fs`, also on failure). */
-int pm_table_open(paimon_table **out, const char *path, pm_fs *fs, paimon_error *err);
+PM_MUST_CHECK int pm_table_open(paimon_table **out, const char *path, pm_fs *fs, paimon_error *err);
 void pm_table_close(paimon_table *t);
 
 /* Reads snapshot `id`, or the latest for PAIMON_LATEST_SNAPSHOT (-1).  A table without
  * snapshots, or an unknown id, is PAIMON_ENOTFOUND naming the table. */
-int pm_table_snapshot(paimon_table *t, int64_t id, pm_snapshot **out, paimon_error *err);
+PM_MUST_CHECK int pm_table_snapshot(paimon_table *t, int64_t id, pm_snapshot **out,
+                                    paimon_error *err);
 
 /* The schema with `id` (the cached latest one is returned as a copy-free borrow when it
  * matches; otherwise read).  Caller releases with pm_table_schema_release(). */
-int pm_table_schema(paimon_table *t, int64_t id, pm_schema **out, paimon_error *err);
+PM_MUST_CHECK int pm_table_schema(paimon_table *t, int64_t id, pm_schema **out, paimon_error *err);
 void pm_table_schema_release(paimon_table *t, pm_schema *s);
 
 /* Creates a table: validates the schema (columns, keys) and writes schema-0. */
-int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema, paimon_error *err);
+PM_MUST_CHECK int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema,
+                                  paimon_error *err);
 
 #endif /* PM_TABLE_TABLE_H */

@@ -55,6 +55,6 @@ static inline bool pm_buf_is_valid(const pm_buf *b)
 }
 
 /* Converts a pm_buf return code into a filled paimon_error. */
-int pm_buf_error(paimon_error *err, int rc);
+PM_MUST_CHECK int pm_buf_error(paimon_error *err, int rc);
 
 #endif /* PM_UTIL_BUF_H */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "paimon/error.h"
 #include "util/alloc.h"
 
 static uint64_t hash_bytes(const uint8_t *p, size_t len)
@@ -65,41 +66,42 @@ static int rehash(pm_bytes_map *m, size_t cap)
     return 0;
 }
 
-int64_t pm_bytes_map_put(pm_bytes_map *m, const void *key, size_t len, int64_t value,
-                         bool *inserted)
+int pm_bytes_map_put(pm_bytes_map *m, const void *key, size_t len, int64_t value, int64_t *out_id,
+                     bool *inserted)
 {
     int64_t id = pm_bytes_map_find(m, key, len);
     uint64_t h;
     size_t s;
     *inserted = false;
+    *out_id = id;
     if (id >= 0)
-        return id;
+        return 0;
     if ((m->count + 1) * 10 >= m->slot_cap * 7 &&
         rehash(m, m->slot_cap == 0 ? 16 : m->slot_cap * 2))
-        return -1;
+        return PAIMON_ENOMEM;
     if (m->count == m->cap) {
         size_t cap = m->cap == 0 ? 16 : m->cap * 2;
         const uint8_t **kp = pm_realloc(m->key_ptr, cap * sizeof(*kp));
         if (kp == NULL)
-            return -1;
+            return PAIMON_ENOMEM;
         m->key_ptr = kp;
         size_t *kl = pm_realloc(m->key_len, cap * sizeof(*kl));
         if (kl == NULL)
-            return -1;
+            return PAIMON_ENOMEM;
         m->key_len = kl;
         int64_t *v = pm_realloc(m->values, cap * sizeof(*v));
         if (v == NULL)
-            return -1;
+            return PAIMON_ENOMEM;
         m->values = v;
         uint64_t *hs = pm_realloc(m->hashes, cap * sizeof(*hs));
         if (hs == NULL)
-            return -1;
+            return PAIMON_ENOMEM;
         m->hashes = hs;
         m->cap = cap;
     }
     id = (int64_t)m->count;
     if ((m->key_ptr[id] = pm_arena_dup(&m->keys, key, len)) == NULL)
-        return -1;
+        return PAIMON_ENOMEM;
     h = hash_bytes(key, len);
     m->key_len[id] = len;
     m->values[id] = value;
@@ -109,5 +111,6 @@ int64_t pm_bytes_map_put(pm_bytes_map *m, const void *key, size_t len, int64_t v
         ;
     m->slots[s] = id + 1;
     *inserted = true;
-    return id;
+    *out_id = id;
+    return 0;
 }

@@ -31,10 +31,10 @@ void pm_bytes_map_free(pm_bytes_map *m);
 /* The id of `key`, or -1. */
 int64_t pm_bytes_map_find(const pm_bytes_map *m, const void *key, size_t len);
 
-/* The id of `key`, inserting it with `value` when absent (*inserted tells).  -1 on
- * allocation failure. */
-int64_t pm_bytes_map_put(pm_bytes_map *m, const void *key, size_t len, int64_t value,
-                         bool *inserted);
+/* `*id` receives the id of `key`, inserting it with `value` when absent (*inserted tells).
+ * 0, or PAIMON_ENOMEM (the map is unchanged). */
+int pm_bytes_map_put(pm_bytes_map *m, const void *key, size_t len, int64_t value, int64_t *id,
+                     bool *inserted);
 
 static inline const uint8_t *pm_bytes_map_key(const pm_bytes_map *m, int64_t id, size_t *len)
 {

@@ -42,8 +42,8 @@ const char *pm_codec_name(pm_codec codec)
 
 /* ---- zstd ------------------------------------------------------------------------------ */
 
-static int zstd_compress(pm_codec_ctx *ctx, int level, const uint8_t *src, size_t len, pm_buf *out,
-                         paimon_error *err)
+PM_MUST_CHECK static int zstd_compress(pm_codec_ctx *ctx, int level, const uint8_t *src, size_t len,
+                                       pm_buf *out, paimon_error *err)
 {
     ZSTD_CCtx *zc = ctx != NULL ? ctx->zc : NULL;
     size_t bound = ZSTD_compressBound(len), n;
@@ -67,8 +67,8 @@ static int zstd_compress(pm_codec_ctx *ctx, int level, const uint8_t *src, size_
     return 0;
 }
 
-static int zstd_decompress(pm_codec_ctx *ctx, const uint8_t *src, size_t len, pm_buf *out,
-                           paimon_error *err)
+PM_MUST_CHECK static int zstd_decompress(pm_codec_ctx *ctx, const uint8_t *src, size_t len,
+                                         pm_buf *out, paimon_error *err)
 {
     ZSTD_DCtx *zd = ctx != NULL ? ctx->zd : NULL;
     ZSTD_inBuffer in = {src, len, 0};
@@ -151,7 +151,8 @@ done:
 
 /* ---- snappy ---------------------------------------------------------------------------- */
 
-static int snappy_do_compress(const uint8_t *src, size_t len, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int snappy_do_compress(const uint8_t *src, size_t len, pm_buf *out,
+                                            paimon_error *err)
 {
     size_t bound = snappy_max_compressed_length(len), n = bound;
     int rc = pm_buf_reserve(out, bound);
@@ -163,7 +164,8 @@ static int snappy_do_compress(const uint8_t *src, size_t len, pm_buf *out, paimo
     return 0;
 }
 
-static int snappy_do_decompress(const uint8_t *src, size_t len, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int snappy_do_decompress(const uint8_t *src, size_t len, pm_buf *out,
+                                              paimon_error *err)
 {
     size_t n = 0;
     int rc;
@@ -182,8 +184,8 @@ static int snappy_do_decompress(const uint8_t *src, size_t len, pm_buf *out, pai
 
 /* ---- deflate / gzip -------------------------------------------------------------------- */
 
-static int zlib_compress(int window_bits, int level, const uint8_t *src, size_t len, pm_buf *out,
-                         paimon_error *err)
+PM_MUST_CHECK static int zlib_compress(int window_bits, int level, const uint8_t *src, size_t len,
+                                       pm_buf *out, paimon_error *err)
 {
     z_stream z = {0};
     int rc, zr;
@@ -209,8 +211,8 @@ static int zlib_compress(int window_bits, int level, const uint8_t *src, size_t 
     return 0;
 }
 
-static int zlib_decompress(int window_bits, const uint8_t *src, size_t len, pm_buf *out,
-                           paimon_error *err)
+PM_MUST_CHECK static int zlib_decompress(int window_bits, const uint8_t *src, size_t len,
+                                         pm_buf *out, paimon_error *err)
 {
     z_stream z = {0};
     int rc = 0, zr = Z_OK;
@@ -262,7 +264,8 @@ static int zlib_decompress(int window_bits, const uint8_t *src, size_t len, pm_b
 
 /* ---- lz4 ------------------------------------------------------------------------------- */
 
-static int lz4_compress(const uint8_t *src, size_t len, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int lz4_compress(const uint8_t *src, size_t len, pm_buf *out,
+                                      paimon_error *err)
 {
     int bound, n, rc;
     if (len > LZ4_MAX_INPUT_SIZE)
@@ -278,8 +281,8 @@ static int lz4_compress(const uint8_t *src, size_t len, pm_buf *out, paimon_erro
     return 0;
 }
 
-static int lz4_decompress(const uint8_t *src, size_t len, size_t expected, pm_buf *out,
-                          paimon_error *err)
+PM_MUST_CHECK static int lz4_decompress(const uint8_t *src, size_t len, size_t expected,
+                                        pm_buf *out, paimon_error *err)
 {
     int n, rc;
     if (expected > (size_t)LZ4_MAX_INPUT_SIZE * 2 || len > (size_t)LZ4_MAX_INPUT_SIZE)

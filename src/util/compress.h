@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "util/buf.h"
+#include "util/error.h"
 
 typedef enum pm_codec {
     PM_CODEC_NONE = 0,
@@ -36,13 +37,13 @@ void pm_codec_ctx_free(pm_codec_ctx *ctx);
 
 /* Compresses `len` bytes and appends the result to `out`.  `level` is the codec's level
  * (zstd 1..22, deflate/gzip 0..9; ignored by the others; 0 = codec default). */
-int pm_compress(pm_codec_ctx *ctx, pm_codec codec, int level, const uint8_t *src, size_t len,
-                pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_compress(pm_codec_ctx *ctx, pm_codec codec, int level, const uint8_t *src,
+                              size_t len, pm_buf *out, paimon_error *err);
 
 /* Decompresses and appends to `out`.  `expected_len` is the exact output size when the
  * format records it (required for LZ4_RAW; checked for the others when nonzero). */
-int pm_decompress(pm_codec_ctx *ctx, pm_codec codec, const uint8_t *src, size_t len,
-                  size_t expected_len, pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_decompress(pm_codec_ctx *ctx, pm_codec codec, const uint8_t *src, size_t len,
+                                size_t expected_len, pm_buf *out, paimon_error *err);
 
 /* A static name, e.g. "zstd". */
 const char *pm_codec_name(pm_codec codec);

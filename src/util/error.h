@@ -13,9 +13,21 @@
 
 #if defined(__GNUC__)
 #define PM_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
+#define PM_MUST_CHECK               __attribute__((warn_unused_result))
 #else
 #define PM_PRINTF(fmt_idx, arg_idx)
+#define PM_MUST_CHECK
 #endif
+
+/* Internal functions that return an error code and fill a paimon_error are declared
+ * PM_MUST_CHECK: a call that drops the code does not compile (-Werror).  A caller that
+ * means to ignore a failure (best-effort cleanup, a hint) says so with PM_IGNORE(call),
+ * since GCC does not accept a (void) cast for this attribute. */
+#define PM_IGNORE(expr)                                                                            \
+    do {                                                                                           \
+        if ((expr) != 0) {                                                                         \
+        }                                                                                          \
+    } while (0)
 
 /* Sets err->code = code and formats the message; returns `code`. */
 int pm_err_set(paimon_error *err, int code, const char *fmt, ...) PM_PRINTF(3, 4);

@@ -20,23 +20,24 @@
 #include <stdint.h>
 
 #include "util/buf.h"
+#include "util/error.h"
 
 /* Parses `len` bytes.  Caller owns `*out` (json_decref).  `what` names the source. */
-int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **out,
-                  paimon_error *err);
+PM_MUST_CHECK int pm_json_parse(const uint8_t *data, size_t len, const char *what, json_t **out,
+                                paimon_error *err);
 
 /* The same for a document that must be a JSON object (a metadata file): anything else is
  * PAIMON_ECORRUPT "WHAT: not a JSON object".  Caller owns `*out` (json_decref). */
-int pm_json_parse_object(const uint8_t *data, size_t len, const char *what, json_t **out,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_json_parse_object(const uint8_t *data, size_t len, const char *what,
+                                       json_t **out, paimon_error *err);
 
 /* Member accessors.  `what` names the file for messages.  A missing member is an error
  * when `required`, otherwise the out value is left as given and *present is false.  JSON
  * null counts as missing. */
-int pm_json_get_i64(const json_t *obj, const char *key, bool required, int64_t *out, bool *present,
-                    const char *what, paimon_error *err);
-int pm_json_get_str(const json_t *obj, const char *key, bool required, const char **out,
-                    const char *what, paimon_error *err);
+PM_MUST_CHECK int pm_json_get_i64(const json_t *obj, const char *key, bool required, int64_t *out,
+                                  bool *present, const char *what, paimon_error *err);
+PM_MUST_CHECK int pm_json_get_str(const json_t *obj, const char *key, bool required,
+                                  const char **out, const char *what, paimon_error *err);
 
 /* Appends `s` as a JSON string literal: '"', '\\' and control characters escaped, UTF-8
  * kept as is, invalid UTF-8 replaced by U+FFFD so the output is always valid JSON. */

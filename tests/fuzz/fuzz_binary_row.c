@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (pm_binrow_get(&row, (int32_t)i, types[i], &d, &err) != 0)
             continue;
         pm_buf_init(&out, 1 << 20);
-        pm_canonical_json(&out, types[i], &d, &err);
+        PM_IGNORE(pm_canonical_json(&out, types[i], &d, &err));
         pm_binrow_hash(row.data, row.len & ~(size_t)3);
         pm_buf_free(&out);
     }

@@ -63,7 +63,7 @@ static void union_halves(const uint8_t *data, size_t size)
     if (col != NULL && pm_field_agg_init(&agg, &schema, &field, "rbm32", &err) == 0 &&
         pm_column_append_bytes(col, data, size / 2) == 0 &&
         pm_column_append_bytes(col, data + size / 2, size - size / 2) == 0)
-        pm_field_agg_agg(&agg, pm_vref_of(col, 0), pm_vref_of(col, 1), &out, &err);
+        PM_IGNORE(pm_field_agg_agg(&agg, pm_vref_of(col, 0), pm_vref_of(col, 1), &out, &err));
     pm_field_agg_free(&agg);
     pm_column_free(col);
     pm_options_free(&schema.options);

@@ -59,7 +59,7 @@ static void restore_index(const uint8_t *data, size_t size)
         goto done;
     if (pm_dv_maintainer_new(&m, fs, (data[0] & 8) != 0, &e, "/i/index-f", &err) != 0)
         goto done;
-    (void)pm_dv_maintainer_mark(m, "data-b.parquet", 3, &err);
+    PM_IGNORE(pm_dv_maintainer_mark(m, "data-b.parquet", 3, &err));
     pm_dv_maintainer_remove(m, "data-c.orc");
     if (pm_path_factory_init(&names) != 0)
         goto done;
@@ -94,11 +94,11 @@ static void parse_name(const uint8_t *data, size_t size)
         goto done;
     memcpy(name, data, size);
     name[size] = '\0';
-    (void)pm_compacted_changelog_parse(name, &n, &err);
+    PM_IGNORE(pm_compacted_changelog_parse(name, &n, &err));
     snprintf(path, size + 32, "/t/p=1/bucket-0/%s", name);
     pm_buf_init(&real, 0);
     if (pm_compacted_changelog_is(path))
-        (void)pm_compacted_changelog_resolve(path, &real, &off, &len, &err);
+        PM_IGNORE(pm_compacted_changelog_resolve(path, &real, &off, &len, &err));
     pm_buf_free(&real);
 done:
     pm_free(name);

@@ -352,8 +352,10 @@ int main(int argc, char **argv)
             key.len = 0;
             for (size_t c = 0; c < s->row->field_count; c++)
                 if (pm_strlist_find(&s->primary_keys, s->row->fields[c].name) >= 0)
-                    pm_column_json(&key, b->columns[c], r, NULL);
-            id = pm_bytes_map_put(&model, key.data, key.len, (int64_t)ref_count, &ins);
+                    if (pm_column_json(&key, b->columns[c], r, NULL) != 0)
+                        die("row as JSON", NULL);
+            if (pm_bytes_map_put(&model, key.data, key.len, (int64_t)ref_count, &id, &ins) != 0)
+                die("out of memory", NULL);
             if (ins)
                 refs[ref_count++] = (row_ref){NULL, 0, 0};
             refs[model.values[id]] = pm_kind_is_add(kinds[r]) ? (row_ref){b, r, batch_count}
@@ -388,8 +390,11 @@ int main(int argc, char **argv)
                         pk2.len = 0;
                         for (size_t c = 0; c < s->row->field_count; c++)
                             if (pm_strlist_find(&s->partition_keys, s->row->fields[c].name) >= 0)
-                                pm_column_json(&pk2, batches[bi]->columns[c], r, NULL);
-                        pm_bytes_map_put(&keyidx, pk2.data, pk2.len, 1, &ins);
+                                if (pm_column_json(&pk2, batches[bi]->columns[c], r, NULL) != 0)
+                                    die("row as JSON", NULL);
+                        int64_t pid;
+                        if (pm_bytes_map_put(&keyidx, pk2.data, pk2.len, 1, &pid, &ins) != 0)
+                            die("out of memory", NULL);
                     }
                 for (size_t i = 0; i < ref_count; i++) {
                     if (refs[i].batch == NULL || refs[i].batch_no >= cycle_start)
@@ -397,7 +402,9 @@ int main(int argc, char **argv)
                     pk2.len = 0;
                     for (size_t c = 0; c < s->row->field_count; c++)
                         if (pm_strlist_find(&s->partition_keys, s->row->fields[c].name) >= 0)
-                            pm_column_json(&pk2, refs[i].batch->columns[c], refs[i].row, NULL);
+                            if (pm_column_json(&pk2, refs[i].batch->columns[c], refs[i].row,
+                                               NULL) != 0)
+                                die("row as JSON", NULL);
                     if (pm_bytes_map_find(&keyidx, pk2.data, pk2.len) >= 0)
                         refs[i].batch = NULL;
                 }

@@ -47,8 +47,8 @@ const char *pm_avro_codec_for_option(const char *option)
 
 /* ---- reading --------------------------------------------------------------------------- */
 
-static int reader_open(pm_avro_reader *r, const uint8_t *data, size_t len, const char *what,
-                       paimon_error *err)
+PM_MUST_CHECK static int reader_open(pm_avro_reader *r, const uint8_t *data, size_t len,
+                                     const char *what, paimon_error *err)
 {
     pm_avro_cursor c = {data, data + len, data};
     const uint8_t *codec = (const uint8_t *)"null";
@@ -191,7 +191,7 @@ void pm_avro_reader_close(pm_avro_reader *r)
 
 /* ---- writing --------------------------------------------------------------------------- */
 
-static int emit(pm_avro_writer *w, const void *data, size_t len, paimon_error *err)
+PM_MUST_CHECK static int emit(pm_avro_writer *w, const void *data, size_t len, paimon_error *err)
 {
     int rc;
     if (w->output != NULL)
@@ -250,7 +250,7 @@ int pm_avro_writer_open(pm_avro_writer *w, const char *schema_json, const char *
     return rc;
 }
 
-static int flush_block(pm_avro_writer *w, paimon_error *err)
+PM_MUST_CHECK static int flush_block(pm_avro_writer *w, paimon_error *err)
 {
     size_t payload_start;
     int rc;

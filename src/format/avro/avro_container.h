@@ -31,6 +31,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/compress.h"
+#include "util/error.h"
 
 #define PM_AVRO_MAGIC         "Obj\x01"
 #define PM_AVRO_SYNC_INTERVAL 64000
@@ -59,13 +60,13 @@ typedef struct pm_avro_reader {
  * `what` until pm_avro_reader_close().  A wrong magic is PAIMON_ECORRUPT ("not an Avro
  * file"); an unknown codec PAIMON_EUNSUPPORTED.  A failed open holds nothing (closing it
  * anyway is harmless). */
-int pm_avro_reader_open(pm_avro_reader *r, const uint8_t *data, size_t len, const char *what,
-                        paimon_error *err);
+PM_MUST_CHECK int pm_avro_reader_open(pm_avro_reader *r, const uint8_t *data, size_t len,
+                                      const char *what, paimon_error *err);
 
 /* Decompresses the next block into `block` (replacing its contents) and returns its
  * object count and the file offset of the block; PAIMON_ITEROVER after the last block. */
-int pm_avro_reader_next_block(pm_avro_reader *r, pm_buf *block, int64_t *count, size_t *block_off,
-                              paimon_error *err);
+PM_MUST_CHECK int pm_avro_reader_next_block(pm_avro_reader *r, pm_buf *block, int64_t *count,
+                                            size_t *block_off, paimon_error *err);
 
 void pm_avro_reader_close(pm_avro_reader *r);
 
@@ -88,8 +89,9 @@ typedef struct pm_avro_writer {
 /* Starts a file with `schema_json` (compact JSON, written verbatim) and codec `codec_name`
  * ("null", "deflate", "snappy" or "zstandard"; level for deflate/zstandard, 0 = default).
  * Exactly one of `sink` and `output` is non-NULL. */
-int pm_avro_writer_open(pm_avro_writer *w, const char *schema_json, const char *codec_name,
-                        int level, pm_buf *sink, pm_output *output, paimon_error *err);
+PM_MUST_CHECK int pm_avro_writer_open(pm_avro_writer *w, const char *schema_json,
+                                      const char *codec_name, int level, pm_buf *sink,
+                                      pm_output *output, paimon_error *err);
 
 /* The buffer to encode the next object into; call pm_avro_writer_end_object() after. */
 static inline pm_buf *pm_avro_writer_object(pm_avro_writer *w)
@@ -98,10 +100,10 @@ static inline pm_buf *pm_avro_writer_object(pm_avro_writer *w)
 }
 
 /* Counts the object just encoded and flushes a full block. */
-int pm_avro_writer_end_object(pm_avro_writer *w, paimon_error *err);
+PM_MUST_CHECK int pm_avro_writer_end_object(pm_avro_writer *w, paimon_error *err);
 
 /* Flushes the last block and releases the writer's own memory (not the destination). */
-int pm_avro_writer_close(pm_avro_writer *w, paimon_error *err);
+PM_MUST_CHECK int pm_avro_writer_close(pm_avro_writer *w, paimon_error *err);
 
 /* Releases the writer's memory after a failure. */
 void pm_avro_writer_abort(pm_avro_writer *w);

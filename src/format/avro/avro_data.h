@@ -40,18 +40,20 @@
 #include "format/avro/avro_schema.h"
 #include "io/fs.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 /* Checks that Avro can store rows of `row_type` as Java's AvroFileFormat.validateDataFields
  * does when a table with file.format avro is created or altered: TIMESTAMP precision at most
  * 6, TIME at most 3, no VARIANT, names that are Avro names, and record names (made from the
  * field paths) defined once.  PAIMON_EINVALID names the column otherwise. */
-int pm_avro_data_check(const pm_type *row_type, paimon_error *err);
+PM_MUST_CHECK int pm_avro_data_check(const pm_type *row_type, paimon_error *err);
 
 /* Appends the writer schema JSON Java prints for `row_type`. */
-int pm_avro_data_schema_json(const pm_type *row_type, pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_avro_data_schema_json(const pm_type *row_type, pm_buf *out, paimon_error *err);
 
 /* The Paimon ROW type of an Avro record schema (a bare file's columns).  Caller owns *out. */
-int pm_avro_data_type_of(const pm_avro_schema *record, pm_type **out, paimon_error *err);
+PM_MUST_CHECK int pm_avro_data_type_of(const pm_avro_schema *record, pm_type **out,
+                                       paimon_error *err);
 
 typedef struct pm_avro_data_writer pm_avro_data_writer;
 
@@ -59,21 +61,24 @@ typedef struct pm_avro_data_writer pm_avro_data_writer;
  * `row_type` with the Paimon compression option value `compression` ("zstd" (NULL),
  * "snappy", "deflate", "none") and zstd `level` (0: 1).  Caller owns `*w`; finish with
  * pm_avro_data_writer_close() or pm_avro_data_writer_abort(). */
-int pm_avro_data_writer_open(pm_avro_data_writer **w, pm_output *out, const pm_type *row_type,
-                             const char *compression, int level, paimon_error *err);
+PM_MUST_CHECK int pm_avro_data_writer_open(pm_avro_data_writer **w, pm_output *out,
+                                           const pm_type *row_type, const char *compression,
+                                           int level, paimon_error *err);
 /* Appends the rows of `b` (of the writer's row type).  TIMESTAMP and TIME precisions Avro
  * cannot hold (above 6 and above 3) are PAIMON_EUNSUPPORTED, as in Java. */
-int pm_avro_data_writer_write(pm_avro_data_writer *w, const pm_batch *b, paimon_error *err);
+PM_MUST_CHECK int pm_avro_data_writer_write(pm_avro_data_writer *w, const pm_batch *b,
+                                            paimon_error *err);
 /* Appends rows [first, first + count) of `b`. */
-int pm_avro_data_writer_write_range(pm_avro_data_writer *w, const pm_batch *b, int64_t first,
-                                    int64_t count, paimon_error *err);
+PM_MUST_CHECK int pm_avro_data_writer_write_range(pm_avro_data_writer *w, const pm_batch *b,
+                                                  int64_t first, int64_t count, paimon_error *err);
 int64_t pm_avro_data_writer_rows(const pm_avro_data_writer *w);
 /* Bytes handed to the output so far (finished blocks; the block being filled is not
  * counted, as Java's out.getPos() does not count it). */
 uint64_t pm_avro_data_writer_position(const pm_avro_data_writer *w);
 /* Finishes the file, closes the output and frees the writer (also on failure).
  * *file_size receives the exact size (may be NULL). */
-int pm_avro_data_writer_close(pm_avro_data_writer *w, uint64_t *file_size, paimon_error *err);
+PM_MUST_CHECK int pm_avro_data_writer_close(pm_avro_data_writer *w, uint64_t *file_size,
+                                            paimon_error *err);
 void pm_avro_data_writer_abort(pm_avro_data_writer *w);
 
 #endif /* PM_FORMAT_AVRO_DATA_H */

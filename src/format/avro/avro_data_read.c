@@ -205,10 +205,11 @@ int pm_avro_data_type_of(const pm_avro_schema *record, pm_type **out, paimon_err
 
 /* ---- the plan -------------------------------------------------------------------------- */
 
-static int build(avro_file *f, aplan *p, const pm_avro_schema *s, const pm_type *t, int depth,
-                 paimon_error *err);
+PM_MUST_CHECK static int build(avro_file *f, aplan *p, const pm_avro_schema *s, const pm_type *t,
+                               int depth, paimon_error *err);
 
-static int mismatch(avro_file *f, const pm_type *t, const pm_avro_schema *w, paimon_error *err)
+PM_MUST_CHECK static int mismatch(avro_file *f, const pm_type *t, const pm_avro_schema *w,
+                                  paimon_error *err)
 {
     pm_buf b;
     int rc;
@@ -221,8 +222,8 @@ static int mismatch(avro_file *f, const pm_type *t, const pm_avro_schema *w, pai
     return rc;
 }
 
-static int build_record(avro_file *f, aplan *p, const pm_avro_schema *w, const pm_type *t,
-                        int depth, paimon_error *err)
+PM_MUST_CHECK static int build_record(avro_file *f, aplan *p, const pm_avro_schema *w,
+                                      const pm_type *t, int depth, paimon_error *err)
 {
     p->op = OP_RECORD;
     p->child_count = w->field_count;
@@ -251,8 +252,8 @@ static int build_record(avro_file *f, aplan *p, const pm_avro_schema *w, const p
     return 0;
 }
 
-static int build(avro_file *f, aplan *p, const pm_avro_schema *s, const pm_type *t, int depth,
-                 paimon_error *err)
+PM_MUST_CHECK static int build(avro_file *f, aplan *p, const pm_avro_schema *s, const pm_type *t,
+                               int depth, paimon_error *err)
 {
     const pm_avro_schema *w = unwrap(s, &p->null_branch, &p->value_branch);
     p->w = w;
@@ -360,16 +361,17 @@ static int build(avro_file *f, aplan *p, const pm_avro_schema *s, const pm_type 
 
 /* ---- decoding -------------------------------------------------------------------------- */
 
-static int bad(avro_file *f, paimon_error *err)
+PM_MUST_CHECK static int bad(avro_file *f, paimon_error *err)
 {
     return pm_corrupt(err, "%s: malformed Avro record %lld at block offset %zu", f->path,
                       (long long)f->row, pm_avro_offset(&f->cur));
 }
 
-static int value(avro_file *f, const aplan *p, pm_column *c, int depth, paimon_error *err);
+PM_MUST_CHECK static int value(avro_file *f, const aplan *p, pm_column *c, int depth,
+                               paimon_error *err);
 
 /* Reads an array or map block count; 0 ends.  Counts are bounded by the bytes left. */
-static int block_count(avro_file *f, int64_t *n, paimon_error *err)
+PM_MUST_CHECK static int block_count(avro_file *f, int64_t *n, paimon_error *err)
 {
     int64_t bytes;
     if (!pm_avro_read_long(&f->cur, n))
@@ -384,7 +386,8 @@ static int block_count(avro_file *f, int64_t *n, paimon_error *err)
     return 0;
 }
 
-static int entries(avro_file *f, const aplan *p, pm_column *c, int depth, paimon_error *err)
+PM_MUST_CHECK static int entries(avro_file *f, const aplan *p, pm_column *c, int depth,
+                                 paimon_error *err)
 {
     int rc;
     for (;;) {
@@ -418,7 +421,8 @@ static int entries(avro_file *f, const aplan *p, pm_column *c, int depth, paimon
     return rc != 0 ? pm_buf_error(err, rc) : 0;
 }
 
-static int value(avro_file *f, const aplan *p, pm_column *c, int depth, paimon_error *err)
+PM_MUST_CHECK static int value(avro_file *f, const aplan *p, pm_column *c, int depth,
+                               paimon_error *err)
 {
     pm_avro_cursor *cur = &f->cur;
     int64_t v;
@@ -575,7 +579,7 @@ static int value(avro_file *f, const aplan *p, pm_column *c, int depth, paimon_e
 }
 
 /* One top-level record into the batch's columns (the root plan is a record). */
-static int record(avro_file *f, pm_batch *b, paimon_error *err)
+PM_MUST_CHECK static int record(avro_file *f, pm_batch *b, paimon_error *err)
 {
     const aplan *p = &f->plan;
     int rc = 0;
@@ -600,7 +604,7 @@ static int record(avro_file *f, pm_batch *b, paimon_error *err)
     return rc;
 }
 
-static int skip_record(avro_file *f, paimon_error *err)
+PM_MUST_CHECK static int skip_record(avro_file *f, paimon_error *err)
 {
     return pm_avro_skip_value(f->reader.schema, &f->cur, 0) ? 0 : bad(f, err);
 }
@@ -623,7 +627,7 @@ static void avro_close(void *impl)
     pm_free(f);
 }
 
-static int avro_open(void **impl, pm_input *in, const char *path, paimon_error *err)
+PM_MUST_CHECK static int avro_open(void **impl, pm_input *in, const char *path, paimon_error *err)
 {
     avro_file *f = pm_calloc(1, sizeof(*f));
     int rc = 0;
@@ -689,7 +693,7 @@ static int64_t avro_rows(void *impl)
     return f->total_rows;
 }
 
-static int avro_start(void *impl, const pm_read_options *o, paimon_error *err)
+PM_MUST_CHECK static int avro_start(void *impl, const pm_read_options *o, paimon_error *err)
 {
     avro_file *f = impl;
     int rc;
@@ -734,7 +738,7 @@ static bool wanted(avro_file *f, bool *done)
     return f->row >= f->ranges[2 * f->range_idx];
 }
 
-static int avro_next(void *impl, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int avro_next(void *impl, pm_batch **out, paimon_error *err)
 {
     avro_file *f = impl;
     pm_batch *b = NULL;
@@ -786,7 +790,7 @@ static int avro_next(void *impl, pm_batch **out, paimon_error *err)
     return 0;
 }
 
-static int avro_describe(void *impl, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int avro_describe(void *impl, pm_buf *out, paimon_error *err)
 {
     avro_file *f = impl;
     int rc = pm_buf_printf(out, "file: %s\nformat: avro\nsize: %zu bytes\ncodec: %s\nrows: %lld\n",

@@ -289,11 +289,13 @@ static bool compatible(pm_avro_ftype want, pm_avro_kind have)
     return false;
 }
 
-static int compile(const pm_avro_schema *writer, const pm_avro_rdesc *rd, pm_arena *arena,
-                   const char *what, int depth, pm_avro_plan **out, paimon_error *err);
+PM_MUST_CHECK static int compile(const pm_avro_schema *writer, const pm_avro_rdesc *rd,
+                                 pm_arena *arena, const char *what, int depth, pm_avro_plan **out,
+                                 paimon_error *err);
 
-static int compile_field(plan_op *op, const pm_avro_field *wf, const pm_avro_fdesc *fd,
-                         pm_arena *arena, const char *what, int depth, paimon_error *err)
+PM_MUST_CHECK static int compile_field(plan_op *op, const pm_avro_field *wf,
+                                       const pm_avro_fdesc *fd, pm_arena *arena, const char *what,
+                                       int depth, paimon_error *err)
 {
     const pm_avro_schema *inner = unwrap(wf->type, &op->null_branch);
     op->action = OP_DECODE;
@@ -319,8 +321,9 @@ static int compile_field(plan_op *op, const pm_avro_field *wf, const pm_avro_fde
     return 0;
 }
 
-static int compile(const pm_avro_schema *writer, const pm_avro_rdesc *rd, pm_arena *arena,
-                   const char *what, int depth, pm_avro_plan **out, paimon_error *err)
+PM_MUST_CHECK static int compile(const pm_avro_schema *writer, const pm_avro_rdesc *rd,
+                                 pm_arena *arena, const char *what, int depth, pm_avro_plan **out,
+                                 paimon_error *err)
 {
     pm_avro_plan *plan;
     const pm_avro_schema *rec;
@@ -371,28 +374,33 @@ int pm_avro_plan_compile(const pm_avro_schema *writer, const pm_avro_rdesc *rd, 
 
 /* ---- decoding -------------------------------------------------------------------------- */
 
-static int truncated(pm_avro_cursor *c, const char *what, const char *field, paimon_error *err)
+PM_MUST_CHECK static int truncated(pm_avro_cursor *c, const char *what, const char *field,
+                                   paimon_error *err)
 {
     return pm_corrupt(err, "%s: malformed Avro value of %s at block offset %zu", what, field,
                       pm_avro_offset(c));
 }
 
-static int decode_ops(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base, pm_arena *arena,
-                      const char *what, int depth, size_t from, size_t to, paimon_error *err);
+PM_MUST_CHECK static int decode_ops(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
+                                    pm_arena *arena, const char *what, int depth, size_t from,
+                                    size_t to, paimon_error *err);
 
-static int decode_fields(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
-                         pm_arena *arena, const char *what, int depth, paimon_error *err)
+PM_MUST_CHECK static int decode_fields(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
+                                       pm_arena *arena, const char *what, int depth,
+                                       paimon_error *err)
 {
     return decode_ops(plan, c, base, arena, what, depth, 0, plan->op_count, err);
 }
 
-static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
-                         pm_arena *arena, const char *what, int depth, paimon_error *err);
+PM_MUST_CHECK static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
+                                       pm_arena *arena, const char *what, int depth,
+                                       paimon_error *err);
 
 /* Decodes one non-null value of writer kind `wkind` as `t` into `dst`. */
-static int decode_value(pm_avro_ftype t, pm_avro_kind wkind, const pm_avro_plan *sub,
-                        pm_avro_cursor *c, void *dst, pm_arena *arena, const char *what,
-                        const char *field, int depth, paimon_error *err)
+PM_MUST_CHECK static int decode_value(pm_avro_ftype t, pm_avro_kind wkind, const pm_avro_plan *sub,
+                                      pm_avro_cursor *c, void *dst, pm_arena *arena,
+                                      const char *what, const char *field, int depth,
+                                      paimon_error *err)
 {
     int64_t v;
     const uint8_t *data;
@@ -448,8 +456,9 @@ static size_t item_size_of(const pm_avro_fdesc *fd)
     return 0;
 }
 
-static int decode_array(const plan_op *op, pm_avro_cursor *c, pm_avro_array *a, pm_arena *arena,
-                        const char *what, int depth, paimon_error *err)
+PM_MUST_CHECK static int decode_array(const plan_op *op, pm_avro_cursor *c, pm_avro_array *a,
+                                      pm_arena *arena, const char *what, int depth,
+                                      paimon_error *err)
 {
     const pm_avro_fdesc *fd = op->fd;
     size_t item_size = item_size_of(fd), total = 0;
@@ -508,8 +517,9 @@ static int decode_array(const plan_op *op, pm_avro_cursor *c, pm_avro_array *a, 
 /* Decodes the fields of one record into `base`, which the caller has zeroed (a nested
  * record lies inside its zeroed parent).  The common field types are decoded inline: this
  * loop is the hot path of every manifest read. */
-static int decode_ops(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base, pm_arena *arena,
-                      const char *what, int depth, size_t from, size_t to, paimon_error *err)
+PM_MUST_CHECK static int decode_ops(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
+                                    pm_arena *arena, const char *what, int depth, size_t from,
+                                    size_t to, paimon_error *err)
 {
     int rc = 0;
     if (from == 0 && plan->top_null_branch >= 0) {
@@ -591,8 +601,9 @@ static int decode_ops(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base
     return 0;
 }
 
-static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
-                         pm_arena *arena, const char *what, int depth, paimon_error *err)
+PM_MUST_CHECK static int decode_record(const pm_avro_plan *plan, pm_avro_cursor *c, uint8_t *base,
+                                       pm_arena *arena, const char *what, int depth,
+                                       paimon_error *err)
 {
     memset(base, 0, plan->rd->size);
     return decode_fields(plan, c, base, arena, what, depth, err);
@@ -621,7 +632,7 @@ int pm_avro_file_open(pm_avro_file_reader *r, const uint8_t *data, size_t len, c
 }
 
 /* Makes the next block current. */
-static int load_block(pm_avro_file_reader *r, paimon_error *err)
+PM_MUST_CHECK static int load_block(pm_avro_file_reader *r, paimon_error *err)
 {
     int64_t count;
     size_t off, len;
@@ -685,7 +696,7 @@ static size_t field_op(const pm_avro_plan *plan, const char *name)
     return plan->op_count;
 }
 
-static int add_block_offset(pm_avro_file_reader *r, int rc, paimon_error *err)
+PM_MUST_CHECK static int add_block_offset(pm_avro_file_reader *r, int rc, paimon_error *err)
 {
     if (rc == PAIMON_ECORRUPT && err != NULL) {
         size_t used = strlen(err->message);

@@ -40,6 +40,7 @@
 #include "format/avro/avro_schema.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 #define PM_AVRO_NAMESPACE "org.apache.paimon.avro.generated"
 #define PM_AVRO_NULL_LONG INT64_MIN /* a null item of an array<["null","long"]> */
@@ -99,13 +100,14 @@ typedef struct pm_avro_plan pm_avro_plan;
 
 /* Resolves `writer` (a file's schema) against `rd`.  The plan is allocated in `arena`.
  * Incompatible types, or a NOT NULL field the writer lacks, are PAIMON_ECORRUPT. */
-int pm_avro_plan_compile(const pm_avro_schema *writer, const pm_avro_rdesc *rd, pm_arena *arena,
-                         const char *what, pm_avro_plan **out, paimon_error *err);
+PM_MUST_CHECK int pm_avro_plan_compile(const pm_avro_schema *writer, const pm_avro_rdesc *rd,
+                                       pm_arena *arena, const char *what, pm_avro_plan **out,
+                                       paimon_error *err);
 
 /* Decodes one record at the cursor into `target` (zeroed first); strings and arrays are
  * allocated in `arena`. */
-int pm_avro_decode(const pm_avro_plan *plan, pm_avro_cursor *c, void *target, pm_arena *arena,
-                   const char *what, paimon_error *err);
+PM_MUST_CHECK int pm_avro_decode(const pm_avro_plan *plan, pm_avro_cursor *c, void *target,
+                                 pm_arena *arena, const char *what, paimon_error *err);
 
 /* Skips one value of type `s` (any schema). */
 bool pm_avro_skip_value(const pm_avro_schema *s, pm_avro_cursor *c, int depth);
@@ -131,10 +133,11 @@ typedef struct pm_avro_file_reader {
     size_t skip_from;             /* filtered reads: the op the record's rest starts at */
 } pm_avro_file_reader;
 
-int pm_avro_file_open(pm_avro_file_reader *r, const uint8_t *data, size_t len, const char *what,
-                      const pm_avro_rdesc *rd, pm_arena *arena, bool retain, paimon_error *err);
+PM_MUST_CHECK int pm_avro_file_open(pm_avro_file_reader *r, const uint8_t *data, size_t len,
+                                    const char *what, const pm_avro_rdesc *rd, pm_arena *arena,
+                                    bool retain, paimon_error *err);
 /* Decodes the next record into `target`; PAIMON_ITEROVER at the end. */
-int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err);
+PM_MUST_CHECK int pm_avro_file_next(pm_avro_file_reader *r, void *target, paimon_error *err);
 /* Reads records but decodes only those a filter accepts: the fields before `stop_field`
  * (in the file's order) are decoded first and `accept` sees the record with only those set;
  * a rejected record's other fields are skipped without decoding.  Planning uses it to drop
@@ -146,8 +149,8 @@ typedef struct pm_avro_prefilter {
 } pm_avro_prefilter;
 
 /* As pm_avro_file_next, for the next record `f` accepts. */
-int pm_avro_file_next_filtered(pm_avro_file_reader *r, void *target, const pm_avro_prefilter *f,
-                               paimon_error *err);
+PM_MUST_CHECK int pm_avro_file_next_filtered(pm_avro_file_reader *r, void *target,
+                                             const pm_avro_prefilter *f, paimon_error *err);
 
 void pm_avro_file_close(pm_avro_file_reader *r);
 

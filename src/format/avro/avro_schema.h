@@ -73,8 +73,8 @@ struct pm_avro_schema {
 
 /* Parses schema JSON (`len` bytes).  Nodes are allocated in `arena`.  Malformed schemas are
  * PAIMON_ECORRUPT naming `what`. */
-int pm_avro_schema_parse(const char *json, size_t len, pm_arena *arena, const char *what,
-                         pm_avro_schema **out, paimon_error *err);
+PM_MUST_CHECK int pm_avro_schema_parse(const char *json, size_t len, pm_arena *arena,
+                                       const char *what, pm_avro_schema **out, paimon_error *err);
 
 /* For a two-branch union with a null branch: the other branch and the index of the null
  * branch; NULL when `s` is not such a union. */

@@ -24,8 +24,8 @@
 
 #define AVRO_DEFAULT_ZSTANDARD_LEVEL 3 /* CodecFactory.DEFAULT_ZSTANDARD_LEVEL */
 
-static int avro_open(void **impl, pm_output *out, const pm_type *row, const char *codec,
-                     const pm_options *opts, paimon_error *err)
+PM_MUST_CHECK static int avro_open(void **impl, pm_output *out, const pm_type *row,
+                                   const char *codec, const pm_options *opts, paimon_error *err)
 {
     const char *avro_codec = pm_options_get(opts, "avro.codec"), *name;
     const char *zstd_level = pm_options_get(opts, "file.compression.zstd-level");
@@ -56,8 +56,8 @@ static int avro_open(void **impl, pm_output *out, const pm_type *row, const char
     return pm_avro_data_writer_open((pm_avro_data_writer **)impl, out, row, codec, (int)level, err);
 }
 
-static int avro_write(void *impl, const pm_batch *b, int64_t first, int64_t count,
-                      paimon_error *err)
+PM_MUST_CHECK static int avro_write(void *impl, const pm_batch *b, int64_t first, int64_t count,
+                                    paimon_error *err)
 {
     return pm_avro_data_writer_write_range(impl, b, first, count, err);
 }
@@ -67,7 +67,7 @@ static int64_t avro_data_size(const void *impl)
     return (int64_t)pm_avro_data_writer_position(impl);
 }
 
-static int avro_close(void *impl, uint64_t *size, paimon_error *err)
+PM_MUST_CHECK static int avro_close(void *impl, uint64_t *size, paimon_error *err)
 {
     return pm_avro_data_writer_close(impl, size, err);
 }

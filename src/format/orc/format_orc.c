@@ -171,8 +171,8 @@ static bool kind_fits(const pm_type *t, const pm_orc_type *o)
     }
 }
 
-static int plan_build(orc_file *f, cplan *p, const pm_type *t, int64_t col, bool *include,
-                      int depth, paimon_error *err);
+PM_MUST_CHECK static int plan_build(orc_file *f, cplan *p, const pm_type *t, int64_t col,
+                                    bool *include, int depth, paimon_error *err);
 
 /* Finds the struct child of `col` for field `fd`: by paimon.id when the struct's fields
  * carry ids, else by name.  An id several fields carry (a file written from a type without
@@ -205,8 +205,8 @@ static int64_t find_field(const pm_orc_footer *ft, uint32_t col, const pm_field 
     return -1;
 }
 
-static int plan_build(orc_file *f, cplan *p, const pm_type *t, int64_t col, bool *include,
-                      int depth, paimon_error *err)
+PM_MUST_CHECK static int plan_build(orc_file *f, cplan *p, const pm_type *t, int64_t col,
+                                    bool *include, int depth, paimon_error *err)
 {
     const pm_orc_footer *ft = pm_orc_reader_footer(f->r);
     const pm_orc_type *o;
@@ -414,10 +414,10 @@ static void swap(pm_buf *a, pm_buf *b)
     *b = t;
 }
 
-static int fill(pm_column *c, const cplan *p, pm_orc_vec *v, int64_t n, const char *path,
-                paimon_error *err);
+PM_MUST_CHECK static int fill(pm_column *c, const cplan *p, pm_orc_vec *v, int64_t n,
+                              const char *path, paimon_error *err);
 
-static int fill_nulls(pm_column *c, int64_t n, paimon_error *err)
+PM_MUST_CHECK static int fill_nulls(pm_column *c, int64_t n, paimon_error *err)
 {
     for (int64_t i = 0; i < n; i++) {
         int rc = pm_column_append_null(c);
@@ -428,7 +428,8 @@ static int fill_nulls(pm_column *c, int64_t n, paimon_error *err)
 }
 
 /* Widens integers, or scales TIME milliseconds, value by value. */
-static int convert_fixed(pm_column *c, const pm_orc_vec *v, int64_t n, paimon_error *err)
+PM_MUST_CHECK static int convert_fixed(pm_column *c, const pm_orc_vec *v, int64_t n,
+                                       paimon_error *err)
 {
     size_t from = n > 0 ? v->values.len / (size_t)n : 0;
     int rc = pm_buf_reserve(&c->values, (size_t)n * c->width);
@@ -483,8 +484,8 @@ static int convert_fixed(pm_column *c, const pm_orc_vec *v, int64_t n, paimon_er
 }
 
 /* Milliseconds + nanoseconds of the millisecond into the precision's unit. */
-static int convert_timestamp(pm_column *c, const pm_orc_vec *v, int64_t n, const char *path,
-                             paimon_error *err)
+PM_MUST_CHECK static int convert_timestamp(pm_column *c, const pm_orc_vec *v, int64_t n,
+                                           const char *path, paimon_error *err)
 {
     int p = c->type->precision;
     int rc = pm_buf_reserve(&c->values, (size_t)n * 8);
@@ -514,8 +515,8 @@ static int convert_timestamp(pm_column *c, const pm_orc_vec *v, int64_t n, const
     return 0;
 }
 
-static int fill(pm_column *c, const cplan *p, pm_orc_vec *v, int64_t n, const char *path,
-                paimon_error *err)
+PM_MUST_CHECK static int fill(pm_column *c, const cplan *p, pm_orc_vec *v, int64_t n,
+                              const char *path, paimon_error *err)
 {
     int rc = 0;
     if (v == NULL)
@@ -581,7 +582,7 @@ static void orc_close(void *impl)
     pm_free(f);
 }
 
-static int orc_open(void **impl, pm_input *in, const char *path, paimon_error *err)
+PM_MUST_CHECK static int orc_open(void **impl, pm_input *in, const char *path, paimon_error *err)
 {
     orc_file *f = pm_calloc(1, sizeof(*f));
     int rc;
@@ -622,7 +623,7 @@ static int64_t orc_rows(void *impl)
     return (int64_t)pm_orc_reader_footer(((orc_file *)impl)->r)->number_of_rows;
 }
 
-static int orc_start(void *impl, const pm_read_options *o, paimon_error *err)
+PM_MUST_CHECK static int orc_start(void *impl, const pm_read_options *o, paimon_error *err)
 {
     orc_file *f = impl;
     const pm_orc_footer *ft = pm_orc_reader_footer(f->r);
@@ -672,7 +673,7 @@ done:
     return rc;
 }
 
-static int orc_next(void *impl, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int orc_next(void *impl, pm_batch **out, paimon_error *err)
 {
     orc_file *f = impl;
     const pm_orc_vec *root;
@@ -702,7 +703,7 @@ static int orc_next(void *impl, pm_batch **out, paimon_error *err)
     return 0;
 }
 
-static int orc_describe_text(void *impl, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int orc_describe_text(void *impl, pm_buf *out, paimon_error *err)
 {
     orc_file *f = impl;
     const pm_orc_footer *ft = pm_orc_reader_footer(f->r);

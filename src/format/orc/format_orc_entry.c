@@ -16,8 +16,8 @@
 #include "format/file_writer.h"
 #include "format/orc/orc_format.h"
 
-static int orc_open(void **impl, pm_output *out, const pm_type *row, const char *codec,
-                    const pm_options *opts, paimon_error *err)
+PM_MUST_CHECK static int orc_open(void **impl, pm_output *out, const pm_type *row,
+                                  const char *codec, const pm_options *opts, paimon_error *err)
 {
     pm_orc_writer_options o = {0};
     const char *key = "file.compression";
@@ -34,7 +34,8 @@ static int orc_open(void **impl, pm_output *out, const pm_type *row, const char 
     return pm_orc_file_writer_open((pm_orc_file_writer **)impl, out, row, &o, err);
 }
 
-static int orc_write(void *impl, const pm_batch *b, int64_t first, int64_t count, paimon_error *err)
+PM_MUST_CHECK static int orc_write(void *impl, const pm_batch *b, int64_t first, int64_t count,
+                                   paimon_error *err)
 {
     return pm_orc_file_writer_write_range(impl, b, first, count, err);
 }
@@ -62,7 +63,7 @@ static int64_t orc_rows_until_check(const void *impl)
     return batch - pm_orc_file_writer_rows(w) % batch;
 }
 
-static int orc_close(void *impl, uint64_t *size, paimon_error *err)
+PM_MUST_CHECK static int orc_close(void *impl, uint64_t *size, paimon_error *err)
 {
     return pm_orc_file_writer_close(impl, size, err);
 }

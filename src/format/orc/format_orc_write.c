@@ -183,8 +183,8 @@ int pm_orc_schema_of(const pm_type *row_type, pm_arena *arena, pm_orc_type **typ
 
 /* ---- options --------------------------------------------------------------------------- */
 
-static int parse_i64(const char *key, const char *v, int64_t lo, int64_t hi, int64_t *out,
-                     paimon_error *err)
+PM_MUST_CHECK static int parse_i64(const char *key, const char *v, int64_t lo, int64_t hi,
+                                   int64_t *out, paimon_error *err)
 {
     char *end;
     long long x = strtoll(v, &end, 10);
@@ -195,7 +195,7 @@ static int parse_i64(const char *key, const char *v, int64_t lo, int64_t hi, int
 }
 
 /* A memory size as Java's MemorySize reads it (util/units.h), more than 0 bytes. */
-static int parse_size(const char *key, const char *v, int64_t *out, paimon_error *err)
+PM_MUST_CHECK static int parse_size(const char *key, const char *v, int64_t *out, paimon_error *err)
 {
     int64_t x;
     if (pm_parse_memory_size(v, &x) != 0 || x <= 0)
@@ -204,7 +204,8 @@ static int parse_size(const char *key, const char *v, int64_t *out, paimon_error
     return 0;
 }
 
-static int parse_kind(const char *key, const char *v, pm_orc_compression *out, paimon_error *err)
+PM_MUST_CHECK static int parse_kind(const char *key, const char *v, pm_orc_compression *out,
+                                    paimon_error *err)
 {
     static const struct {
         const char *name;

@@ -27,13 +27,13 @@ static const uint8_t *sbytes(const pm_orc_sbuf *s)
     static const uint8_t none[1];
     return s->buf.data ? s->buf.data : none;
 }
-static int bad(const pm_orc_colreader *cr, const char *stream, paimon_error *err)
+PM_MUST_CHECK static int bad(const pm_orc_colreader *cr, const char *stream, paimon_error *err)
 {
     return pm_corrupt(err, "%s: ORC column %u (%s): malformed or truncated %s stream", cr->path,
                       cr->column, pm_orc_kind_name(cr->type->kind), stream);
 }
 
-static int buf_rc(paimon_error *err, int rc)
+PM_MUST_CHECK static int buf_rc(paimon_error *err, int rc)
 {
     return pm_buf_error(err, rc);
 }
@@ -251,8 +251,8 @@ static int push_offset(pm_orc_vec *v, int64_t off)
 
 /* Fills cr->mask for n slots; returns the valid count in *k (mask unused when *k == n and
  * pmask is NULL). */
-static int read_validity(pm_orc_colreader *cr, int64_t n, const uint8_t *pmask, int64_t *k,
-                         const uint8_t **valid, paimon_error *err)
+PM_MUST_CHECK static int read_validity(pm_orc_colreader *cr, int64_t n, const uint8_t *pmask,
+                                       int64_t *k, const uint8_t **valid, paimon_error *err)
 {
     uint8_t *m;
     int64_t cnt = 0;
@@ -294,8 +294,9 @@ static int read_validity(pm_orc_colreader *cr, int64_t n, const uint8_t *pmask, 
 
 /* ---- values ---------------------------------------------------------------------------- */
 
-static int decode_ints(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8_t *valid,
-                       pm_orc_vec *v, size_t width, paimon_error *err)
+PM_MUST_CHECK static int decode_ints(pm_orc_colreader *cr, int64_t n, int64_t k,
+                                     const uint8_t *valid, pm_orc_vec *v, size_t width,
+                                     paimon_error *err)
 {
     int rc = 0;
     int64_t *tmp;
@@ -335,8 +336,8 @@ static int decode_ints(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8_t
     return 0;
 }
 
-static int decode_bytes_kind(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8_t *valid,
-                             pm_orc_vec *v, paimon_error *err)
+PM_MUST_CHECK static int decode_bytes_kind(pm_orc_colreader *cr, int64_t n, int64_t k,
+                                           const uint8_t *valid, pm_orc_vec *v, paimon_error *err)
 {
     int rc = 0;
     uint8_t *tmp, *dst;
@@ -369,8 +370,9 @@ static int decode_bytes_kind(pm_orc_colreader *cr, int64_t n, int64_t k, const u
     return 0;
 }
 
-static int decode_floats(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8_t *valid,
-                         pm_orc_vec *v, size_t width, paimon_error *err)
+PM_MUST_CHECK static int decode_floats(pm_orc_colreader *cr, int64_t n, int64_t k,
+                                       const uint8_t *valid, pm_orc_vec *v, size_t width,
+                                       paimon_error *err)
 {
     int rc = 0;
     uint8_t *dst;
@@ -394,8 +396,8 @@ static int decode_floats(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8
 }
 
 /* Reads k lengths (LENGTH stream) into scratch; their sum in *sum. */
-static int read_lengths(pm_orc_colreader *cr, int64_t k, int64_t **lens, uint64_t *sum,
-                        paimon_error *err)
+PM_MUST_CHECK static int read_lengths(pm_orc_colreader *cr, int64_t k, int64_t **lens,
+                                      uint64_t *sum, paimon_error *err)
 {
     int rc = 0;
     uint64_t s = 0;
@@ -414,8 +416,8 @@ static int read_lengths(pm_orc_colreader *cr, int64_t k, int64_t **lens, uint64_
     return 0;
 }
 
-static int decode_varlen(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8_t *valid,
-                         pm_orc_vec *v, paimon_error *err)
+PM_MUST_CHECK static int decode_varlen(pm_orc_colreader *cr, int64_t n, int64_t k,
+                                       const uint8_t *valid, pm_orc_vec *v, paimon_error *err)
 {
     int rc = 0;
     int64_t end;
@@ -609,8 +611,8 @@ static int set_null(pm_orc_vec *v, int64_t n, int64_t slot)
     return 0;
 }
 
-static int decode_decimal(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8_t *valid,
-                          pm_orc_vec *v, paimon_error *err)
+PM_MUST_CHECK static int decode_decimal(pm_orc_colreader *cr, int64_t n, int64_t k,
+                                        const uint8_t *valid, pm_orc_vec *v, paimon_error *err)
 {
     int rc = 0;
     int64_t *vals = NULL, *scales = NULL;
@@ -655,8 +657,8 @@ static int decode_decimal(pm_orc_colreader *cr, int64_t n, int64_t k, const uint
     return 0;
 }
 
-static int decode_timestamp(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8_t *valid,
-                            pm_orc_vec *v, paimon_error *err)
+PM_MUST_CHECK static int decode_timestamp(pm_orc_colreader *cr, int64_t n, int64_t k,
+                                          const uint8_t *valid, pm_orc_vec *v, paimon_error *err)
 {
     int rc = 0;
     int64_t *secs, *nanos;
@@ -710,8 +712,8 @@ static int decode_timestamp(pm_orc_colreader *cr, int64_t n, int64_t k, const ui
     return 0;
 }
 
-static int decode_list(pm_orc_colreader *cr, int64_t n, int64_t k, const uint8_t *valid,
-                       pm_orc_vec *v, paimon_error *err)
+PM_MUST_CHECK static int decode_list(pm_orc_colreader *cr, int64_t n, int64_t k,
+                                     const uint8_t *valid, pm_orc_vec *v, paimon_error *err)
 {
     int rc = 0;
     int64_t *lens, end;
@@ -811,7 +813,8 @@ int pm_orc_colreader_decode(pm_orc_colreader *cr, int64_t n, const uint8_t *pmas
 /* ---- skipping -------------------------------------------------------------------------- */
 
 /* Sums `k` lengths of the LENGTH stream without keeping them. */
-static int skip_lengths(pm_orc_colreader *cr, uint64_t k, uint64_t *sum, paimon_error *err)
+PM_MUST_CHECK static int skip_lengths(pm_orc_colreader *cr, uint64_t k, uint64_t *sum,
+                                      paimon_error *err)
 {
     int64_t buf[256];
     uint64_t s = 0;
@@ -918,8 +921,8 @@ static int rle_version(pm_orc_encoding_kind e)
     return e == PM_ORC_DIRECT_V2 || e == PM_ORC_DICTIONARY_V2 ? 2 : 1;
 }
 
-static int need(const pm_orc_colreader *cr, const pm_orc_sbuf *s, const char *name,
-                paimon_error *err)
+PM_MUST_CHECK static int need(const pm_orc_colreader *cr, const pm_orc_sbuf *s, const char *name,
+                              paimon_error *err)
 {
     if (s->exists)
         return 0;

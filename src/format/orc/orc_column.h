@@ -12,6 +12,7 @@
 #include "format/orc/orc_rle.h"
 #include "format/orc/orc_stream.h"
 #include "format/orc/orc_tz.h"
+#include "util/error.h"
 
 /* One decompressed stream of the current stripe. */
 typedef struct pm_orc_sbuf {
@@ -56,27 +57,28 @@ struct pm_orc_colreader {
 
 /* Builds readers for the included columns under `column` (which must be included).
  * Caller owns `*out`; release with pm_orc_colreader_free(). */
-int pm_orc_colreader_new(pm_orc_colreader **out, const pm_orc_footer *footer, uint32_t column,
-                         const bool *include, const char *path, bool compressed, int64_t max_values,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_orc_colreader_new(pm_orc_colreader **out, const pm_orc_footer *footer,
+                                       uint32_t column, const bool *include, const char *path,
+                                       bool compressed, int64_t max_values, paimon_error *err);
 void pm_orc_colreader_free(pm_orc_colreader *cr);
 
 /* Starts a stripe once the streams are filled in: checks the encoding and the streams the
  * kind needs, sets the decoders up and reads the dictionary. */
-int pm_orc_colreader_start(pm_orc_colreader *cr, const pm_orc_encoding *encoding,
-                           paimon_error *err);
+PM_MUST_CHECK int pm_orc_colreader_start(pm_orc_colreader *cr, const pm_orc_encoding *encoding,
+                                         paimon_error *err);
 
 /* Appends `n` slots to `vec`.  `pmask` (n bytes, or NULL when every parent slot is valid)
  * marks the slots whose parent is non-null: only those consume this column's streams. */
-int pm_orc_colreader_decode(pm_orc_colreader *cr, int64_t n, const uint8_t *pmask, pm_orc_vec *vec,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_orc_colreader_decode(pm_orc_colreader *cr, int64_t n, const uint8_t *pmask,
+                                          pm_orc_vec *vec, paimon_error *err);
 
 /* Skips `n` values of this column's streams (slots its parent holds). */
-int pm_orc_colreader_skip(pm_orc_colreader *cr, uint64_t n, paimon_error *err);
+PM_MUST_CHECK int pm_orc_colreader_skip(pm_orc_colreader *cr, uint64_t n, paimon_error *err);
 
 /* Positions this column's own streams at a row-index entry (children are positioned by
  * their own entries). */
-int pm_orc_colreader_seek(pm_orc_colreader *cr, const pm_orc_index_entry *entry, paimon_error *err);
+PM_MUST_CHECK int pm_orc_colreader_seek(pm_orc_colreader *cr, const pm_orc_index_entry *entry,
+                                        paimon_error *err);
 
 /* Vectors mirroring a reader tree: NULL on allocation failure. */
 pm_orc_vec *pm_orc_vec_new(const pm_orc_colreader *cr);

@@ -346,7 +346,7 @@ static int cmp_ids(const void *a, const void *b)
 
 /* Java's flushDictionary: writes the buffered values, dictionary ids in sorted order or
  * the bytes themselves, completing the saved row index entries with data positions. */
-static int flush_dictionary(pm_orc_colwriter *cw, paimon_error *err)
+PM_MUST_CHECK static int flush_dictionary(pm_orc_colwriter *cw, paimon_error *err)
 {
     size_t keys = cw->key_spans.len / 8, rows = cw->rows.len / 4, entry = 0;
     size_t saved = cw->saved.len / sizeof(pm_orc_wentry), groups = cw->group_rows.len / 8;

@@ -10,6 +10,7 @@
 #include "format/orc/orc_stats.h"
 #include "format/orc/orc_stream.h"
 #include "format/orc/orc_writer.h"
+#include "util/error.h"
 
 /* Settings shared by a file's column writers. */
 typedef struct pm_orc_wctx {
@@ -60,22 +61,22 @@ struct pm_orc_colwriter {
     size_t child_count;
 };
 
-int pm_orc_colwriter_new(pm_orc_colwriter **out, const pm_orc_type *types, uint32_t column,
-                         const pm_orc_wctx *ctx, paimon_error *err);
+PM_MUST_CHECK int pm_orc_colwriter_new(pm_orc_colwriter **out, const pm_orc_type *types,
+                                       uint32_t column, const pm_orc_wctx *ctx, paimon_error *err);
 void pm_orc_colwriter_free(pm_orc_colwriter *cw);
 
 /* Simulates Java's column-vector capacity for one batch of rows [off, off + n). */
 void pm_orc_colwriter_batch(pm_orc_colwriter *cw, const pm_orc_colview *v, int64_t off, int64_t n);
 
 /* Writes rows [off, off + n) of the root's fields (root statistics count them). */
-int pm_orc_colwriter_write_root(pm_orc_colwriter *root, const pm_orc_colview *v, int64_t off,
-                                int64_t n, paimon_error *err);
+PM_MUST_CHECK int pm_orc_colwriter_write_root(pm_orc_colwriter *root, const pm_orc_colview *v,
+                                              int64_t off, int64_t n, paimon_error *err);
 
 /* Closes the current row group of every column. */
-int pm_orc_colwriter_index_entry(pm_orc_colwriter *cw, paimon_error *err);
+PM_MUST_CHECK int pm_orc_colwriter_index_entry(pm_orc_colwriter *cw, paimon_error *err);
 
 /* Flushes every column's buffered values into its streams (end of a stripe). */
-int pm_orc_colwriter_flush(pm_orc_colwriter *cw, paimon_error *err);
+PM_MUST_CHECK int pm_orc_colwriter_flush(pm_orc_colwriter *cw, paimon_error *err);
 
 /* What a stripe needs from one column after the flush. */
 typedef struct pm_orc_col_stripe {
@@ -86,10 +87,11 @@ typedef struct pm_orc_col_stripe {
 
 /* Ends the stripe for this column (not its children): suppresses an unused PRESENT stream,
  * finishes statistics and the row index, reports the encoding.  `out` is filled. */
-int pm_orc_colwriter_end_stripe(pm_orc_colwriter *cw, pm_orc_col_stripe *out, paimon_error *err);
+PM_MUST_CHECK int pm_orc_colwriter_end_stripe(pm_orc_colwriter *cw, pm_orc_col_stripe *out,
+                                              paimon_error *err);
 
 /* Resets the column for the next stripe (after its streams were written). */
-int pm_orc_colwriter_next_stripe(pm_orc_colwriter *cw, paimon_error *err);
+PM_MUST_CHECK int pm_orc_colwriter_next_stripe(pm_orc_colwriter *cw, paimon_error *err);
 
 /* Bytes buffered for the stripe (Java's estimateMemory), whole tree. */
 uint64_t pm_orc_colwriter_memory(const pm_orc_colwriter *cw);

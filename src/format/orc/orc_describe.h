@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "format/orc/orc_reader.h"
+#include "util/error.h"
 
 typedef struct pm_orc_describe_options {
     bool bytes;       /* sizes, offsets and bytesOnDisk (false: only what is independent of
@@ -17,8 +18,8 @@ typedef struct pm_orc_describe_options {
 } pm_orc_describe_options;
 
 /* Appends the description (options NULL: sizes on, row indexes off). */
-int pm_orc_describe(pm_orc_reader *r, const pm_orc_describe_options *o, pm_buf *out,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_orc_describe(pm_orc_reader *r, const pm_orc_describe_options *o, pm_buf *out,
+                                  paimon_error *err);
 
 /* Appends one statistics entry as " values N has_null B int min X ..." */
 int pm_orc_stats_text(pm_buf *out, const pm_orc_stats *s, bool with_bytes);

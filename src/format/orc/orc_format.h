@@ -25,6 +25,7 @@
 #include "format/orc/orc_writer.h"
 #include "io/fs.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 /* Reads Paimon table options over Java's defaults: file.compression (zstd),
  * file.compression.zstd-level (1), orc.compress (wins over file.compression),
@@ -32,22 +33,25 @@
  * orc.row.index.stride (10000), orc.dictionary.key.threshold (0.8), orc.compress.size,
  * write-batch-size (1024).  Unknown keys are ignored; a bad value is PAIMON_EINVALID
  * naming it. */
-int pm_orc_writer_options_parse(pm_orc_writer_options *o, const char *const *keys,
-                                const char *const *values, size_t count, paimon_error *err);
+PM_MUST_CHECK int pm_orc_writer_options_parse(pm_orc_writer_options *o, const char *const *keys,
+                                              const char *const *values, size_t count,
+                                              paimon_error *err);
 
 typedef struct pm_orc_file_writer pm_orc_file_writer;
 
 /* Starts a data file on `out` (taking ownership of it, also on failure: it is aborted)
  * for rows of `row_type` (a ROW type, copied).  `o` may be NULL (Java's defaults).  Caller
  * owns `*w`; finish with pm_orc_file_writer_close() or pm_orc_file_writer_abort(). */
-int pm_orc_file_writer_open(pm_orc_file_writer **w, pm_output *out, const pm_type *row_type,
-                            const pm_orc_writer_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_orc_file_writer_open(pm_orc_file_writer **w, pm_output *out,
+                                          const pm_type *row_type, const pm_orc_writer_options *o,
+                                          paimon_error *err);
 
 /* Appends the rows of `b` (of the writer's row type, borrowed). */
-int pm_orc_file_writer_write(pm_orc_file_writer *w, const pm_batch *b, paimon_error *err);
+PM_MUST_CHECK int pm_orc_file_writer_write(pm_orc_file_writer *w, const pm_batch *b,
+                                           paimon_error *err);
 /* Appends rows [first, first + count) of `b`. */
-int pm_orc_file_writer_write_range(pm_orc_file_writer *w, const pm_batch *b, int64_t first,
-                                   int64_t count, paimon_error *err);
+PM_MUST_CHECK int pm_orc_file_writer_write_range(pm_orc_file_writer *w, const pm_batch *b,
+                                                 int64_t first, int64_t count, paimon_error *err);
 
 /* Rows written so far; bytes of the file so far (stripes are written as they fill). */
 int64_t pm_orc_file_writer_rows(const pm_orc_file_writer *w);
@@ -59,22 +63,24 @@ int64_t pm_orc_file_writer_batch_rows(const pm_orc_file_writer *w);
 
 /* Writes the rest of the file, closes the output and frees the writer (also on failure,
  * when the partial file is removed).  *file_size receives the exact size (may be NULL). */
-int pm_orc_file_writer_close(pm_orc_file_writer *w, uint64_t *file_size, paimon_error *err);
+PM_MUST_CHECK int pm_orc_file_writer_close(pm_orc_file_writer *w, uint64_t *file_size,
+                                           paimon_error *err);
 
 /* Drops the file and frees the writer.  NULL is allowed. */
 void pm_orc_file_writer_abort(pm_orc_file_writer *w);
 
 /* The ORC type tree Java Paimon writes for `row_type` (pre-order, in `arena`). */
-int pm_orc_schema_of(const pm_type *row_type, pm_arena *arena, pm_orc_type **types, size_t *count,
-                     paimon_error *err);
+PM_MUST_CHECK int pm_orc_schema_of(const pm_type *row_type, pm_arena *arena, pm_orc_type **types,
+                                   size_t *count, paimon_error *err);
 
 /* Java's OrcSimpleStatsExtractor over a file's footer (orc_file_stats.c): the statistics
  * of each field of `row`, found by name, before the collector's conversion.  `path` names
  * the file in messages; strings are copied into `arena`.  Fills out[row->field_count]. */
-int pm_orc_footer_col_stats(const pm_orc_footer *f, const char *path, const pm_type *row,
-                            pm_arena *arena, pm_file_col_stats *out, paimon_error *err);
+PM_MUST_CHECK int pm_orc_footer_col_stats(const pm_orc_footer *f, const char *path,
+                                          const pm_type *row, pm_arena *arena,
+                                          pm_file_col_stats *out, paimon_error *err);
 /* The same for the file `path` on `fs` (the pm_file_format callback). */
-int pm_orc_file_col_stats(pm_fs *fs, const char *path, const pm_type *row, pm_arena *arena,
-                          pm_file_col_stats *out, paimon_error *err);
+PM_MUST_CHECK int pm_orc_file_col_stats(pm_fs *fs, const char *path, const pm_type *row,
+                                        pm_arena *arena, pm_file_col_stats *out, paimon_error *err);
 
 #endif /* PM_FORMAT_ORC_FORMAT_H */

@@ -252,24 +252,29 @@ typedef struct pm_orc_row_index {
 
 /* ---- decoding: `off` is the file offset of `data`, for messages ---------------------- */
 
-int pm_orc_decode_postscript(const uint8_t *data, size_t len, uint64_t off, const char *path,
-                             pm_orc_postscript *out, paimon_error *err);
-int pm_orc_decode_footer(const uint8_t *data, size_t len, uint64_t off, const char *path,
-                         pm_arena *arena, pm_orc_footer *out, paimon_error *err);
-int pm_orc_decode_metadata(const uint8_t *data, size_t len, uint64_t off, const char *path,
-                           pm_arena *arena, pm_orc_stripe_stats **out, size_t *count,
-                           paimon_error *err);
-int pm_orc_decode_stripe_footer(const uint8_t *data, size_t len, uint64_t off, const char *path,
-                                pm_arena *arena, pm_orc_stripe_footer *out, paimon_error *err);
-int pm_orc_decode_row_index(const uint8_t *data, size_t len, uint64_t off, const char *path,
-                            pm_arena *arena, pm_orc_row_index *out, paimon_error *err);
+PM_MUST_CHECK int pm_orc_decode_postscript(const uint8_t *data, size_t len, uint64_t off,
+                                           const char *path, pm_orc_postscript *out,
+                                           paimon_error *err);
+PM_MUST_CHECK int pm_orc_decode_footer(const uint8_t *data, size_t len, uint64_t off,
+                                       const char *path, pm_arena *arena, pm_orc_footer *out,
+                                       paimon_error *err);
+PM_MUST_CHECK int pm_orc_decode_metadata(const uint8_t *data, size_t len, uint64_t off,
+                                         const char *path, pm_arena *arena,
+                                         pm_orc_stripe_stats **out, size_t *count,
+                                         paimon_error *err);
+PM_MUST_CHECK int pm_orc_decode_stripe_footer(const uint8_t *data, size_t len, uint64_t off,
+                                              const char *path, pm_arena *arena,
+                                              pm_orc_stripe_footer *out, paimon_error *err);
+PM_MUST_CHECK int pm_orc_decode_row_index(const uint8_t *data, size_t len, uint64_t off,
+                                          const char *path, pm_arena *arena, pm_orc_row_index *out,
+                                          paimon_error *err);
 
 /* Checks a type tree (pre-order; types[0] the root STRUCT) and sets each type's derived
  * `parent` and `depth`: children follow their parent in increasing ids, every type but the
  * root is the child of exactly one, LIST has one child, MAP two, STRUCT one name per child,
  * and none is deeper than PM_ORC_MAX_DEPTH.  Returns 0, or `code` with "WHAT: ORC type ...". */
-int pm_orc_check_types(pm_orc_type *types, size_t count, const char *what, int code,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_orc_check_types(pm_orc_type *types, size_t count, const char *what, int code,
+                                     paimon_error *err);
 
 /* The value of type attribute `key`, or NULL. */
 const char *pm_orc_type_attr(const pm_orc_type *t, const char *key);

@@ -170,7 +170,7 @@ static bool read_version(pm_pb *c, int wire, void *obj)
     return true;
 }
 
-static int check_magic(void *obj, const char *path, uint64_t off, paimon_error *err)
+PM_MUST_CHECK static int check_magic(void *obj, const char *path, uint64_t off, paimon_error *err)
 {
     const pm_orc_postscript *ps = obj;
     if (ps->magic.len != 3 || memcmp(ps->magic.ptr, "ORC", 3) != 0)
@@ -299,7 +299,7 @@ int pm_orc_check_types(pm_orc_type *types, size_t count, const char *what, int c
     return pm_err_set(err, code, "%s: %s", what, problem);
 }
 
-static int check_footer(void *obj, const char *path, uint64_t off, paimon_error *err)
+PM_MUST_CHECK static int check_footer(void *obj, const char *path, uint64_t off, paimon_error *err)
 {
     pm_orc_footer *ft = obj;
     (void)off;
@@ -361,7 +361,8 @@ static const pm_pb_field ENCODING[] = {
 static const pm_pb_msg ENCODING_MSG = MSG("ColumnEncoding", pm_orc_encoding, ENCODING, NULL);
 
 /* Streams lie back to back from the start of the stripe. */
-static int stream_offsets(void *obj, const char *path, uint64_t off, paimon_error *err)
+PM_MUST_CHECK static int stream_offsets(void *obj, const char *path, uint64_t off,
+                                        paimon_error *err)
 {
     pm_orc_stripe_footer *sf = obj;
     uint64_t pos = 0;

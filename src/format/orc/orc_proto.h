@@ -193,8 +193,9 @@ struct pm_pb_msg {
  * recursion is as deep as the tables, whatever the input.  Returns 0, PAIMON_ECORRUPT
  * ("PATH: malformed ORC WHAT at offset N (Message.field)", or the check's error) or
  * PAIMON_ENOMEM. */
-int pm_pb_decode(const pm_pb_msg *m, const uint8_t *data, size_t len, uint64_t off,
-                 const char *path, const char *what, pm_arena *arena, void *out, paimon_error *err);
+PM_MUST_CHECK int pm_pb_decode(const pm_pb_msg *m, const uint8_t *data, size_t len, uint64_t off,
+                               const char *path, const char *what, pm_arena *arena, void *out,
+                               paimon_error *err);
 
 /* ---- writing (append to a pm_buf; each returns a pm_buf code) --------------------------- */
 

@@ -142,7 +142,8 @@ void pm_orc_reader_free(pm_orc_reader *r)
 }
 
 /* Reads `len` bytes at `off` (already checked to lie inside the file) into `out`. */
-static int read_range(pm_orc_reader *r, uint64_t off, size_t len, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int read_range(pm_orc_reader *r, uint64_t off, size_t len, pm_buf *out,
+                                    paimon_error *err)
 {
     int rc;
     pm_buf_reset(out);
@@ -154,7 +155,7 @@ static int read_range(pm_orc_reader *r, uint64_t off, size_t len, pm_buf *out, p
     return 0;
 }
 
-static int check_stripes(pm_orc_reader *r, uint64_t content_end, paimon_error *err)
+PM_MUST_CHECK static int check_stripes(pm_orc_reader *r, uint64_t content_end, paimon_error *err)
 {
     uint64_t rows = 0;
     for (size_t i = 0; i < r->footer.stripe_count; i++) {
@@ -298,7 +299,8 @@ typedef struct mem_input {
     const uint8_t *data;
 } mem_input;
 
-static int mem_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst, paimon_error *err)
+PM_MUST_CHECK static int mem_read_at(pm_input *in, uint64_t off, size_t len, uint8_t *dst,
+                                     paimon_error *err)
 {
     const mem_input *m = (const mem_input *)in;
     if (off > in->size || len > in->size - off)
@@ -356,8 +358,9 @@ int pm_orc_reader_stripe_stats(pm_orc_reader *r, const pm_orc_stripe_stats **out
 
 /* ---- stripe footers and streams -------------------------------------------------------- */
 
-static int load_stripe_footer(pm_orc_reader *r, size_t i, pm_arena *arena, pm_buf *buf,
-                              pm_orc_stripe_footer *sf, paimon_error *err)
+PM_MUST_CHECK static int load_stripe_footer(pm_orc_reader *r, size_t i, pm_arena *arena,
+                                            pm_buf *buf, pm_orc_stripe_footer *sf,
+                                            paimon_error *err)
 {
     const pm_orc_stripe_info *s = &r->footer.stripes[i];
     uint64_t off = s->offset + s->index_length + s->data_length, body;
@@ -400,8 +403,8 @@ static const pm_orc_stream_info *find_stream(const pm_orc_stripe_footer *sf, uin
 }
 
 /* Reads and decompresses one stream of stripe `i`. */
-static int load_stream(pm_orc_reader *r, size_t i, const pm_orc_stream_info *st, pm_buf *out,
-                       pm_orc_chunk_map *map, paimon_error *err)
+PM_MUST_CHECK static int load_stream(pm_orc_reader *r, size_t i, const pm_orc_stream_info *st,
+                                     pm_buf *out, pm_orc_chunk_map *map, paimon_error *err)
 {
     uint64_t off = r->footer.stripes[i].offset + st->offset;
     char what[64];
@@ -449,9 +452,10 @@ int pm_orc_reader_stripe_footer(pm_orc_reader *r, size_t stripe, const pm_orc_st
 }
 
 /* Decodes the row index of `column` from stripe footer `sf` into `arena` (NULL: none). */
-static int load_row_index(pm_orc_reader *r, size_t stripe, const pm_orc_stripe_footer *sf,
-                          uint32_t column, pm_arena *arena, const pm_orc_row_index **out,
-                          paimon_error *err)
+PM_MUST_CHECK static int load_row_index(pm_orc_reader *r, size_t stripe,
+                                        const pm_orc_stripe_footer *sf, uint32_t column,
+                                        pm_arena *arena, const pm_orc_row_index **out,
+                                        paimon_error *err)
 {
     const pm_orc_stream_info *st = find_stream(sf, column, PM_ORC_ROW_INDEX);
     pm_orc_row_index *ri;
@@ -552,8 +556,8 @@ int pm_orc_reader_start(pm_orc_reader *r, const pm_orc_read_options *o, paimon_e
 
 typedef int (*cr_fn)(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimon_error *err);
 
-static int each_reader(pm_orc_reader *r, pm_orc_colreader *cr, cr_fn fn, void *ctx,
-                       paimon_error *err)
+PM_MUST_CHECK static int each_reader(pm_orc_reader *r, pm_orc_colreader *cr, cr_fn fn, void *ctx,
+                                     paimon_error *err)
 {
     int rc = fn(r, cr, ctx, err);
     for (size_t i = 0; i < cr->child_count && rc == 0; i++)
@@ -562,7 +566,8 @@ static int each_reader(pm_orc_reader *r, pm_orc_colreader *cr, cr_fn fn, void *c
     return rc;
 }
 
-static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimon_error *err)
+PM_MUST_CHECK static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
+                                      paimon_error *err)
 {
     size_t stripe = *(size_t *)ctx;
     static const pm_orc_stream_kind kinds[] = {PM_ORC_PRESENT, PM_ORC_DATA, PM_ORC_LENGTH,
@@ -599,13 +604,15 @@ static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimo
     return pm_orc_colreader_start(cr, &r->sf.encodings[cr->column], err);
 }
 
-static int seek_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimon_error *err)
+PM_MUST_CHECK static int seek_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
+                                     paimon_error *err)
 {
     size_t group = *(size_t *)ctx;
     return pm_orc_colreader_seek(cr, &r->indexes[cr->column]->entries[group], err);
 }
 
-static int has_index(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimon_error *err)
+PM_MUST_CHECK static int has_index(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
+                                   paimon_error *err)
 {
     size_t group = *(size_t *)ctx;
     const pm_orc_row_index *ri = r->indexes[cr->column];
@@ -613,7 +620,7 @@ static int has_index(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx, paimon_e
     return ri != NULL && group < ri->entry_count ? 0 : 1;
 }
 
-static int load_indexes(pm_orc_reader *r, size_t stripe, bool all, paimon_error *err)
+PM_MUST_CHECK static int load_indexes(pm_orc_reader *r, size_t stripe, bool all, paimon_error *err)
 {
     for (size_t c = 0; c < r->footer.type_count; c++) {
         int rc;
@@ -643,7 +650,7 @@ static int add_span(pm_buf *spans, int64_t a, int64_t b)
 }
 
 /* Plans stripe r->stripe: the spans of rows to read, after ranges and statistics. */
-static int plan_stripe(pm_orc_reader *r, bool *any, paimon_error *err)
+PM_MUST_CHECK static int plan_stripe(pm_orc_reader *r, bool *any, paimon_error *err)
 {
     const pm_orc_stripe_info *si = &r->footer.stripes[r->stripe];
     int64_t rows = (int64_t)si->number_of_rows, first = (int64_t)r->first_row;
@@ -762,7 +769,7 @@ done:
 }
 
 /* Moves the stripe's decoders from r->pos to row `a` of the stripe. */
-static int move_to(pm_orc_reader *r, int64_t a, paimon_error *err)
+PM_MUST_CHECK static int move_to(pm_orc_reader *r, int64_t a, paimon_error *err)
 {
     uint32_t stride = r->footer.row_index_stride;
     int rc;

@@ -54,6 +54,7 @@
 #include "format/orc/orc_meta.h"
 #include "io/fs.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 typedef struct pm_orc_vec pm_orc_vec;
 
@@ -95,12 +96,13 @@ typedef struct pm_orc_read_options {
 
 /* Opens `in`, taking ownership of it (also on failure).  `path` names the file in messages
  * (copied).  Caller owns `*out`; release with pm_orc_reader_free(). */
-int pm_orc_reader_open(pm_orc_reader **out, pm_input *in, const char *path, paimon_error *err);
+PM_MUST_CHECK int pm_orc_reader_open(pm_orc_reader **out, pm_input *in, const char *path,
+                                     paimon_error *err);
 void pm_orc_reader_free(pm_orc_reader *r);
 
 /* Opens an ORC file held in memory; `data` is borrowed until pm_orc_reader_free(). */
-int pm_orc_reader_open_memory(pm_orc_reader **out, const uint8_t *data, size_t len,
-                              const char *path, paimon_error *err);
+PM_MUST_CHECK int pm_orc_reader_open_memory(pm_orc_reader **out, const uint8_t *data, size_t len,
+                                            const char *path, paimon_error *err);
 
 /* Borrowed; valid until the reader is freed. */
 const pm_orc_postscript *pm_orc_reader_postscript(const pm_orc_reader *r);
@@ -109,29 +111,30 @@ const char *pm_orc_reader_path(const pm_orc_reader *r);
 uint64_t pm_orc_reader_file_size(const pm_orc_reader *r);
 
 /* The stripe statistics of the Metadata section (decoded on first use).  Borrowed. */
-int pm_orc_reader_stripe_stats(pm_orc_reader *r, const pm_orc_stripe_stats **out, size_t *count,
-                               paimon_error *err);
+PM_MUST_CHECK int pm_orc_reader_stripe_stats(pm_orc_reader *r, const pm_orc_stripe_stats **out,
+                                             size_t *count, paimon_error *err);
 
 /* The footer of stripe `i` and the row index of `column` in it (NULL when the stripe has
  * none).  Borrowed; valid until the next call of either, pm_orc_reader_start() or
  * pm_orc_reader_next(). */
-int pm_orc_reader_stripe_footer(pm_orc_reader *r, size_t stripe, const pm_orc_stripe_footer **out,
-                                paimon_error *err);
-int pm_orc_reader_row_index(pm_orc_reader *r, size_t stripe, uint32_t column,
-                            const pm_orc_row_index **out, paimon_error *err);
+PM_MUST_CHECK int pm_orc_reader_stripe_footer(pm_orc_reader *r, size_t stripe,
+                                              const pm_orc_stripe_footer **out, paimon_error *err);
+PM_MUST_CHECK int pm_orc_reader_row_index(pm_orc_reader *r, size_t stripe, uint32_t column,
+                                          const pm_orc_row_index **out, paimon_error *err);
 
 /* The decompressed bytes of one stream of stripe `stripe` (for tests and tools).  Appends
  * to `out`; *found false when the stripe has no such stream. */
-int pm_orc_reader_stream_bytes(pm_orc_reader *r, size_t stripe, uint32_t column,
-                               pm_orc_stream_kind kind, pm_buf *out, bool *found,
-                               paimon_error *err);
+PM_MUST_CHECK int pm_orc_reader_stream_bytes(pm_orc_reader *r, size_t stripe, uint32_t column,
+                                             pm_orc_stream_kind kind, pm_buf *out, bool *found,
+                                             paimon_error *err);
 
 /* Plans a read and restarts from the first row.  `o` may be NULL. */
-int pm_orc_reader_start(pm_orc_reader *r, const pm_orc_read_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_orc_reader_start(pm_orc_reader *r, const pm_orc_read_options *o,
+                                      paimon_error *err);
 
 /* Decodes the next batch.  *root is the STRUCT vector of the root column (children NULL
  * for columns not read), borrowed until the next call.  PAIMON_ITEROVER after the last. */
-int pm_orc_reader_next(pm_orc_reader *r, const pm_orc_vec **root, paimon_error *err);
+PM_MUST_CHECK int pm_orc_reader_next(pm_orc_reader *r, const pm_orc_vec **root, paimon_error *err);
 
 /* What pruning skipped in the current read: stripes, row groups and rows. */
 void pm_orc_reader_skipped(const pm_orc_reader *r, int64_t *stripes, int64_t *groups,

@@ -42,7 +42,8 @@ int pm_orc_codec_check(pm_orc_compression kind, const char *path, paimon_error *
 }
 
 /* LZ4 chunks do not record their decompressed size: decode into the block size. */
-static int lz4_chunk(const uint8_t *src, size_t len, size_t cap, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int lz4_chunk(const uint8_t *src, size_t len, size_t cap, pm_buf *out,
+                                   paimon_error *err)
 {
     int n, rc = pm_buf_reserve(out, cap);
     if (rc != 0)
@@ -177,8 +178,8 @@ static int put_header(pm_buf *b, size_t len, bool original)
 }
 
 /* Compresses `len` bytes into one chunk appended to `out` (Java's OutStream.spill). */
-static int emit_chunk(const pm_orc_codec *codec, const uint8_t *data, size_t len, pm_buf *out,
-                      pm_buf *scratch, paimon_error *err)
+PM_MUST_CHECK static int emit_chunk(const pm_orc_codec *codec, const uint8_t *data, size_t len,
+                                    pm_buf *out, pm_buf *scratch, paimon_error *err)
 {
     int rc;
     pm_buf_reset(scratch);
@@ -196,7 +197,7 @@ static int emit_chunk(const pm_orc_codec *codec, const uint8_t *data, size_t len
     return rc != 0 ? pm_buf_error(err, rc) : 0;
 }
 
-static int spill(pm_orc_outstream *s, paimon_error *err)
+PM_MUST_CHECK static int spill(pm_orc_outstream *s, paimon_error *err)
 {
     int rc;
     if (s->current.len == 0)

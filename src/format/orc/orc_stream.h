@@ -30,6 +30,7 @@
 #include "format/orc/orc_meta.h"
 #include "util/buf.h"
 #include "util/compress.h"
+#include "util/error.h"
 
 #define PM_ORC_HEADER_SIZE 3
 /* A 3-byte header holds a 23-bit length. */
@@ -44,7 +45,7 @@ typedef struct pm_orc_codec {
 } pm_orc_codec;
 
 /* Maps the PostScript kind to a util codec; PAIMON_EUNSUPPORTED for LZO and unknown kinds. */
-int pm_orc_codec_check(pm_orc_compression kind, const char *path, paimon_error *err);
+PM_MUST_CHECK int pm_orc_codec_check(pm_orc_compression kind, const char *path, paimon_error *err);
 
 /* ---- reading --------------------------------------------------------------------------- */
 
@@ -56,9 +57,9 @@ typedef struct pm_orc_chunk_map {
 /* Decompresses the stream `src` (`len` bytes at file offset `off`) and appends it to `out`.
  * `map` (may be NULL) receives each chunk's start.  `what` names the stream in messages.
  * Malformed chunks are PAIMON_ECORRUPT; a chunk larger than the block size too. */
-int pm_orc_decompress(const pm_orc_codec *codec, const uint8_t *src, size_t len, uint64_t off,
-                      const char *path, const char *what, pm_buf *out, pm_orc_chunk_map *map,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_orc_decompress(const pm_orc_codec *codec, const uint8_t *src, size_t len,
+                                    uint64_t off, const char *path, const char *what, pm_buf *out,
+                                    pm_orc_chunk_map *map, paimon_error *err);
 
 /* The largest decompressed stream accepted (PAIMON_ELIMIT beyond): 2 GiB by default.  A
  * process-wide setting for fuzzing, where a hostile file must not reach the memory limit
@@ -98,16 +99,17 @@ void pm_orc_outstream_free(pm_orc_outstream *s);
 /* Empties the stream for the next stripe (keeps the memory). */
 void pm_orc_outstream_reset(pm_orc_outstream *s);
 
-int pm_orc_outstream_write(pm_orc_outstream *s, const void *data, size_t len, paimon_error *err);
-int pm_orc_outstream_putc(pm_orc_outstream *s, uint8_t c, paimon_error *err);
+PM_MUST_CHECK int pm_orc_outstream_write(pm_orc_outstream *s, const void *data, size_t len,
+                                         paimon_error *err);
+PM_MUST_CHECK int pm_orc_outstream_putc(pm_orc_outstream *s, uint8_t c, paimon_error *err);
 /* Compresses what is buffered into a final chunk; `out` is then the stream's bytes. */
-int pm_orc_outstream_flush(pm_orc_outstream *s, paimon_error *err);
+PM_MUST_CHECK int pm_orc_outstream_flush(pm_orc_outstream *s, paimon_error *err);
 /* Appends the current position (1 value without a codec, 2 with one). */
 int pm_orc_outstream_position(const pm_orc_outstream *s, pm_orc_positions *pos);
 
 /* Compresses a whole message (footer, metadata, stripe footer, row index) into `out` the
  * way an OutStream flushed once does. */
-int pm_orc_compress_message(const pm_orc_codec *codec, const uint8_t *data, size_t len, pm_buf *out,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_orc_compress_message(const pm_orc_codec *codec, const uint8_t *data,
+                                          size_t len, pm_buf *out, paimon_error *err);
 
 #endif /* PM_FORMAT_ORC_STREAM_H */

@@ -27,7 +27,7 @@
 typedef struct pm_orc_tz pm_orc_tz;
 
 /* Caller owns `*out`; release with pm_orc_tz_free(). */
-int pm_orc_tz_load(const char *id, pm_orc_tz **out, paimon_error *err);
+PM_MUST_CHECK int pm_orc_tz_load(const char *id, pm_orc_tz **out, paimon_error *err);
 void pm_orc_tz_free(pm_orc_tz *tz);
 
 /* The zone id the rules were loaded for.  Borrowed. */

@@ -87,7 +87,7 @@ void pm_orc_writer_free(pm_orc_writer *w)
     pm_free(w);
 }
 
-static int emit(pm_orc_writer *w, const void *data, size_t len, paimon_error *err)
+PM_MUST_CHECK static int emit(pm_orc_writer *w, const void *data, size_t len, paimon_error *err)
 {
     int rc;
     if (len == 0)
@@ -110,7 +110,8 @@ static void index_cols(pm_orc_writer *w, pm_orc_colwriter *cw)
 }
 
 /* Copies the type tree into the writer's arena. */
-static int copy_types(pm_orc_writer *w, const pm_orc_type *types, size_t n, paimon_error *err)
+PM_MUST_CHECK static int copy_types(pm_orc_writer *w, const pm_orc_type *types, size_t n,
+                                    paimon_error *err)
 {
     if ((w->types = pm_arena_calloc(&w->arena, n, sizeof(pm_orc_type))) == NULL)
         return pm_nomem(err);
@@ -214,7 +215,7 @@ static const int KIND_ORDER[PM_S_COUNT] = {PM_S_PRESENT, PM_S_DATA, PM_S_LENGTH,
 static const pm_orc_stream_kind KIND_OF[PM_S_COUNT] = {PM_ORC_PRESENT, PM_ORC_DATA, PM_ORC_LENGTH,
                                                        PM_ORC_SECONDARY, PM_ORC_DICTIONARY_DATA};
 
-static int flush_stripe(pm_orc_writer *w, paimon_error *err)
+PM_MUST_CHECK static int flush_stripe(pm_orc_writer *w, paimon_error *err)
 {
     pm_orc_stripe_footer sf;
     pm_orc_stripe_info si;
@@ -328,7 +329,7 @@ done:
 }
 
 /* The end of one of Java's row batches: the memory check every 5,000 rows. */
-static int end_batch(pm_orc_writer *w, paimon_error *err)
+PM_MUST_CHECK static int end_batch(pm_orc_writer *w, paimon_error *err)
 {
     w->rows_since_check += w->rows_in_batch;
     w->rows_in_batch = 0;

@@ -28,6 +28,7 @@
 #include "format/orc/orc_meta.h"
 #include "io/fs.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 #define PM_ORC_WRITER_ID 100
 
@@ -61,21 +62,21 @@ typedef struct pm_orc_writer pm_orc_writer;
  * names; attributes are written as given).  Exactly one of `sink` (the whole file is
  * appended) and `output` (streamed) is non-NULL; both are borrowed.  Caller owns `*out`;
  * release with pm_orc_writer_free(). */
-int pm_orc_writer_new(pm_orc_writer **out, const pm_orc_type *types, size_t type_count,
-                      const pm_orc_writer_options *o, pm_buf *sink, pm_output *output,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_orc_writer_new(pm_orc_writer **out, const pm_orc_type *types,
+                                    size_t type_count, const pm_orc_writer_options *o, pm_buf *sink,
+                                    pm_output *output, paimon_error *err);
 
 /* Writes `rows` rows whose columns are the children of `root` (one per root field).
  * TIMESTAMP values are the wall clock as epoch milliseconds plus nanoseconds of the
  * millisecond; TIMESTAMP_INSTANT ones instants. */
-int pm_orc_writer_write(pm_orc_writer *w, const pm_orc_colview *root, int64_t rows,
-                        paimon_error *err);
+PM_MUST_CHECK int pm_orc_writer_write(pm_orc_writer *w, const pm_orc_colview *root, int64_t rows,
+                                      paimon_error *err);
 /* The same for rows [first, first + rows) of the views. */
-int pm_orc_writer_write_range(pm_orc_writer *w, const pm_orc_colview *root, int64_t first,
-                              int64_t rows, paimon_error *err);
+PM_MUST_CHECK int pm_orc_writer_write_range(pm_orc_writer *w, const pm_orc_colview *root,
+                                            int64_t first, int64_t rows, paimon_error *err);
 
 /* Finishes the file (last stripe, metadata, footer, PostScript). */
-int pm_orc_writer_close(pm_orc_writer *w, paimon_error *err);
+PM_MUST_CHECK int pm_orc_writer_close(pm_orc_writer *w, paimon_error *err);
 
 /* Bytes written so far (the file size once closed). */
 uint64_t pm_orc_writer_position(const pm_orc_writer *w);

@@ -87,13 +87,13 @@ void pm_pq_col_free(pq_col_reader *r)
 }
 
 /* Prefixes a decoder's message with the file, column and page offset. */
-static int page_error(pq_col_reader *r, paimon_error *err, int rc)
+PM_MUST_CHECK static int page_error(pq_col_reader *r, paimon_error *err, int rc)
 {
     return pm_err_prefix(err, rc, "%s: page at offset %llu: ", r->path,
                          (unsigned long long)r->page_off);
 }
 
-static int page_corrupt(pq_col_reader *r, paimon_error *err, const char *what)
+PM_MUST_CHECK static int page_corrupt(pq_col_reader *r, paimon_error *err, const char *what)
 {
     return pm_corrupt(err, "%s: page at offset %llu: %s", r->path, (unsigned long long)r->page_off,
                       what);
@@ -105,8 +105,8 @@ static int page_corrupt(pq_col_reader *r, paimon_error *err, const char *what)
  *   [4-byte BE decompressed size][4-byte BE compressed size][LZ4 block]
  * Some writers used the LZ4 id for a bare LZ4 block instead; like Arrow, fall back to that
  * when the framing does not add up. */
-static int hadoop_lz4(const uint8_t *src, size_t len, size_t expected, pm_buf *out,
-                      paimon_error *err)
+PM_MUST_CHECK static int hadoop_lz4(const uint8_t *src, size_t len, size_t expected, pm_buf *out,
+                                    paimon_error *err)
 {
     size_t p = 0, start = out->len;
     while (p < len) {
@@ -156,8 +156,8 @@ int pm_pq_decompress(pm_codec_ctx *ctx, int codec, const uint8_t *src, size_t le
 }
 
 /* Decompresses `len` bytes into r->page_buf (reset first); `expected` is the exact size. */
-static int decompress(pq_col_reader *r, const uint8_t *src, size_t len, size_t expected,
-                      paimon_error *err)
+PM_MUST_CHECK static int decompress(pq_col_reader *r, const uint8_t *src, size_t len,
+                                    size_t expected, paimon_error *err)
 {
     int rc;
     r->page_buf.len = 0;
@@ -183,8 +183,9 @@ static int decompress(pq_col_reader *r, const uint8_t *src, size_t len, size_t e
 
 /* Decodes `n` levels (max `max`) into `out` from a v1 section at *p (advanced), or from a v2
  * section of exactly `len` bytes when v2. */
-static int read_levels(pq_col_reader *r, const uint8_t **p, const uint8_t *end, int encoding,
-                       bool v2, size_t v2_len, int max, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int read_levels(pq_col_reader *r, const uint8_t **p, const uint8_t *end,
+                                     int encoding, bool v2, size_t v2_len, int max, pm_buf *out,
+                                     paimon_error *err)
 {
     int width = pm_pq_bit_width((uint64_t)max), rc;
     size_t n = (size_t)r->page_levels, len;
@@ -242,8 +243,8 @@ static int32_t count_eq(const uint8_t *levels, size_t n, uint8_t v)
 /* Chunk bytes [off, off + len) (len <= chunk_len - off), padded.  Streamed, they are valid
  * until the next call: the window moves only between pages (a page's values may point
  * into it while the page is open). */
-static int chunk_bytes(pq_col_reader *r, size_t off, size_t len, const uint8_t **out,
-                       paimon_error *err)
+PM_MUST_CHECK static int chunk_bytes(pq_col_reader *r, size_t off, size_t len, const uint8_t **out,
+                                     paimon_error *err)
 {
     size_t want;
     int rc;
@@ -276,7 +277,8 @@ static int chunk_bytes(pq_col_reader *r, size_t off, size_t len, const uint8_t *
     return 0;
 }
 
-static int read_header(pq_col_reader *r, pq_page_header *h, size_t *body, paimon_error *err)
+PM_MUST_CHECK static int read_header(pq_col_reader *r, pq_page_header *h, size_t *body,
+                                     paimon_error *err)
 {
     pm_thrift_reader tr;
     size_t left = r->chunk_len - r->pos, len = r->in == NULL || left < 256 ? left : 256;
@@ -300,8 +302,8 @@ static int read_header(pq_col_reader *r, pq_page_header *h, size_t *body, paimon
     return 0;
 }
 
-static int check_crc(pq_col_reader *r, const pq_page_header *h, const uint8_t *body,
-                     paimon_error *err)
+PM_MUST_CHECK static int check_crc(pq_col_reader *r, const pq_page_header *h, const uint8_t *body,
+                                   paimon_error *err)
 {
     if (!h->has_crc || !r->verify_crc)
         return 0;
@@ -310,8 +312,8 @@ static int check_crc(pq_col_reader *r, const pq_page_header *h, const uint8_t *b
     return 0;
 }
 
-static int load_dictionary(pq_col_reader *r, const pq_page_header *h, const uint8_t *body,
-                           paimon_error *err)
+PM_MUST_CHECK static int load_dictionary(pq_col_reader *r, const pq_page_header *h,
+                                         const uint8_t *body, paimon_error *err)
 {
     int rc;
     if (!h->has_dict)
@@ -331,7 +333,8 @@ static int load_dictionary(pq_col_reader *r, const pq_page_header *h, const uint
 }
 
 /* Opens the data page whose header is `h` and body starts at chunk[body]. */
-static int open_data_page(pq_col_reader *r, const pq_page_header *h, size_t body, paimon_error *err)
+PM_MUST_CHECK static int open_data_page(pq_col_reader *r, const pq_page_header *h, size_t body,
+                                        paimon_error *err)
 {
     const uint8_t *src, *p, *end;
     bool v2 = h->type == PQ_DATA_PAGE_V2;
@@ -408,7 +411,7 @@ static int open_data_page(pq_col_reader *r, const pq_page_header *h, size_t body
 
 /* Moves to the next data page (reading a dictionary page on the way).  *eof is set at the
  * end of the chunk. */
-static int next_page(pq_col_reader *r, bool *eof, paimon_error *err)
+PM_MUST_CHECK static int next_page(pq_col_reader *r, bool *eof, paimon_error *err)
 {
     r->in_page = false;
     *eof = false;
@@ -433,7 +436,7 @@ static int next_page(pq_col_reader *r, bool *eof, paimon_error *err)
     return 0;
 }
 
-static int ensure_page(pq_col_reader *r, paimon_error *err)
+PM_MUST_CHECK static int ensure_page(pq_col_reader *r, paimon_error *err)
 {
     bool eof;
     int rc;

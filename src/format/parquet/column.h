@@ -32,6 +32,7 @@
 #include "format/parquet/meta.h"
 #include "format/parquet/schema.h"
 #include "util/compress.h"
+#include "util/error.h"
 
 /* Limits on what one page may claim, against hostile headers. */
 #define PQ_MAX_PAGE_BYTES  (256u << 20) /* decompressed page size */
@@ -104,31 +105,33 @@ void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t window, size_
 void pm_pq_col_free(pq_col_reader *r);
 
 /* Appends `n` slots of a flat column (max_rep 0) to `col`. */
-int pm_pq_col_read_flat(pq_col_reader *r, int64_t n, pm_column *col, paimon_error *err);
+PM_MUST_CHECK int pm_pq_col_read_flat(pq_col_reader *r, int64_t n, pm_column *col,
+                                      paimon_error *err);
 
 /* Appends the levels of `n` rows to `def`/`rep` and their non-null values to `col`. */
-int pm_pq_col_read_levels(pq_col_reader *r, int64_t n, pm_buf *def, pm_buf *rep, pm_column *col,
-                          paimon_error *err);
+PM_MUST_CHECK int pm_pq_col_read_levels(pq_col_reader *r, int64_t n, pm_buf *def, pm_buf *rep,
+                                        pm_column *col, paimon_error *err);
 
 /* Skips `n` rows. */
-int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err);
+PM_MUST_CHECK int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err);
 
 /* Decompresses a page body with a Parquet codec (PQ_*, Hadoop-framed LZ4 included),
  * appending exactly `expected` bytes to `out`. */
-int pm_pq_decompress(pm_codec_ctx *ctx, int codec, const uint8_t *src, size_t len, size_t expected,
-                     pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_pq_decompress(pm_codec_ctx *ctx, int codec, const uint8_t *src, size_t len,
+                                   size_t expected, pm_buf *out, paimon_error *err);
 
 /* Decodes `n` values of the current page into `col` (internal to the column reader, shared
  * with values.c). */
-int pm_pq_values_decode(pq_col_reader *r, int64_t n, pm_column *col, paimon_error *err);
+PM_MUST_CHECK int pm_pq_values_decode(pq_col_reader *r, int64_t n, pm_column *col,
+                                      paimon_error *err);
 /* Prepares the value decoder of a page whose values section is r->data. */
-int pm_pq_values_begin(pq_col_reader *r, paimon_error *err);
+PM_MUST_CHECK int pm_pq_values_begin(pq_col_reader *r, paimon_error *err);
 /* Decodes a dictionary page body (PLAIN values) into r->dict. */
-int pm_pq_dict_load(pq_col_reader *r, const uint8_t *data, size_t len, int32_t count,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_pq_dict_load(pq_col_reader *r, const uint8_t *data, size_t len, int32_t count,
+                                  paimon_error *err);
 /* Converts physical values (in r->tmp) into `col`; the conversions of the plan. */
-int pm_pq_convert(pq_col_reader *r, const pm_column *phys, int64_t from, int64_t n, pm_column *col,
-                  paimon_error *err);
+PM_MUST_CHECK int pm_pq_convert(pq_col_reader *r, const pm_column *phys, int64_t from, int64_t n,
+                                pm_column *col, paimon_error *err);
 
 /* Spreads the last `dense` values of `col` over the last `slots` slots, leaving the slots
  * whose byte in `valid` is 0 null (for flat reads and the assembler). */

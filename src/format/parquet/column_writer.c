@@ -767,7 +767,7 @@ static int put_levels(pm_buf *raw, const pm_buf *levels, int max)
 }
 
 /* Compresses x->raw into the body (x->comp, or x->raw itself for UNCOMPRESSED). */
-static int compress_raw(pq_wctx *x, const pm_buf **body, paimon_error *err)
+PM_MUST_CHECK static int compress_raw(pq_wctx *x, const pm_buf **body, paimon_error *err)
 {
     pm_codec codec;
     switch (x->o->codec) {
@@ -827,7 +827,8 @@ static int store_block(pq_colw *c, size_t need, pm_buf **out)
 
 /* Compresses x->raw into the store; `h` gets the sizes and CRC, then its header is written
  * in front of the body.  Fills rec->block, rec->block_off and rec->size. */
-static int store_page(pq_colw *c, pq_wctx *x, pq_page_header *h, page_rec *rec, paimon_error *err)
+PM_MUST_CHECK static int store_page(pq_colw *c, pq_wctx *x, pq_page_header *h, page_rec *rec,
+                                    paimon_error *err)
 {
     pm_thrift_writer tw;
     pm_buf *b;
@@ -931,7 +932,7 @@ static int index_bound(pq_colw *c, const pm_buf *v, bool is_max)
     }
 }
 
-static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
+PM_MUST_CHECK static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
 {
     const pq_wleaf *l = c->leaf;
     pq_page_header h;
@@ -1063,7 +1064,7 @@ int pm_pq_colw_maybe_flush(pq_colw *c, pq_wctx *x, bool force, paimon_error *err
 
 /* ---- chunks ---------------------------------------------------------------------------- */
 
-static int out_write(pm_output *out, const void *p, size_t n, paimon_error *err)
+PM_MUST_CHECK static int out_write(pm_output *out, const void *p, size_t n, paimon_error *err)
 {
     return n == 0 ? 0 : out->write(out, p, n, err);
 }

@@ -10,7 +10,7 @@
 #define DELTA_MAX_BLOCK      (1u << 20)
 #define DELTA_MAX_MINIBLOCKS 4096
 
-static int varint(pm_delta_decoder *d, uint64_t *v, paimon_error *err)
+PM_MUST_CHECK static int varint(pm_delta_decoder *d, uint64_t *v, paimon_error *err)
 {
     size_t n = pm_uvarint_decode(d->p, d->end, v);
     if (n == 0)
@@ -43,7 +43,7 @@ int pm_delta_init(pm_delta_decoder *d, const uint8_t *data, size_t len, int max_
     return 0;
 }
 
-static int next_miniblock(pm_delta_decoder *d, paimon_error *err)
+PM_MUST_CHECK static int next_miniblock(pm_delta_decoder *d, paimon_error *err)
 {
     uint64_t width, bytes, left, need;
     if (d->mini_idx + 1 >= d->miniblocks || d->widths == NULL) {

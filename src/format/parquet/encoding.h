@@ -90,8 +90,8 @@ int pm_pq_bit_width(uint64_t max_value);
 /* ---- legacy BIT_PACKED levels ---------------------------------------------------------- */
 
 /* Decodes `n` levels packed MSB first; PAIMON_ECORRUPT when `len` is too short. */
-int pm_pq_bitpacked_levels(const uint8_t *data, size_t len, int width, uint8_t *out, size_t n,
-                           paimon_error *err);
+PM_MUST_CHECK int pm_pq_bitpacked_levels(const uint8_t *data, size_t len, int width, uint8_t *out,
+                                         size_t n, paimon_error *err);
 
 /* ---- DELTA_BINARY_PACKED --------------------------------------------------------------- */
 
@@ -114,18 +114,18 @@ typedef struct pm_delta_decoder {
 } pm_delta_decoder;
 
 /* Reads the header.  `max_width` is 32 or 64. */
-int pm_delta_init(pm_delta_decoder *d, const uint8_t *data, size_t len, int max_width,
-                  paimon_error *err);
+PM_MUST_CHECK int pm_delta_init(pm_delta_decoder *d, const uint8_t *data, size_t len, int max_width,
+                                paimon_error *err);
 /* Decodes the next `n` values (n <= remaining). */
-int pm_delta_get64(pm_delta_decoder *d, int64_t *out, size_t n, paimon_error *err);
-int pm_delta_get32(pm_delta_decoder *d, int32_t *out, size_t n, paimon_error *err);
+PM_MUST_CHECK int pm_delta_get64(pm_delta_decoder *d, int64_t *out, size_t n, paimon_error *err);
+PM_MUST_CHECK int pm_delta_get32(pm_delta_decoder *d, int32_t *out, size_t n, paimon_error *err);
 static inline uint64_t pm_delta_remaining(const pm_delta_decoder *d)
 {
     return d->total - d->emitted;
 }
 /* After the last value: the first byte past the stream (for the data that follows it).
  * Decodes and discards what is left. */
-int pm_delta_end(pm_delta_decoder *d, const uint8_t **end, paimon_error *err);
+PM_MUST_CHECK int pm_delta_end(pm_delta_decoder *d, const uint8_t **end, paimon_error *err);
 
 /* ---- BYTE_STREAM_SPLIT ----------------------------------------------------------------- */
 

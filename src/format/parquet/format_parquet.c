@@ -13,7 +13,7 @@
 #include "format/parquet/stats.h"
 #include "util/alloc.h"
 
-static int pq_open(void **impl, pm_input *in, const char *path, paimon_error *err)
+PM_MUST_CHECK static int pq_open(void **impl, pm_input *in, const char *path, paimon_error *err)
 {
     return pm_pq_reader_open((pm_pq_reader **)impl, in, path, err);
 }
@@ -33,7 +33,7 @@ static int64_t pq_rows(void *impl)
     return pm_pq_reader_meta(impl)->num_rows;
 }
 
-static int pq_start(void *impl, const pm_read_options *o, paimon_error *err)
+PM_MUST_CHECK static int pq_start(void *impl, const pm_read_options *o, paimon_error *err)
 {
     pm_pq_read_options po = {0};
     if (o != NULL) {
@@ -46,7 +46,7 @@ static int pq_start(void *impl, const pm_read_options *o, paimon_error *err)
     return pm_pq_reader_start(impl, &po, err);
 }
 
-static int pq_next(void *impl, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int pq_next(void *impl, pm_batch **out, paimon_error *err)
 {
     return pm_pq_reader_next(impl, out, err);
 }
@@ -195,7 +195,7 @@ static void bound_text(const pq_plan *p, const pm_datum *d, char *buf, size_t ca
     pm_buf_free(&b);
 }
 
-static int column_rows(pm_pq_reader *r, uint32_t g, text_table *t, paimon_error *err)
+PM_MUST_CHECK static int column_rows(pm_pq_reader *r, uint32_t g, text_table *t, paimon_error *err)
 {
     const pq_file_meta *m = pm_pq_reader_meta(r);
     const pq_schema *s = pm_pq_reader_schema(r);
@@ -249,7 +249,7 @@ static int column_rows(pm_pq_reader *r, uint32_t g, text_table *t, paimon_error 
     return rc != 0 ? pm_buf_error(err, rc) : 0;
 }
 
-static int pq_describe(void *impl, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int pq_describe(void *impl, pm_buf *out, paimon_error *err)
 {
     pm_pq_reader *r = impl;
     const pq_file_meta *m = pm_pq_reader_meta(r);

@@ -2,8 +2,8 @@
 #include "format/file_writer.h"
 #include "format/parquet/writer.h"
 
-static int pq_open(void **impl, pm_output *out, const pm_type *row, const char *codec,
-                   const pm_options *opts, paimon_error *err)
+PM_MUST_CHECK static int pq_open(void **impl, pm_output *out, const pm_type *row, const char *codec,
+                                 const pm_options *opts, paimon_error *err)
 {
     pm_pq_writer_options o = PM_PQ_WRITER_OPTIONS_INIT;
     const char *key = "file.compression";
@@ -22,7 +22,8 @@ static int pq_open(void **impl, pm_output *out, const pm_type *row, const char *
     return pm_pq_writer_open((pm_pq_writer **)impl, out, row, &o, err);
 }
 
-static int pq_write(void *impl, const pm_batch *b, int64_t first, int64_t count, paimon_error *err)
+PM_MUST_CHECK static int pq_write(void *impl, const pm_batch *b, int64_t first, int64_t count,
+                                  paimon_error *err)
 {
     return pm_pq_writer_write_range(impl, b, first, count, err);
 }
@@ -32,7 +33,7 @@ static int64_t pq_data_size(const void *impl)
     return pm_pq_writer_data_size(impl);
 }
 
-static int pq_close(void *impl, uint64_t *size, paimon_error *err)
+PM_MUST_CHECK static int pq_close(void *impl, uint64_t *size, paimon_error *err)
 {
     return pm_pq_writer_close(impl, size, err);
 }

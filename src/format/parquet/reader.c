@@ -191,7 +191,7 @@ static void chunk_range(const pq_column_chunk *c, int64_t *start, int64_t *len)
     *len = m->total_compressed_size;
 }
 
-static int check_row_groups(pm_pq_reader *r, uint64_t data_end, paimon_error *err)
+PM_MUST_CHECK static int check_row_groups(pm_pq_reader *r, uint64_t data_end, paimon_error *err)
 {
     for (uint32_t g = 0; g < r->meta.row_group_count; g++) {
         const pq_row_group *rg = &r->meta.row_groups[g];
@@ -363,7 +363,7 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
         (r->ci = pm_calloc((size_t)n + 1, sizeof(pq_column_index *))) == NULL ||
         (r->oi = pm_calloc((size_t)n + 1, sizeof(pq_offset_index *))) == NULL) {
         rc = pm_nomem(err);
-        goto fail;
+        goto done;
     }
     for (int i = 0; i < n; i++) {
         pm_buf_init(&r->levels[i].def, 0);
@@ -372,7 +372,7 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
     if (o->range_count > 0) {
         if ((r->ranges = pm_malloc(o->range_count * 2 * sizeof(int64_t))) == NULL) {
             rc = pm_nomem(err);
-            goto fail;
+            goto done;
         }
         memcpy(r->ranges, o->ranges, o->range_count * 2 * sizeof(int64_t));
         r->range_count = o->range_count;
@@ -381,22 +381,22 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
                 (i > 0 && r->ranges[2 * i] < r->ranges[2 * i - 1])) {
                 rc = pm_err_set(err, PAIMON_EINVALID, "%s: row ranges must be sorted and disjoint",
                                 r->path);
-                goto fail;
+                goto done;
             }
     } else if (o->ranges != NULL) {
         r->range_count = 0; /* an empty selection */
         if ((r->ranges = pm_malloc(sizeof(int64_t) * 2)) == NULL) {
             rc = pm_nomem(err);
-            goto fail;
+            goto done;
         }
     }
     if ((rc = pm_pq_plan_build(&r->schema, r->read_type, &r->plan_arena, &r->plans, r->path,
                                err)) != 0)
-        goto fail;
+        goto done;
     for (size_t i = 0; i < r->read_type->field_count; i++)
         if (mark_leaves(r, &r->plans[i]) != 0) {
             rc = pm_err_set(err, PAIMON_EINVALID, "%s: a file column is requested twice", r->path);
-            goto fail;
+            goto done;
         }
     for (int i = 0; i < n; i++) {
         if (!r->leaf_used[i])
@@ -405,7 +405,7 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
             /* a leaf read only for the structure of its parents */
             if ((rc = pm_pq_leaf_value_plan(&r->schema, i, &r->stand_in[i], &r->stand_in_types[i],
                                             r->path, err)) != 0)
-                goto fail;
+                goto done;
             r->leaf_plan[i] = &r->stand_in[i];
         }
     }
@@ -415,15 +415,15 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
     r->rg_first = 0;
     r->skipped_groups = r->skipped_rows = 0;
     return 0;
-fail:
+done:
     free_plan_state(r);
     return rc;
 }
 
 /* ---- page indexes ---------------------------------------------------------------------- */
 
-static int read_index(pm_pq_reader *r, int64_t off, int32_t len, bool column_index,
-                      const void **out, paimon_error *err)
+PM_MUST_CHECK static int read_index(pm_pq_reader *r, int64_t off, int32_t len, bool column_index,
+                                    const void **out, paimon_error *err)
 {
     uint8_t *buf;
     pm_thrift_reader tr;
@@ -494,7 +494,7 @@ int pm_pq_reader_page_index(pm_pq_reader *r, uint32_t row_group, int leaf,
 
 /* ---- row selection --------------------------------------------------------------------- */
 
-static int iv_push(pm_pq_reader *r, int64_t a, int64_t b, paimon_error *err)
+PM_MUST_CHECK static int iv_push(pm_pq_reader *r, int64_t a, int64_t b, paimon_error *err)
 {
     if (a >= b)
         return 0;
@@ -525,7 +525,7 @@ static const pq_plan *flat_leaf(pm_pq_reader *r, int i)
 }
 
 /* Row-group and page pruning by the filter, then the caller's ranges: fills r->iv. */
-static int select_rows(pm_pq_reader *r, const pq_row_group *rg, paimon_error *err)
+PM_MUST_CHECK static int select_rows(pm_pq_reader *r, const pq_row_group *rg, paimon_error *err)
 {
     size_t ncols = r->read_type->field_count;
     pm_col_stats *stats = NULL;
@@ -649,7 +649,7 @@ done:
 
 /* ---- row groups ------------------------------------------------------------------------ */
 
-static int load_group(pm_pq_reader *r, paimon_error *err)
+PM_MUST_CHECK static int load_group(pm_pq_reader *r, paimon_error *err)
 {
     const pq_row_group *rg = &r->meta.row_groups[r->rg];
     bool need_index = r->filter != NULL || r->ranges != NULL;
@@ -742,7 +742,7 @@ static void collect_leaves(pm_pq_reader *r, const pq_plan *p, int *out, int *n)
         collect_leaves(r, &p->children[i], out, n);
 }
 
-static int skip_rows(pm_pq_reader *r, int64_t n, paimon_error *err)
+PM_MUST_CHECK static int skip_rows(pm_pq_reader *r, int64_t n, paimon_error *err)
 {
     for (int i = 0; i < r->schema.leaf_count; i++) {
         int rc;
@@ -754,7 +754,7 @@ static int skip_rows(pm_pq_reader *r, int64_t n, paimon_error *err)
     return 0;
 }
 
-static int read_rows(pm_pq_reader *r, pm_batch *b, int64_t rows, paimon_error *err)
+PM_MUST_CHECK static int read_rows(pm_pq_reader *r, pm_batch *b, int64_t rows, paimon_error *err)
 {
     int *leaves = NULL, rc = 0;
 

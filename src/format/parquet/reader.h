@@ -25,6 +25,7 @@
 #include "format/parquet/meta.h"
 #include "format/parquet/schema.h"
 #include "io/fs.h"
+#include "util/error.h"
 
 typedef struct pm_pq_reader pm_pq_reader;
 
@@ -48,7 +49,8 @@ typedef struct pm_pq_read_options {
 
 /* Opens `in` (taking ownership of it, also on failure).  `path` names the file in
  * messages.  Caller owns `*out`; release with pm_pq_reader_free(). */
-int pm_pq_reader_open(pm_pq_reader **out, pm_input *in, const char *path, paimon_error *err);
+PM_MUST_CHECK int pm_pq_reader_open(pm_pq_reader **out, pm_input *in, const char *path,
+                                    paimon_error *err);
 void pm_pq_reader_free(pm_pq_reader *r);
 
 /* Borrowed; valid until the reader is freed. */
@@ -60,21 +62,22 @@ const char *pm_pq_reader_path(const pm_pq_reader *r);
 uint64_t pm_pq_reader_file_size(const pm_pq_reader *r);
 
 /* Plans a read (and restarts from the first row).  `o` may be NULL. */
-int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o,
+                                     paimon_error *err);
 
 /* The next batch.  Caller owns `*out`; release with pm_batch_free().  PAIMON_ITEROVER
  * after the last. */
-int pm_pq_reader_next(pm_pq_reader *r, pm_batch **out, paimon_error *err);
+PM_MUST_CHECK int pm_pq_reader_next(pm_pq_reader *r, pm_batch **out, paimon_error *err);
 
 /* The same into a batch the caller owns and reuses (created with pm_batch_new() of the
  * read type): it is reset, then filled.  Reusing batches keeps their memory warm. */
-int pm_pq_reader_next_into(pm_pq_reader *r, pm_batch *b, paimon_error *err);
+PM_MUST_CHECK int pm_pq_reader_next_into(pm_pq_reader *r, pm_batch *b, paimon_error *err);
 
 /* The page indexes of a column chunk; *ci / *oi are NULL when the file has none.
  * Borrowed; valid until the next call or pm_pq_reader_free(). */
-int pm_pq_reader_page_index(pm_pq_reader *r, uint32_t row_group, int leaf,
-                            const pq_column_index **ci, const pq_offset_index **oi,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_pq_reader_page_index(pm_pq_reader *r, uint32_t row_group, int leaf,
+                                          const pq_column_index **ci, const pq_offset_index **oi,
+                                          paimon_error *err);
 
 /* What the filter pruned in the current read: row groups, and rows (in those groups and in
  * pruned pages). */

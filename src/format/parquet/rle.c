@@ -98,7 +98,7 @@ void pm_rle_init(pm_rle_decoder *d, const uint8_t *data, size_t len, int width)
 
 /* Starts the next run; 0 at the end of the data (nothing started), 1 when a run started,
  * negative on corruption. */
-static int next_run(pm_rle_decoder *d, paimon_error *err)
+PM_MUST_CHECK static int next_run(pm_rle_decoder *d, paimon_error *err)
 {
     uint64_t header;
     size_t n;

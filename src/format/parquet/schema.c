@@ -186,8 +186,8 @@ static bool is_group(const pq_node *n)
 
 /* For a LIST group `g`: the repeated node and the element node (the repeated node itself
  * for the 2-level forms). */
-static int list_parts(const pq_schema *s, int g, int *r, int *e, const char *path,
-                      paimon_error *err)
+PM_MUST_CHECK static int list_parts(const pq_schema *s, int g, int *r, int *e, const char *path,
+                                    paimon_error *err)
 {
     const pq_node *gn = &s->nodes[g], *rn;
     if (gn->child_count != 1 || !is_repeated(&s->nodes[gn->children[0]]))
@@ -212,8 +212,8 @@ static int list_parts(const pq_schema *s, int g, int *r, int *e, const char *pat
     return 0;
 }
 
-static int map_parts(const pq_schema *s, int g, int *kv, int *k, int *v, const char *path,
-                     paimon_error *err)
+PM_MUST_CHECK static int map_parts(const pq_schema *s, int g, int *kv, int *k, int *v,
+                                   const char *path, paimon_error *err)
 {
     const pq_node *gn = &s->nodes[g], *kn;
     if (gn->child_count != 1 || !is_repeated(&s->nodes[gn->children[0]]) ||
@@ -239,7 +239,8 @@ static int group_kind(const pq_node *n)
     return l.kind == PQ_LT_LIST || l.kind == PQ_LT_MAP ? l.kind : PQ_LT_NONE;
 }
 
-static int leaf_type(const pq_node *n, pm_type **out, const char *path, paimon_error *err)
+PM_MUST_CHECK static int leaf_type(const pq_node *n, pm_type **out, const char *path,
+                                   paimon_error *err)
 {
     const pq_schema_elem *e = n->elem;
     pq_logical l = effective_logical(e);
@@ -332,11 +333,12 @@ static int leaf_type(const pq_node *n, pm_type **out, const char *path, paimon_e
     return 0;
 }
 
-static int value_type(const pq_schema *s, int n, bool nullable, pm_type **out, const char *path,
-                      paimon_error *err);
+PM_MUST_CHECK static int value_type(const pq_schema *s, int n, bool nullable, pm_type **out,
+                                    const char *path, paimon_error *err);
 
 /* The type of `n` as a field of its parent: REPEATED fields outside LIST/MAP are arrays. */
-static int field_type(const pq_schema *s, int n, pm_type **out, const char *path, paimon_error *err)
+PM_MUST_CHECK static int field_type(const pq_schema *s, int n, pm_type **out, const char *path,
+                                    paimon_error *err)
 {
     const pq_node *nd = &s->nodes[n];
     if (is_repeated(nd)) {
@@ -357,8 +359,8 @@ static int field_type(const pq_schema *s, int n, pm_type **out, const char *path
                       path, err);
 }
 
-static int value_type(const pq_schema *s, int n, bool nullable, pm_type **out, const char *path,
-                      paimon_error *err)
+PM_MUST_CHECK static int value_type(const pq_schema *s, int n, bool nullable, pm_type **out,
+                                    const char *path, paimon_error *err)
 {
     const pq_node *nd = &s->nodes[n];
     pm_type *t = NULL, *a = NULL, *b = NULL;
@@ -426,8 +428,8 @@ static int value_type(const pq_schema *s, int n, bool nullable, pm_type **out, c
 
 /* A column's type nests no deeper than a Paimon type may (REQUIRED groups add no level, so
  * the level bound alone does not keep it there). */
-static int check_nesting(const pq_schema *s, int n, pm_type **t, const char *path,
-                         paimon_error *err)
+PM_MUST_CHECK static int check_nesting(const pq_schema *s, int n, pm_type **t, const char *path,
+                                       paimon_error *err)
 {
     if (pm_type_nesting(*t) <= PM_MAX_NESTING)
         return 0;

@@ -36,6 +36,7 @@
 
 #include "data/types.h"
 #include "format/parquet/meta.h"
+#include "util/error.h"
 
 /* The highest definition level: a Paimon type of PM_MAX_NESTING levels takes at most two
  * per level (an optional LIST or MAP group and its repeated child) and one for its leaf;
@@ -67,15 +68,16 @@ typedef struct pq_schema {
 } pq_schema;
 
 /* Builds the tree; PAIMON_ECORRUPT (naming `path`) for a malformed element list. */
-int pm_pq_schema_build(const pq_file_meta *m, pm_arena *a, pq_schema *out, const char *path,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_pq_schema_build(const pq_file_meta *m, pm_arena *a, pq_schema *out,
+                                     const char *path, paimon_error *err);
 
 /* The Paimon type of node `n` (see above).  PAIMON_EUNSUPPORTED for annotations without a
  * Paimon type (INTERVAL, a MAP without values, ...).  Caller owns `*out`. */
-int pm_pq_node_type(const pq_schema *s, int n, pm_type **out, paimon_error *err);
+PM_MUST_CHECK int pm_pq_node_type(const pq_schema *s, int n, pm_type **out, paimon_error *err);
 
 /* The whole file as a ROW type (the root's fields). */
-int pm_pq_file_type(const pq_schema *s, pm_type **out, const char *path, paimon_error *err);
+PM_MUST_CHECK int pm_pq_file_type(const pq_schema *s, pm_type **out, const char *path,
+                                  paimon_error *err);
 
 /* ---- plans ----------------------------------------------------------------------------- */
 
@@ -126,13 +128,13 @@ struct pq_plan {
 /* Plans `want` (a ROW type) against the file.  Fields not in the file become MISSING plans
  * when nullable, PAIMON_ENOTFOUND otherwise; a field whose file type cannot be converted
  * to the requested type is PAIMON_EINVALID naming it.  Plans live in the arena. */
-int pm_pq_plan_build(const pq_schema *s, const pm_type *want, pm_arena *a, pq_plan **out,
-                     const char *path, paimon_error *err);
+PM_MUST_CHECK int pm_pq_plan_build(const pq_schema *s, const pm_type *want, pm_arena *a,
+                                   pq_plan **out, const char *path, paimon_error *err);
 
 /* A LEAF plan reading leaf `leaf` as its own scalar type (*type, caller owns it), for
  * leaves read only for the structure of their parents. */
-int pm_pq_leaf_value_plan(const pq_schema *s, int leaf, pq_plan *p, pm_type **type,
-                          const char *path, paimon_error *err);
+PM_MUST_CHECK int pm_pq_leaf_value_plan(const pq_schema *s, int leaf, pq_plan *p, pm_type **type,
+                                        const char *path, paimon_error *err);
 
 /* Whether a top-level field of the file matches `f` (by id when the file has ids). */
 int pm_pq_find_field(const pq_schema *s, int parent, const pm_field *f);

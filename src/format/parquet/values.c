@@ -93,8 +93,9 @@ static int append_bits(pm_column *c, const uint8_t *src, size_t s, size_t n)
 
 /* ---- PLAIN ----------------------------------------------------------------------------- */
 
-static int plain_decode(int type, int32_t type_length, const uint8_t *data, size_t len, size_t *pos,
-                        int64_t n, pm_column *dst, paimon_error *err)
+PM_MUST_CHECK static int plain_decode(int type, int32_t type_length, const uint8_t *data,
+                                      size_t len, size_t *pos, int64_t n, pm_column *dst,
+                                      paimon_error *err)
 {
     int rc;
     if (type == PQ_BOOLEAN) {
@@ -377,8 +378,8 @@ int pm_pq_dict_load(pq_col_reader *r, const uint8_t *data, size_t len, int32_t c
 }
 
 /* Gathers dictionary entries idx[0..n) into `col`. */
-static int gather(const pm_column *dict, const uint32_t *idx, size_t n, pm_column *col,
-                  paimon_error *err)
+PM_MUST_CHECK static int gather(const pm_column *dict, const uint32_t *idx, size_t n,
+                                pm_column *col, paimon_error *err)
 {
     int rc;
     switch (dict->layout) {
@@ -462,8 +463,8 @@ static int gather(const pm_column *dict, const uint32_t *idx, size_t n, pm_colum
 
 /* ---- page setup ------------------------------------------------------------------------ */
 
-static int decode_lengths(pq_col_reader *r, pm_buf *out, const uint8_t **p, const uint8_t *end,
-                          paimon_error *err)
+PM_MUST_CHECK static int decode_lengths(pq_col_reader *r, pm_buf *out, const uint8_t **p,
+                                        const uint8_t *end, paimon_error *err)
 {
     pm_delta_decoder d;
     int32_t *v;
@@ -490,7 +491,7 @@ static int decode_lengths(pq_col_reader *r, pm_buf *out, const uint8_t **p, cons
 /* The lengths of a DELTA_(LENGTH_)BYTE_ARRAY page must be backed by its bytes, and the
  * values they make (with the prefixes) must stay within a page's limit: nothing is
  * allocated for lengths the page cannot hold. */
-static int check_lengths(pq_col_reader *r, const int32_t *prefixes, paimon_error *err)
+PM_MUST_CHECK static int check_lengths(pq_col_reader *r, const int32_t *prefixes, paimon_error *err)
 {
     const int32_t *len = (const int32_t *)(const void *)r->lengths.data;
     uint64_t suffixes = 0, total = 0, prev = 0;
@@ -584,7 +585,7 @@ int pm_pq_values_begin(pq_col_reader *r, paimon_error *err)
 /* ---- decoding -------------------------------------------------------------------------- */
 
 /* Decodes `n` physical values of a non-dictionary page into `dst`. */
-static int decode_phys(pq_col_reader *r, int64_t n, pm_column *dst, paimon_error *err)
+PM_MUST_CHECK static int decode_phys(pq_col_reader *r, int64_t n, pm_column *dst, paimon_error *err)
 {
     int type = r->leaf->type, rc;
     switch (r->encoding) {
@@ -689,7 +690,7 @@ static int decode_phys(pq_col_reader *r, int64_t n, pm_column *dst, paimon_error
     }
 }
 
-static int decode_dict(pq_col_reader *r, int64_t n, pm_column *col, paimon_error *err)
+PM_MUST_CHECK static int decode_dict(pq_col_reader *r, int64_t n, pm_column *col, paimon_error *err)
 {
     int rc;
     if ((rc = pm_buf_reserve(&r->indices, 1024 * 4)) != 0)

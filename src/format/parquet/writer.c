@@ -45,7 +45,8 @@ struct pm_pq_writer {
 
 /* ---- options --------------------------------------------------------------------------- */
 
-static int parse_i64(const char *key, const char *v, int64_t lo, int64_t *out, paimon_error *err)
+PM_MUST_CHECK static int parse_i64(const char *key, const char *v, int64_t lo, int64_t *out,
+                                   paimon_error *err)
 {
     char *end;
     long long n;
@@ -59,7 +60,7 @@ static int parse_i64(const char *key, const char *v, int64_t lo, int64_t *out, p
     return 0;
 }
 
-static int parse_bool(const char *key, const char *v, bool *out, paimon_error *err)
+PM_MUST_CHECK static int parse_bool(const char *key, const char *v, bool *out, paimon_error *err)
 {
     if (strcasecmp(v, "true") == 0)
         *out = true;
@@ -70,7 +71,7 @@ static int parse_bool(const char *key, const char *v, bool *out, paimon_error *e
     return 0;
 }
 
-static int parse_codec(const char *key, const char *v, int *out, paimon_error *err)
+PM_MUST_CHECK static int parse_codec(const char *key, const char *v, int *out, paimon_error *err)
 {
     static const struct {
         const char *name;
@@ -288,7 +289,8 @@ static const pm_column *leaf_column(const pq_wleaf *l, const pm_column *c)
     return c;
 }
 
-static int write_slice(pm_pq_writer *w, const pm_batch *b, int64_t r0, int64_t n, paimon_error *err)
+PM_MUST_CHECK static int write_slice(pm_pq_writer *w, const pm_batch *b, int64_t r0, int64_t n,
+                                     paimon_error *err)
 {
     int rc;
     for (int li = 0; li < w->leaf_count; li++) {
@@ -344,7 +346,7 @@ static int write_slice(pm_pq_writer *w, const pm_batch *b, int64_t r0, int64_t n
 
 /* ---- row groups ------------------------------------------------------------------------ */
 
-static int flush_row_group(pm_pq_writer *w, paimon_error *err)
+PM_MUST_CHECK static int flush_row_group(pm_pq_writer *w, paimon_error *err)
 {
     rg_meta *g;
     int64_t start = (int64_t)w->out->pos;
@@ -428,7 +430,7 @@ int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, int64_t first, 
 
 /* ---- close ----------------------------------------------------------------------------- */
 
-static int write_indexes(pm_pq_writer *w, paimon_error *err)
+PM_MUST_CHECK static int write_indexes(pm_pq_writer *w, paimon_error *err)
 {
     pm_buf buf;
     int rc = 0;

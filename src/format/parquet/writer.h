@@ -33,6 +33,7 @@
 
 #include "data/batch.h"
 #include "io/fs.h"
+#include "util/error.h"
 
 typedef struct pm_pq_writer pm_pq_writer;
 
@@ -60,22 +61,23 @@ typedef struct pm_pq_writer_options {
  * parquet.dictionary.page.size, parquet.enable.dictionary,
  * parquet.page.write-checksum.enabled, parquet.columnindex.truncate.length) over the
  * defaults in `o`.  Unknown keys are ignored; a bad value is PAIMON_EINVALID naming it. */
-int pm_pq_writer_options_parse(pm_pq_writer_options *o, const char *const *keys,
-                               const char *const *values, size_t count, paimon_error *err);
+PM_MUST_CHECK int pm_pq_writer_options_parse(pm_pq_writer_options *o, const char *const *keys,
+                                             const char *const *values, size_t count,
+                                             paimon_error *err);
 
 /* Starts a file on `out` (taking ownership of it, also on failure: it is aborted on
  * failure) for rows of `row_type` (a ROW type, copied).  Caller owns `*w`; finish with
  * pm_pq_writer_close() or pm_pq_writer_abort(). */
-int pm_pq_writer_open(pm_pq_writer **w, pm_output *out, const pm_type *row_type,
-                      const pm_pq_writer_options *o, paimon_error *err);
+PM_MUST_CHECK int pm_pq_writer_open(pm_pq_writer **w, pm_output *out, const pm_type *row_type,
+                                    const pm_pq_writer_options *o, paimon_error *err);
 
 /* Appends the rows of `b` (of the writer's row type, borrowed).  A null in a NOT NULL
  * column is PAIMON_EINVALID.  After a failure the writer can only be aborted. */
-int pm_pq_writer_write(pm_pq_writer *w, const pm_batch *b, paimon_error *err);
+PM_MUST_CHECK int pm_pq_writer_write(pm_pq_writer *w, const pm_batch *b, paimon_error *err);
 
 /* Appends rows [first, first + count) of `b`. */
-int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, int64_t first, int64_t count,
-                             paimon_error *err);
+PM_MUST_CHECK int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, int64_t first,
+                                           int64_t count, paimon_error *err);
 
 /* Rows written so far, and bytes of the file so far (the final size after close). */
 int64_t pm_pq_writer_rows(const pm_pq_writer *w);
@@ -86,7 +88,7 @@ int64_t pm_pq_writer_data_size(const pm_pq_writer *w);
 
 /* Writes the rest of the file, closes the output and frees the writer (also on failure,
  * when the partial file is removed).  *file_size receives the exact size (may be NULL). */
-int pm_pq_writer_close(pm_pq_writer *w, uint64_t *file_size, paimon_error *err);
+PM_MUST_CHECK int pm_pq_writer_close(pm_pq_writer *w, uint64_t *file_size, paimon_error *err);
 
 /* Drops the file and frees the writer.  NULL is allowed. */
 void pm_pq_writer_abort(pm_pq_writer *w);

@@ -10,6 +10,7 @@
 #include "format/parquet/writer.h"
 #include "util/arena.h"
 #include "util/compress.h"
+#include "util/error.h"
 
 /* How a batch value becomes a physical Parquet value. */
 typedef enum pq_wconv {
@@ -65,8 +66,9 @@ typedef struct pq_wleaf {
 } pq_wleaf;
 
 /* Builds the Parquet schema elements and the leaves of `row` (both in the arena). */
-int pm_pq_wschema_build(const pm_type *row, pm_arena *a, pq_schema_elem **elems, uint32_t *count,
-                        pq_wleaf **leaves, int *leaf_count, paimon_error *err);
+PM_MUST_CHECK int pm_pq_wschema_build(const pm_type *row, pm_arena *a, pq_schema_elem **elems,
+                                      uint32_t *count, pq_wleaf **leaves, int *leaf_count,
+                                      paimon_error *err);
 
 /* ---- column writer --------------------------------------------------------------------- */
 
@@ -86,12 +88,13 @@ void pm_pq_colw_free(pq_colw *c);
 /* Appends level entries (def/rep NULL when the maximum is 0) and their non-null values:
  * `values` slots of `leaf_col`, listed in `idx` (NULL: the consecutive slots from
  * `first`).  `rows` is how many rows the entries complete. */
-int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *rep, int64_t entries,
-                   int64_t rows, const pm_column *leaf_col, const int64_t *idx, int64_t first,
-                   int64_t values, paimon_error *err);
+PM_MUST_CHECK int pm_pq_colw_add(pq_colw *c, pq_wctx *x, const uint8_t *def, const uint8_t *rep,
+                                 int64_t entries, int64_t rows, const pm_column *leaf_col,
+                                 const int64_t *idx, int64_t first, int64_t values,
+                                 paimon_error *err);
 
 /* Ends the current page when it reached its size or row limits (or always with `force`). */
-int pm_pq_colw_maybe_flush(pq_colw *c, pq_wctx *x, bool force, paimon_error *err);
+PM_MUST_CHECK int pm_pq_colw_maybe_flush(pq_colw *c, pq_wctx *x, bool force, paimon_error *err);
 
 /* Rows in the open page. */
 int64_t pm_pq_colw_page_rows(const pq_colw *c);
@@ -102,7 +105,8 @@ int64_t pm_pq_colw_buffered(const pq_colw *c);
 /* Writes the chunk (dictionary page, data pages) to `out` at its position, fills the
  * chunk's metadata (stats bytes and page index entries copied into `a`) and resets the
  * writer for the next row group. */
-int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a, pq_column_chunk *meta,
-                      pq_column_index **ci, pq_offset_index **oi, paimon_error *err);
+PM_MUST_CHECK int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a,
+                                    pq_column_chunk *meta, pq_column_index **ci,
+                                    pq_offset_index **oi, paimon_error *err);
 
 #endif /* PM_FORMAT_PARQUET_WRITER_INT_H */

@@ -20,6 +20,7 @@
 
 #include "data/batch.h"
 #include "meta/schema.h"
+#include "util/error.h"
 
 #define PM_BUCKET_MAX_KEYS 32
 
@@ -34,8 +35,8 @@ typedef struct pm_key_hasher {
 void pm_key_hasher_init(pm_key_hasher *h, const pm_type *row, const int *cols, size_t count);
 void pm_key_hasher_free(pm_key_hasher *h);
 /* The hash of row r; 0 or PAIMON_ENOMEM. */
-int pm_key_hasher_hash(pm_key_hasher *h, const pm_batch *b, int64_t r, int32_t *hash,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_key_hasher_hash(pm_key_hasher *h, const pm_batch *b, int64_t r, int32_t *hash,
+                                     paimon_error *err);
 
 typedef struct pm_bucket_fn {
     pm_key_hasher key;
@@ -46,9 +47,10 @@ typedef struct pm_bucket_fn {
 /* The bucket function of a fixed-bucket table `s`; the key columns are found by name in
  * `row`, the columns of the batches it will see.  PAIMON_EINVALID for a table without a
  * bucket key, PAIMON_EUNSUPPORTED for bucket-function.type = hive. */
-int pm_bucket_fn_init(pm_bucket_fn *f, const pm_schema *s, const pm_type *row, paimon_error *err);
+PM_MUST_CHECK int pm_bucket_fn_init(pm_bucket_fn *f, const pm_schema *s, const pm_type *row,
+                                    paimon_error *err);
 void pm_bucket_fn_free(pm_bucket_fn *f);
-int pm_bucket_fn_bucket(pm_bucket_fn *f, const pm_batch *b, int64_t r, int32_t *bucket,
-                        paimon_error *err);
+PM_MUST_CHECK int pm_bucket_fn_bucket(pm_bucket_fn *f, const pm_batch *b, int64_t r,
+                                      int32_t *bucket, paimon_error *err);
 
 #endif /* PM_TABLE_WRITE_BUCKET_FN_H */

@@ -66,7 +66,7 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
         w->strategy = compactor->strategy;
         for (size_t i = 0; i < restore_count; i++)
             if ((rc = pm_levels_add(&w->levels, restore[i], err)) != 0)
-                goto fail;
+                goto done;
         if (c->primary_key) {
             /* Java's Levels: the restored files of a level >= 1 must form one sorted run */
             for (size_t i = 0; i < c->key_count; i++)
@@ -74,38 +74,38 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
             pm_levels_set_key(&w->levels, w->key_types, c->key_count);
             if ((rc = pm_levels_check(&w->levels, err)) != 0) {
                 rc = pm_err_prefix(err, rc, "bucket %d: ", (int)bucket);
-                goto fail;
+                goto done;
             }
         }
         if (compactor->dv && c->primary_key &&
             (rc = pm_dv_maintainer_new(&w->dvs, c->fs, compactor->bitmap64, dv_index, dv_index_path,
                                        err)) != 0)
-            goto fail;
+            goto done;
     }
     if ((w->partition = pm_malloc(partition_len + 1)) == NULL) {
         rc = pm_nomem(err);
-        goto fail;
+        goto done;
     }
     memcpy(w->partition, partition, partition_len);
     w->partition_len = partition_len;
     if ((rc = pm_path_factory_init(&w->names)) != 0) {
         rc = pm_err_set(err, PAIMON_EIO, "no random numbers for file names");
-        goto fail;
+        goto done;
     }
     if ((rc = pm_write_bucket_dir(c, partition, partition_len, bucket, &w->dir, err)) != 0)
-        goto fail;
+        goto done;
     if (c->primary_key && (rc = pm_kv_buffer_new(&w->buffer, c, err)) != 0)
-        goto fail;
+        goto done;
     *out = w;
     return 0;
-fail:
+done:
     pm_bucket_writer_free(w);
     return rc;
 }
 
 /* A rolling writer of data (or changelog) files for this bucket. */
-static int new_data_writer(pm_bucket_writer *w, bool changelog, pm_data_writer **out,
-                           paimon_error *err)
+PM_MUST_CHECK static int new_data_writer(pm_bucket_writer *w, bool changelog, pm_data_writer **out,
+                                         paimon_error *err)
 {
     pm_data_writer_conf dc;
     pm_write_ctx_writer_conf(w->c, pm_buf_cstr(&w->dir), &w->names, changelog, 0, &w->next_seq,
@@ -114,7 +114,8 @@ static int new_data_writer(pm_bucket_writer *w, bool changelog, pm_data_writer *
 }
 
 /* Moves the files of a finished rolling writer to the pending messages. */
-static int take_files(pm_bucket_writer *w, pm_data_writer *dw, bool changelog, paimon_error *err)
+PM_MUST_CHECK static int take_files(pm_bucket_writer *w, pm_data_writer *dw, bool changelog,
+                                    paimon_error *err)
 {
     pm_data_file_meta *files;
     size_t count;
@@ -169,12 +170,14 @@ size_t pm_bucket_writer_memory(const pm_bucket_writer *w)
     return w->buffer != NULL ? pm_kv_buffer_memory(w->buffer) : 0;
 }
 
-static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err);
-static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err);
-static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err);
+PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err);
+PM_MUST_CHECK static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err);
+PM_MUST_CHECK static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out,
+                                         paimon_error *err);
 
 /* Adds a file to the levels, and to the lookup levels once they exist. */
-static int levels_add(pm_bucket_writer *w, const pm_manifest_entry *e, paimon_error *err)
+PM_MUST_CHECK static int levels_add(pm_bucket_writer *w, const pm_manifest_entry *e,
+                                    paimon_error *err)
 {
     const pm_data_file_meta *added;
     int rc;
@@ -185,7 +188,8 @@ static int levels_add(pm_bucket_writer *w, const pm_manifest_entry *e, paimon_er
 }
 
 /* Removes a file from the levels and the lookup levels. */
-static int levels_remove(pm_bucket_writer *w, const pm_data_file_meta *f, paimon_error *err)
+PM_MUST_CHECK static int levels_remove(pm_bucket_writer *w, const pm_data_file_meta *f,
+                                       paimon_error *err)
 {
     if (!pm_levels_remove(&w->levels, f->file_name, f->level) || w->lookup == NULL)
         return 0;
@@ -193,7 +197,7 @@ static int levels_remove(pm_bucket_writer *w, const pm_data_file_meta *f, paimon
 }
 
 /* The lookup levels over the bucket's live files, built on first use. */
-static int ensure_lookup(pm_bucket_writer *w, paimon_error *err)
+PM_MUST_CHECK static int ensure_lookup(pm_bucket_writer *w, paimon_error *err)
 {
     const pm_data_file_meta **files;
     size_t n = 0;
@@ -219,7 +223,7 @@ static int ensure_lookup(pm_bucket_writer *w, paimon_error *err)
 }
 
 /* Flushes the buffer as level-0 files (and input changelog files). */
-static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
+PM_MUST_CHECK static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
 {
     pm_data_writer *data = NULL, *changelog = NULL;
     size_t first_new = w->pending.data_count;
@@ -261,8 +265,8 @@ int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err)
 
 /* ---- compaction ------------------------------------------------------------------------ */
 
-static int inc_push(pm_bucket_writer *w, pm_manifest_entry ***items, size_t *count, size_t *cap,
-                    const pm_manifest_entry *e, paimon_error *err)
+PM_MUST_CHECK static int inc_push(pm_bucket_writer *w, pm_manifest_entry ***items, size_t *count,
+                                  size_t *cap, const pm_manifest_entry *e, paimon_error *err)
 {
     pm_manifest_entry *copy;
     if (*count == *cap) {
@@ -295,7 +299,8 @@ static void remove_file(pm_bucket_writer *w, const char *name)
 }
 
 /* MergeTreeWriter.updateCompactResult, and the levels' update (Levels.update). */
-static int apply_result(pm_bucket_writer *w, const pm_commit_messages *res, paimon_error *err)
+PM_MUST_CHECK static int apply_result(pm_bucket_writer *w, const pm_commit_messages *res,
+                                      paimon_error *err)
 {
     int rc;
     for (size_t i = 0; i < res->compact_count; i++) {
@@ -352,7 +357,8 @@ static void compact_bucket(pm_bucket_writer *w, pm_compact_bucket *b)
 /* A compaction's result into the levels and the increment; its changelog files stay with the
  * writer's messages until a commit takes them (or a failure removes them with the other
  * pending files). */
-static int take_result(pm_bucket_writer *w, const pm_commit_messages *res, paimon_error *err)
+PM_MUST_CHECK static int take_result(pm_bucket_writer *w, const pm_commit_messages *res,
+                                     paimon_error *err)
 {
     int rc;
     if ((rc = apply_result(w, res, err)) != 0)
@@ -384,7 +390,8 @@ static bool force_pick_level0(pm_bucket_writer *w, const pm_level_run *sizes, si
 /* pickFullCompaction of a bucket whose only run is at the max level: the files holding a
  * deletion vector (all of them under compaction.force-rewrite-all-files), each rewritten
  * alone (FileRewriteCompactTask). */
-static int rewrite_max_level(pm_bucket_writer *w, const pm_levels_run *run, paimon_error *err)
+PM_MUST_CHECK static int rewrite_max_level(pm_bucket_writer *w, const pm_levels_run *run,
+                                           paimon_error *err)
 {
     const pm_manifest_entry **files = pm_malloc((run->file_count + 1) * sizeof(*files));
     pm_commit_messages res;
@@ -411,7 +418,7 @@ done:
 }
 
 /* MergeTreeCompactManager.triggerCompaction, run to its end. */
-static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
+PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
 {
     pm_levels_run *runs = NULL;
     pm_level_run *sizes = NULL;
@@ -502,8 +509,8 @@ static int by_min_seq(const void *pa, const void *pb)
 
 /* Compacts files[0..n) and updates the queue: the inputs leave it, and the last output
  * joins it again while it is still small (getCompactionResult). */
-static int append_rewrite(pm_bucket_writer *w, const pm_manifest_entry **files, size_t n,
-                          paimon_error *err)
+PM_MUST_CHECK static int append_rewrite(pm_bucket_writer *w, const pm_manifest_entry **files,
+                                        size_t n, paimon_error *err)
 {
     pm_compact_bucket b;
     pm_commit_messages res;
@@ -529,7 +536,7 @@ done:
 
 /* triggerCompaction: the best-effort pick (pickCompactBefore) or the full compaction
  * (FullCompactTask), run to the end. */
-static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err)
+PM_MUST_CHECK static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err)
 {
     pm_levels_run *runs = NULL;
     const pm_manifest_entry **q = NULL;
@@ -629,7 +636,8 @@ int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err)
 }
 
 /* Moves the compact increment into `out`. */
-static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err)
+PM_MUST_CHECK static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out,
+                                         paimon_error *err)
 {
     for (size_t i = 0; i < w->before_count; i++) {
         pm_manifest_entry e = *w->before[i];
@@ -651,7 +659,7 @@ static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out, paimon_
 
 /* A changed bucket's deletion vectors as a new index file of the compact increment
  * (CompactDeletionFile.generateFiles at prepare-commit). */
-static int write_vectors(pm_bucket_writer *w, paimon_error *err)
+PM_MUST_CHECK static int write_vectors(pm_bucket_writer *w, paimon_error *err)
 {
     pm_index_manifest_entry e;
     pm_arena arena;

@@ -32,6 +32,7 @@
 #include "table/commit.h"
 #include "table/write/compact_task.h"
 #include "table/write/write_ctx.h"
+#include "util/error.h"
 
 typedef struct pm_bucket_writer pm_bucket_writer;
 
@@ -41,38 +42,40 @@ typedef struct pm_bucket_writer pm_bucket_writer;
  * bucket's maximum + 1, or 0).  `compactor` (borrowed; NULL: no compaction, as for
  * write-only and append writers) compacts the levels restored from `restore[0..n)` (the
  * bucket's live files; copied).  Borrows `ctx`; copies the partition bytes. */
-int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *ctx, const uint8_t *partition,
-                         size_t partition_len, int32_t bucket, int32_t total_buckets,
-                         int64_t next_seq, pm_compactor *compactor,
-                         const pm_manifest_entry *const *restore, size_t restore_count,
-                         const pm_index_manifest_entry *dv_index, const char *dv_index_path,
-                         paimon_error *err);
+PM_MUST_CHECK int
+pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *ctx, const uint8_t *partition,
+                     size_t partition_len, int32_t bucket, int32_t total_buckets, int64_t next_seq,
+                     pm_compactor *compactor, const pm_manifest_entry *const *restore,
+                     size_t restore_count, const pm_index_manifest_entry *dv_index,
+                     const char *dv_index_path, paimon_error *err);
 
 /* Flushes the buffer and compacts: everything into the max level when `full`
  * (CompactStrategy.pickFullCompaction), else what the strategy picks.  The dedicated
  * compaction job's step (Java's write.compact(partition, bucket, full)). */
-int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err);
+PM_MUST_CHECK int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err);
 
 /* Append tables: rewrites files[0..n) (in that order) into one rolling run of new files,
  * the compact job's AppendCompactTask of an unaware-bucket table; the increment is handed
  * out at the next prepare.  Borrows `compactor` from now on. */
-int pm_bucket_writer_compact_files(pm_bucket_writer *w, pm_compactor *compactor,
-                                   const pm_manifest_entry **files, size_t n, paimon_error *err);
+PM_MUST_CHECK int pm_bucket_writer_compact_files(pm_bucket_writer *w, pm_compactor *compactor,
+                                                 const pm_manifest_entry **files, size_t n,
+                                                 paimon_error *err);
 
 /* Adds rows rows[0..n) of `b` (the table's columns) with their row kinds (kinds[i] for
  * rows[i]). */
-int pm_bucket_writer_put(pm_bucket_writer *w, const pm_batch *b, const int64_t *rows,
-                         const int8_t *kinds, int64_t n, paimon_error *err);
+PM_MUST_CHECK int pm_bucket_writer_put(pm_bucket_writer *w, const pm_batch *b, const int64_t *rows,
+                                       const int8_t *kinds, int64_t n, paimon_error *err);
 
 /* Bytes the writer's buffer holds (0 for append writers). */
 size_t pm_bucket_writer_memory(const pm_bucket_writer *w);
 
 /* Frees buffer memory: spills a sorted run, or flushes level-0 files when the buffer may
  * not spill. */
-int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err);
+PM_MUST_CHECK int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err);
 
 /* Flushes everything and moves the pending files to `out`. */
-int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err);
+PM_MUST_CHECK int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out,
+                                           paimon_error *err);
 
 /* The next sequence number the writer would give. */
 int64_t pm_bucket_writer_next_seq(const pm_bucket_writer *w);

@@ -40,8 +40,8 @@ typedef struct packer {
     uint8_t *chunk;        /* COPY_CHUNK bytes */
 } packer;
 
-static int options(const pm_schema *s, bool *on, int64_t *target, int64_t *max_size,
-                   paimon_error *err)
+PM_MUST_CHECK static int options(const pm_schema *s, bool *on, int64_t *target, int64_t *max_size,
+                                 paimon_error *err)
 {
     int64_t buffer;
     int rc;
@@ -73,7 +73,8 @@ static int cmp_ref(const void *pa, const void *pb)
 }
 
 /* Appends the bytes of `path` (exactly `size` of them, as its entry records) to `out`. */
-static int copy_file(packer *p, const char *path, int64_t size, pm_output *out, paimon_error *err)
+PM_MUST_CHECK static int copy_file(packer *p, const char *path, int64_t size, pm_output *out,
+                                   paimon_error *err)
 {
     pm_input *in = NULL;
     int rc = p->fs->open(p->fs, path, &in, err);
@@ -96,7 +97,7 @@ done:
 }
 
 /* Packs one closed group (ChangelogCompactTask.doCompact): one file alone stays as it is. */
-static int pack(packer *p, group *g, paimon_error *err)
+PM_MUST_CHECK static int pack(packer *p, group *g, paimon_error *err)
 {
     pm_arena scratch;
     pm_output *out = NULL;
@@ -210,8 +211,8 @@ static int group_add(group *g, pm_manifest_entry *e, size_t seq)
  * compact increment's are grouped apart: they go into two snapshots (APPEND, then COMPACT),
  * and one physical file must belong to one snapshot (Java's task refuses to mix them; no
  * changelog producer makes both). */
-static int pack_list(packer *p, bool compact, size_t *seq, int64_t target, int64_t max_size,
-                     paimon_error *err)
+PM_MUST_CHECK static int pack_list(packer *p, bool compact, size_t *seq, int64_t target,
+                                   int64_t max_size, paimon_error *err)
 {
     pm_manifest_entry *es = compact ? p->m->compact_changelog : p->m->changelog;
     size_t n = compact ? p->m->compact_changelog_count : p->m->changelog_count, ngroups = 0;
@@ -235,7 +236,7 @@ static int pack_list(packer *p, bool compact, size_t *seq, int64_t target, int64
             e->file.external_path != NULL || format_of(e->file.file_name) == NULL ||
             pm_compacted_changelog_is(e->file.file_name))
             continue;
-        if ((id = pm_bytes_map_put(&parts, e->partition.ptr, e->partition.len, 0, &inserted)) < 0) {
+        if (pm_bytes_map_put(&parts, e->partition.ptr, e->partition.len, 0, &id, &inserted) != 0) {
             rc = pm_nomem(err);
             goto done;
         }
@@ -262,7 +263,7 @@ done:
     return rc;
 }
 
-static int pack_all(packer *p, int64_t target, int64_t max_size, paimon_error *err)
+PM_MUST_CHECK static int pack_all(packer *p, int64_t target, int64_t max_size, paimon_error *err)
 {
     size_t seq = 0;
     int rc = pack_list(p, false, &seq, target, max_size, err);

@@ -27,11 +27,13 @@
 #define PM_TABLE_WRITE_CHANGELOG_COMPACT_H
 
 #include "table/commit.h"
+#include "util/error.h"
 
 /* Commits `m` to `table` as pm_commit() does (same arguments and results), packing its
  * changelog files first when the table's latest schema sets precommit-compact.  `m` is
  * not changed: the packed names go into a copy. */
-int pm_changelog_compact_commit(pm_fs *fs, const char *table, const pm_commit_messages *m,
-                                const pm_commit_opts *o, int64_t *snapshot_id, paimon_error *err);
+PM_MUST_CHECK int pm_changelog_compact_commit(pm_fs *fs, const char *table,
+                                              const pm_commit_messages *m, const pm_commit_opts *o,
+                                              int64_t *snapshot_id, paimon_error *err);
 
 #endif /* PM_TABLE_WRITE_CHANGELOG_COMPACT_H */

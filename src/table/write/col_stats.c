@@ -474,8 +474,9 @@ int pm_stats_acc_result(const pm_stats_acc *s, pm_col_result *r)
 
 /* ---- serialization --------------------------------------------------------------------- */
 
-static int serialize(pm_arena *arena, const pm_type *const *types, const pm_col_result *const *res,
-                     size_t count, pm_simple_stats *out, paimon_error *err)
+PM_MUST_CHECK static int serialize(pm_arena *arena, const pm_type *const *types,
+                                   const pm_col_result *const *res, size_t count,
+                                   pm_simple_stats *out, paimon_error *err)
 {
     pm_datum mins[64], maxs[64], *lo = mins, *hi = maxs;
     const pm_type *ts[64], **tp = ts;

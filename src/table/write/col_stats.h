@@ -44,6 +44,7 @@
 #include "meta/manifest.h"
 #include "meta/options.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 typedef enum pm_stats_kind {
     PM_STATS_NONE,
@@ -65,7 +66,7 @@ typedef enum pm_stats_source {
 
 /* Parses "none", "counts", "full", "truncate(N)" (any case), as
  * SimpleColStatsCollector.from. */
-int pm_stats_mode_parse(const char *text, pm_stats_mode *out, paimon_error *err);
+PM_MUST_CHECK int pm_stats_mode_parse(const char *text, pm_stats_mode *out, paimon_error *err);
 
 /* The collector of each column of a data file's row type `names` (count of them), as
  * StatsCollectorFactories decides: fields.<f>.stats-mode first; system columns (_KEY_*,
@@ -73,9 +74,10 @@ int pm_stats_mode_parse(const char *text, pm_stats_mode *out, paimon_error *err)
  * metadata.stats-mode (or `mode` for changelog files), and metadata.stats-keep-first-n-
  * columns.  `thin_keys` (may be NULL) names the value columns that are key fields of a
  * thin-mode file, which get truncate(128) too.  Fills modes[count]. */
-int pm_stats_modes_for(const pm_options *opts, const char *mode, pm_stats_source source,
-                       const char *const *names, size_t count, const bool *thin_keys,
-                       pm_stats_mode *modes, paimon_error *err);
+PM_MUST_CHECK int pm_stats_modes_for(const pm_options *opts, const char *mode,
+                                     pm_stats_source source, const char *const *names, size_t count,
+                                     const bool *thin_keys, pm_stats_mode *modes,
+                                     paimon_error *err);
 
 /* One column's accumulator over a file. */
 typedef struct pm_stats_acc {
@@ -124,17 +126,19 @@ void pm_col_result_free(pm_col_result *r);
 int pm_stats_acc_result(const pm_stats_acc *s, pm_col_result *r);
 
 /* SimpleStats over `count` columns of `types`: all-columns mode.  Bytes in `arena`. */
-int pm_stats_serialize_all(pm_arena *arena, const pm_type *const *types, const pm_col_result *res,
-                           size_t count, pm_simple_stats *out, paimon_error *err);
+PM_MUST_CHECK int pm_stats_serialize_all(pm_arena *arena, const pm_type *const *types,
+                                         const pm_col_result *res, size_t count,
+                                         pm_simple_stats *out, paimon_error *err);
 
 /* Dense mode: NONE columns dropped; *cols lists the kept columns' names (present only when
  * a column was dropped).  With dense = false this is the all-columns mode and *cols is
  * absent. */
-int pm_stats_serialize_dense(pm_arena *arena, const pm_type *const *types, const char *const *names,
-                             const pm_col_result *res, size_t count, bool dense,
-                             pm_simple_stats *out, pm_avro_array *cols, paimon_error *err);
+PM_MUST_CHECK int pm_stats_serialize_dense(pm_arena *arena, const pm_type *const *types,
+                                           const char *const *names, const pm_col_result *res,
+                                           size_t count, bool dense, pm_simple_stats *out,
+                                           pm_avro_array *cols, paimon_error *err);
 
 /* Empty statistics: two empty rows and no null counts (append tables' key statistics). */
-int pm_stats_empty(pm_arena *arena, pm_simple_stats *out, paimon_error *err);
+PM_MUST_CHECK int pm_stats_empty(pm_arena *arena, pm_simple_stats *out, paimon_error *err);
 
 #endif /* PM_TABLE_WRITE_COL_STATS_H */

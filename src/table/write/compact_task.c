@@ -14,7 +14,7 @@
 
 /* The needLookup family of options (CoreOptions.lookupStrategy, lookupCompact,
  * prepareCommitWaitCompaction). */
-static int lookup_init(pm_compactor *k, paimon_error *err)
+PM_MUST_CHECK static int lookup_init(pm_compactor *k, paimon_error *err)
 {
     const pm_options *o = k->c->opts;
     bool force_lookup = false, force_l0 = false;
@@ -93,7 +93,8 @@ void pm_compactor_release(pm_compactor *k)
     memset(k, 0, sizeof(*k));
 }
 
-static int schema_of(pm_compactor *k, int64_t id, const pm_schema **out, paimon_error *err)
+PM_MUST_CHECK static int schema_of(pm_compactor *k, int64_t id, const pm_schema **out,
+                                   paimon_error *err)
 {
     return pm_schema_cache_get(&k->schemas, id, out, err);
 }
@@ -165,8 +166,8 @@ typedef struct run_ctx {
     pm_buf path;
 } run_ctx;
 
-static int open_file(task *t, const pm_manifest_entry *e, pm_buf *path, pm_file_reader **out,
-                     paimon_error *err)
+PM_MUST_CHECK static int open_file(task *t, const pm_manifest_entry *e, pm_buf *path,
+                                   pm_file_reader **out, paimon_error *err)
 {
     const pm_schema *fs = NULL;
     pm_file_reader_options o;
@@ -186,7 +187,7 @@ static int open_file(task *t, const pm_manifest_entry *e, pm_buf *path, pm_file_
     return pm_file_reader_open(out, t->k->c->fs, pm_buf_cstr(path), e, fs, &o, err);
 }
 
-static int run_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     run_ctx *r = ctx;
     for (;;) {
@@ -211,8 +212,8 @@ static int run_next(void *ctx, pm_batch **out, paimon_error *err)
 
 /* The data-file layout over merged columns `b` (values, _SEQUENCE_NUMBER, _VALUE_KIND), as
  * the write buffer's flush lays it out, written into `dw`. */
-static int write_merged(const pm_write_ctx *c, pm_column **view_cols, const pm_batch *b,
-                        pm_data_writer *dw, paimon_error *err)
+PM_MUST_CHECK static int write_merged(const pm_write_ctx *c, pm_column **view_cols,
+                                      const pm_batch *b, pm_data_writer *dw, paimon_error *err)
 {
     size_t vc = c->value_type->field_count;
     pm_batch view;
@@ -234,8 +235,8 @@ static int write_merged(const pm_write_ctx *c, pm_column **view_cols, const pm_b
 
 /* The lookup wrapper's search (LookupMergeTreeCompactRewriter: levels above the output):
  * a found row's position is marked in the bucket's deletion vectors. */
-static int lookup_cb(void *ctx, const pm_batch *b, int64_t row, pm_record *found, bool *hit,
-                     paimon_error *err)
+PM_MUST_CHECK static int lookup_cb(void *ctx, const pm_batch *b, int64_t row, pm_record *found,
+                                   bool *hit, paimon_error *err)
 {
     task *t = ctx;
     pm_lookup_result res;
@@ -262,8 +263,8 @@ static int lookup_cb(void *ctx, const pm_batch *b, int64_t row, pm_record *found
 
 /* Writes the merged rows of one section into `dw` (none when NULL: an upgrade that only
  * produces its changelog) and, when the task produces a changelog, its changes into `cl`. */
-static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pm_data_writer *cl,
-                         paimon_error *err)
+PM_MUST_CHECK static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw,
+                                       pm_data_writer *cl, paimon_error *err)
 {
     const pm_write_ctx *c = t->k->c;
     run_ctx *ctxs = pm_calloc(sec->run_count + 1, sizeof(*ctxs));
@@ -308,7 +309,7 @@ static int merge_section(task *t, const pm_section *sec, pm_data_writer *dw, pm_
         mo.lookup_ctx = t;
         mo.lookup_changelog = cl != NULL;
         mo.first_row = t->k->first_row;
-        (void)pm_options_get_bool(c->opts, "ignore-delete", &ignore_delete, NULL);
+        PM_TRY(pm_options_get_bool(c->opts, "ignore-delete", &ignore_delete, err));
         mo.ignore_delete = ignore_delete;
     }
     PM_TRY(pm_merge_reader_new(&m, srcs, sec->run_count, c->merge, &mo, err));
@@ -356,7 +357,7 @@ static int entry_of(task *t, const pm_data_file_meta *f, int kind, pm_manifest_e
     return 0;
 }
 
-static int add_entry(task *t, const pm_data_file_meta *f, int kind, paimon_error *err)
+PM_MUST_CHECK static int add_entry(task *t, const pm_data_file_meta *f, int kind, paimon_error *err)
 {
     pm_manifest_entry e;
     entry_of(t, f, kind, &e);
@@ -368,7 +369,7 @@ static int add_entry(task *t, const pm_data_file_meta *f, int kind, paimon_error
 /* A rolling writer of changelog files at the output level (Java's
  * createRollingChangelogFileWriter(outputLevel): file source APPEND), or NULL when the task
  * produces no changelog. */
-static int changelog_writer(task *t, pm_data_writer **out, paimon_error *err)
+PM_MUST_CHECK static int changelog_writer(task *t, pm_data_writer **out, paimon_error *err)
 {
     pm_data_writer_conf dc;
     *out = NULL;
@@ -379,7 +380,7 @@ static int changelog_writer(task *t, pm_data_writer **out, paimon_error *err)
 }
 
 /* The changelog files of `cl` into the compact increment's changelog. */
-static int finish_changelog(task *t, pm_data_writer *cl, paimon_error *err)
+PM_MUST_CHECK static int finish_changelog(task *t, pm_data_writer *cl, paimon_error *err)
 {
     pm_data_file_meta *files;
     size_t count;
@@ -424,7 +425,7 @@ static void drop_vectors(task *t)
                 pm_dv_maintainer_remove(t->b->dvs, t->cand[i]->runs[r].files[f]->file.file_name);
 }
 
-static int rewrite_impl(task *t, paimon_error *err)
+PM_MUST_CHECK static int rewrite_impl(task *t, paimon_error *err)
 {
     pm_data_writer_conf dc;
     pm_data_writer *dw = NULL, *cl = NULL;
@@ -460,7 +461,7 @@ done:
     return rc;
 }
 
-static int add_candidate(task *t, pm_section *s, paimon_error *err)
+PM_MUST_CHECK static int add_candidate(task *t, pm_section *s, paimon_error *err)
 {
     if (t->cand_count == t->cand_cap) {
         size_t cap = t->cand_cap == 0 ? 8 : t->cand_cap * 2;
@@ -490,7 +491,7 @@ static pm_section *single(task *t, const pm_manifest_entry *const *file)
 }
 
 /* Rewrites section `s` alone, keeping the caller's candidate list aside. */
-static int rewrite_alone(task *t, pm_section *s, paimon_error *err)
+PM_MUST_CHECK static int rewrite_alone(task *t, pm_section *s, paimon_error *err)
 {
     pm_section **saved = t->cand;
     size_t saved_count = t->cand_count, saved_cap = t->cand_cap;
@@ -507,7 +508,7 @@ static int rewrite_alone(task *t, pm_section *s, paimon_error *err)
 
 /* Reads section `s` through the merge for its changelog only (an upgrade that produces
  * changelog without rewriting: ChangelogMergeTreeRewriter's CHANGELOG_NO_REWRITE). */
-static int changelog_only(task *t, pm_section *s, paimon_error *err)
+PM_MUST_CHECK static int changelog_only(task *t, pm_section *s, paimon_error *err)
 {
     pm_data_writer *cl = NULL;
     int rc;
@@ -522,7 +523,7 @@ static int changelog_only(task *t, pm_section *s, paimon_error *err)
 }
 
 /* An upgrade by metadata: the file leaves its level and joins the output level. */
-static int move_level(task *t, const pm_data_file_meta *f, paimon_error *err)
+PM_MUST_CHECK static int move_level(task *t, const pm_data_file_meta *f, paimon_error *err)
 {
     pm_data_file_meta up = *f;
     int rc;
@@ -539,8 +540,8 @@ static int move_level(task *t, const pm_data_file_meta *f, paimon_error *err)
  * hold retractions (they must be dropped), or when the output is below the max level and
  * the merge engine may need the rows above (anything but deduplicate without
  * sequence.field); otherwise only its level changes. */
-static int lookup_upgrade(task *t, const pm_manifest_entry *const *file, bool may_delete,
-                          paimon_error *err)
+PM_MUST_CHECK static int lookup_upgrade(task *t, const pm_manifest_entry *const *file,
+                                        bool may_delete, paimon_error *err)
 {
     const pm_data_file_meta *f = &(*file)->file;
     pm_data_writer_conf at0, atout;
@@ -575,7 +576,7 @@ static int lookup_upgrade(task *t, const pm_manifest_entry *const *file, bool ma
 }
 
 /* MergeTreeCompactTask.upgrade. */
-static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *err)
+PM_MUST_CHECK static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *err)
 {
     const pm_data_file_meta *f = &(*file)->file;
     bool may_delete = !f->has_delete_row_count || f->delete_row_count > 0;
@@ -602,7 +603,7 @@ static int upgrade(task *t, const pm_manifest_entry *const *file, paimon_error *
 }
 
 /* MergeTreeCompactTask.rewrite: a lone one-run candidate is upgraded file by file. */
-static int rewrite(task *t, paimon_error *err)
+PM_MUST_CHECK static int rewrite(task *t, paimon_error *err)
 {
     if (t->cand_count == 0)
         return 0;
@@ -619,10 +620,11 @@ static int rewrite(task *t, paimon_error *err)
     return rewrite_impl(t, err);
 }
 
-static int merged_type(const pm_type *value, pm_type **out, paimon_error *err)
+PM_MUST_CHECK static int merged_type(const pm_type *value, pm_type **out, paimon_error *err)
 {
     pm_type *t = pm_type_new(PM_TYPE_ROW);
     pm_type *seq = pm_type_new(PM_TYPE_BIGINT), *kind = pm_type_new(PM_TYPE_TINYINT);
+    int rc = 0;
     if (t == NULL || seq == NULL || kind == NULL)
         goto nomem;
     t->nullable = false;
@@ -640,18 +642,22 @@ static int merged_type(const pm_type *value, pm_type **out, paimon_error *err)
         kind = NULL;
         goto nomem;
     }
+    kind = NULL;
     *out = t;
-    return 0;
+    t = NULL;
+    goto done;
 nomem:
+    rc = pm_nomem(err);
+done:
     pm_type_free(t);
     pm_type_free(seq);
     pm_type_free(kind);
-    return pm_nomem(err);
+    return rc;
 }
 
-static int task_begin(task *t, pm_compactor *k, const pm_compact_bucket *b, int32_t output,
-                      bool drop_delete, int32_t max_level, pm_commit_messages *out,
-                      paimon_error *err)
+PM_MUST_CHECK static int task_begin(task *t, pm_compactor *k, const pm_compact_bucket *b,
+                                    int32_t output, bool drop_delete, int32_t max_level,
+                                    pm_commit_messages *out, paimon_error *err)
 {
     memset(t, 0, sizeof(*t));
     t->k = k;

@@ -33,6 +33,7 @@
 #include "table/commit.h"
 #include "table/write/dv_maintainer.h"
 #include "table/write/write_ctx.h"
+#include "util/error.h"
 
 /* What the compactions of one table write share: the write context and the schemas of the
  * files they read. */
@@ -61,7 +62,7 @@ typedef struct pm_compactor {
                                         files go to the write's tmp dir */
 } pm_compactor;
 
-int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err);
+PM_MUST_CHECK int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err);
 void pm_compactor_release(pm_compactor *k);
 
 /* The bucket a task works on. */
@@ -81,30 +82,31 @@ typedef struct pm_compact_bucket {
 /* The lookup levels of a bucket over its live files `files[0..n)` (borrowed until removed
  * from the levels or the levels are freed), for a compactor whose need_lookup is set;
  * `dvs` (may be NULL) is borrowed too.  `prefix` names the bucket's local files. */
-int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir, const char *prefix,
-                               pm_dv_maintainer *dvs, const pm_data_file_meta *const *files,
-                               size_t n, pm_lookup_levels **out, paimon_error *err);
+PM_MUST_CHECK int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir,
+                                             const char *prefix, pm_dv_maintainer *dvs,
+                                             const pm_data_file_meta *const *files, size_t n,
+                                             pm_lookup_levels **out, paimon_error *err);
 
 /* Compacts files[0..n) into `output` (max level `max_level`), appending the increment to
  * out->compact. */
-int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
-                    const pm_manifest_entry *const *files, size_t n, int32_t output,
-                    bool drop_delete, int32_t max_level, pm_commit_messages *out,
-                    paimon_error *err);
+PM_MUST_CHECK int pm_compact_unit(pm_compactor *k, const pm_compact_bucket *b,
+                                  const pm_manifest_entry *const *files, size_t n, int32_t output,
+                                  bool drop_delete, int32_t max_level, pm_commit_messages *out,
+                                  paimon_error *err);
 
 /* FileRewriteCompactTask: each of files[0..n) rewritten alone into `output` (a full
  * compaction of a bucket whose only run is at the max level rewrites the files that carry a
  * deletion vector). */
-int pm_compact_rewrite_files(pm_compactor *k, const pm_compact_bucket *b,
-                             const pm_manifest_entry *const *files, size_t n, int32_t output,
-                             bool drop_delete, int32_t max_level, pm_commit_messages *out,
-                             paimon_error *err);
+PM_MUST_CHECK int pm_compact_rewrite_files(pm_compactor *k, const pm_compact_bucket *b,
+                                           const pm_manifest_entry *const *files, size_t n,
+                                           int32_t output, bool drop_delete, int32_t max_level,
+                                           pm_commit_messages *out, paimon_error *err);
 
 /* Append tables (Java BaseAppendFileStoreWrite.compactRewrite): the rows of files[0..n), in
  * that order, rewritten into rolling level-0 files with file source COMPACT whose sequence
  * numbers count on from the first file's minimum.  Appends the increment to out->compact. */
-int pm_compact_append(pm_compactor *k, const pm_compact_bucket *b,
-                      const pm_manifest_entry *const *files, size_t n, pm_commit_messages *out,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_compact_append(pm_compactor *k, const pm_compact_bucket *b,
+                                    const pm_manifest_entry *const *files, size_t n,
+                                    pm_commit_messages *out, paimon_error *err);
 
 #endif /* PM_TABLE_WRITE_COMPACT_TASK_H */

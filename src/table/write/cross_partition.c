@@ -80,13 +80,13 @@ static bucket_count *bucket_entry(part_counts *p, int32_t bucket)
     return &p->items[lo];
 }
 
-static int put_key(pm_cross_index *c, const uint8_t *key, size_t len, int64_t pid, int32_t bucket,
-                   paimon_error *err)
+PM_MUST_CHECK static int put_key(pm_cross_index *c, const uint8_t *key, size_t len, int64_t pid,
+                                 int32_t bucket, paimon_error *err)
 {
     bool inserted;
     int64_t v = (int64_t)((uint64_t)pid << 32 | (uint32_t)bucket);
-    int64_t id = pm_bytes_map_put(&c->keys, key, len, v, &inserted);
-    if (id < 0)
+    int64_t id;
+    if (pm_bytes_map_put(&c->keys, key, len, v, &id, &inserted) != 0)
         return pm_nomem(err);
     c->keys.values[id] = v;
     if (inserted && (int64_t)index_bytes(c) > c->limit)
@@ -99,8 +99,8 @@ static int put_key(pm_cross_index *c, const uint8_t *key, size_t len, int64_t pi
 }
 
 /* Reads every live key of the latest snapshot (IndexBootstrap). */
-static int bootstrap(pm_cross_index *c, pm_fs *fs, const char *table, const pm_schema *schema,
-                     paimon_error *err)
+PM_MUST_CHECK static int bootstrap(pm_cross_index *c, pm_fs *fs, const char *table,
+                                   const pm_schema *schema, paimon_error *err)
 {
     paimon_table t;
     pm_scan_options so;
@@ -136,12 +136,9 @@ static int bootstrap(pm_cross_index *c, pm_fs *fs, const char *table, const pm_s
         for (size_t s = 0; s < plan->split_count; s++) {
             const pm_split *sp = &plan->splits[s];
             pm_split_reader *r = NULL;
-            int64_t pid = c->pid_of(c->pid_ctx, sp->partition.ptr, sp->partition.len, err);
+            int64_t pid;
             part_counts *pc;
-            if (pid < 0) {
-                rc = (int)pid;
-                goto done;
-            }
+            PM_TRY(c->pid_of(c->pid_ctx, sp->partition.ptr, sp->partition.len, &pid, err));
             if ((pc = counts_of(c, pid)) == NULL) {
                 rc = pm_nomem(err);
                 goto done;

@@ -30,20 +30,20 @@
 #include "data/batch.h"
 #include "io/fs.h"
 #include "meta/schema.h"
+#include "util/error.h"
 
 typedef struct pm_cross_index pm_cross_index;
 
-/* The caller's id of a partition (serialized BinaryRow), made on first use; < 0 is an error
- * code. */
-typedef int64_t (*pm_partition_id_fn)(void *ctx, const uint8_t *partition, size_t len,
-                                      paimon_error *err);
+/* `*pid`: the caller's id of a partition (serialized BinaryRow), made on first use. */
+typedef int (*pm_partition_id_fn)(void *ctx, const uint8_t *partition, size_t len, int64_t *pid,
+                                  paimon_error *err);
 
 /* Bootstraps from the latest snapshot of `table`.  `key_idx` are the trimmed primary-key
  * columns of the table's row.  `memory_limit` bounds the index. */
-int pm_cross_index_new(pm_cross_index **out, pm_fs *fs, const char *table, const pm_schema *schema,
-                       const int *key_idx, size_t key_count, int64_t target_rows,
-                       int64_t memory_limit, pm_partition_id_fn pid_of, void *pid_ctx,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_cross_index_new(pm_cross_index **out, pm_fs *fs, const char *table,
+                                     const pm_schema *schema, const int *key_idx, size_t key_count,
+                                     int64_t target_rows, int64_t memory_limit,
+                                     pm_partition_id_fn pid_of, void *pid_ctx, paimon_error *err);
 void pm_cross_index_free(pm_cross_index *c);
 
 /* Where `key` (BinaryRow bytes) lives: *found, *pid and *bucket. */
@@ -51,8 +51,8 @@ void pm_cross_lookup(const pm_cross_index *c, const uint8_t *key, size_t len, bo
                      int64_t *pid, int32_t *bucket);
 
 /* A new key in partition `pid`: assigns its bucket and records it. */
-int pm_cross_assign_new(pm_cross_index *c, const uint8_t *key, size_t len, int64_t pid,
-                        int32_t *bucket, paimon_error *err);
+PM_MUST_CHECK int pm_cross_assign_new(pm_cross_index *c, const uint8_t *key, size_t len,
+                                      int64_t pid, int32_t *bucket, paimon_error *err);
 
 /* A key left (pid, bucket) (deduplicate moved it): the bucket's count drops. */
 void pm_cross_decrement(pm_cross_index *c, int64_t pid, int32_t bucket);

@@ -75,7 +75,7 @@ static int key_row(pm_data_writer *w, const pm_batch *b, int64_t r, pm_buf *out)
     return pm_binrow_serialize(out, types, vals, (int32_t)n);
 }
 
-static int open_file(pm_data_writer *w, paimon_error *err)
+PM_MUST_CHECK static int open_file(pm_data_writer *w, paimon_error *err)
 {
     int rc;
     w->name.len = w->path.len = 0;
@@ -100,8 +100,8 @@ static int open_file(pm_data_writer *w, paimon_error *err)
     return 0;
 }
 
-static int write_range(pm_data_writer *w, const pm_batch *b, int64_t first, int64_t n,
-                       paimon_error *err)
+PM_MUST_CHECK static int write_range(pm_data_writer *w, const pm_batch *b, int64_t first, int64_t n,
+                                     paimon_error *err)
 {
     int rc;
     if ((rc = pm_file_writer_write(w->fw, b, first, n, err)) != 0)
@@ -135,7 +135,7 @@ static int write_range(pm_data_writer *w, const pm_batch *b, int64_t first, int6
     return 0;
 }
 
-static int push_meta(pm_data_writer *w, const pm_data_file_meta *m, paimon_error *err)
+PM_MUST_CHECK static int push_meta(pm_data_writer *w, const pm_data_file_meta *m, paimon_error *err)
 {
     if (w->metas.count == w->metas.cap) {
         size_t cap = w->metas.cap == 0 ? 4 : w->metas.cap * 2;
@@ -149,7 +149,7 @@ static int push_meta(pm_data_writer *w, const pm_data_file_meta *m, paimon_error
     return 0;
 }
 
-static int stats_of(pm_data_writer *w, pm_data_file_meta *m, paimon_error *err)
+PM_MUST_CHECK static int stats_of(pm_data_writer *w, pm_data_file_meta *m, paimon_error *err)
 {
     size_t n = w->columns, vn = n - w->c.value_start;
     pm_col_result *res = pm_calloc(n + 1, sizeof(*res));
@@ -195,7 +195,7 @@ done:
 
 /* Formats whose statistics come from the finished file (ORC): read them back into the
  * accumulators, which collected nothing while the rows went by. */
-static int file_stats(pm_data_writer *w, paimon_error *err)
+PM_MUST_CHECK static int file_stats(pm_data_writer *w, paimon_error *err)
 {
     pm_file_col_stats *raw;
     pm_arena arena;
@@ -214,7 +214,7 @@ static int file_stats(pm_data_writer *w, paimon_error *err)
     return rc;
 }
 
-static int close_file(pm_data_writer *w, paimon_error *err)
+PM_MUST_CHECK static int close_file(pm_data_writer *w, paimon_error *err)
 {
     static const uint8_t EMPTY_ROW[12] = {0};
     pm_data_file_meta m;

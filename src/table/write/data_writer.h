@@ -36,6 +36,7 @@
 #include "meta/path_factory.h"
 #include "table/write/col_stats.h"
 #include "table/write/file_index_writer.h"
+#include "util/error.h"
 
 typedef struct pm_data_writer_conf {
     pm_fs *fs;
@@ -67,16 +68,17 @@ typedef struct pm_data_writer_conf {
 typedef struct pm_data_writer pm_data_writer;
 
 /* Borrows everything `c` points to until freed. */
-int pm_data_writer_new(pm_data_writer **out, const pm_data_writer_conf *c, paimon_error *err);
+PM_MUST_CHECK int pm_data_writer_new(pm_data_writer **out, const pm_data_writer_conf *c,
+                                     paimon_error *err);
 
 /* Appends rows [first, first + count) of `b` (of the conf's row type). */
-int pm_data_writer_write(pm_data_writer *w, const pm_batch *b, int64_t first, int64_t count,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_data_writer_write(pm_data_writer *w, const pm_batch *b, int64_t first,
+                                       int64_t count, paimon_error *err);
 
 /* Closes the open file.  The metas of every file written are then in *files (borrowed:
  * valid until the writer is freed). */
-int pm_data_writer_finish(pm_data_writer *w, pm_data_file_meta **files, size_t *count,
-                          paimon_error *err);
+PM_MUST_CHECK int pm_data_writer_finish(pm_data_writer *w, pm_data_file_meta **files, size_t *count,
+                                        paimon_error *err);
 
 /* Removes every file written (after a failure elsewhere) and frees the writer. */
 void pm_data_writer_abort(pm_data_writer *w);

@@ -20,29 +20,29 @@ struct pm_dv_maintainer {
     int64_t last_slot; /* the slot of the last mark: consecutive marks often hit one file */
 };
 
-static int64_t slot_of(pm_dv_maintainer *m, const char *name, bool create, paimon_error *err)
+/* `*slot`: the slot of data file `name`, made on first use. */
+PM_MUST_CHECK static int slot_of(pm_dv_maintainer *m, const char *name, int64_t *slot,
+                                 paimon_error *err)
 {
-    size_t len = strlen(name);
     bool inserted;
     int64_t id;
-    if (!create)
-        return pm_bytes_map_find(&m->ids, name, len);
-    if ((id = pm_bytes_map_put(&m->ids, name, len, 0, &inserted)) < 0)
-        return pm_nomem(err), -1;
+    if (pm_bytes_map_put(&m->ids, name, strlen(name), 0, &id, &inserted) != 0)
+        return pm_nomem(err);
     if ((size_t)id >= m->cap) {
         size_t cap = m->cap == 0 ? 16 : m->cap * 2;
         pm_dv **grown = pm_realloc(m->dvs, cap * sizeof(*grown));
         if (grown == NULL)
-            return pm_nomem(err), -1;
+            return pm_nomem(err);
         memset(grown + m->cap, 0, (cap - m->cap) * sizeof(*grown));
         m->dvs = grown;
         m->cap = cap;
     }
-    return id;
+    *slot = id;
+    return 0;
 }
 
-static int restore(pm_dv_maintainer *m, pm_fs *fs, const pm_index_manifest_entry *e,
-                   const char *path, paimon_error *err)
+PM_MUST_CHECK static int restore(pm_dv_maintainer *m, pm_fs *fs, const pm_index_manifest_entry *e,
+                                 const char *path, paimon_error *err)
 {
     uint8_t *data = NULL;
     size_t len = 0;
@@ -66,9 +66,8 @@ static int restore(pm_dv_maintainer *m, pm_fs *fs, const pm_index_manifest_entry
         if ((rc = pm_dv_decode(data + r->offset, len - (size_t)r->offset, r->length, path,
                                (uint64_t)r->offset, &dv, err)) != 0)
             goto done;
-        if ((slot = slot_of(m, r->data_file, true, err)) < 0) {
+        if ((rc = slot_of(m, r->data_file, &slot, err)) != 0) {
             pm_dv_free(dv);
-            rc = err->code;
             goto done;
         }
         pm_dv_free(m->dvs[slot]); /* a file listed twice: the last range wins */
@@ -126,8 +125,9 @@ int pm_dv_maintainer_mark(pm_dv_maintainer *m, const char *file_name, int64_t po
         return pm_err_set(err, PAIMON_EINVALID, "%s: negative row position %lld", file_name,
                           (long long)position);
     if (key == NULL || klen != len || memcmp(key, file_name, len) != 0) {
-        if ((slot = slot_of(m, file_name, true, err)) < 0)
-            return err->code;
+        int rc = slot_of(m, file_name, &slot, err);
+        if (rc != 0)
+            return rc;
         m->last_slot = slot;
     }
     if (m->dvs[slot] == NULL && (m->dvs[slot] = pm_dv_new()) == NULL)

@@ -28,23 +28,24 @@
 #include "meta/manifest.h"
 #include "meta/path_factory.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 typedef struct pm_dv_maintainer pm_dv_maintainer;
 
 /* A maintainer over the vectors of `restored` (the bucket's DELETION_VECTORS index entry,
  * whose file is at `restored_path`), or none when `restored` is NULL.  A damaged index file
  * is an error naming it.  Caller owns `*out`. */
-int pm_dv_maintainer_new(pm_dv_maintainer **out, pm_fs *fs, bool bitmap64,
-                         const pm_index_manifest_entry *restored, const char *restored_path,
-                         paimon_error *err);
+PM_MUST_CHECK int pm_dv_maintainer_new(pm_dv_maintainer **out, pm_fs *fs, bool bitmap64,
+                                       const pm_index_manifest_entry *restored,
+                                       const char *restored_path, paimon_error *err);
 void pm_dv_maintainer_free(pm_dv_maintainer *m);
 
 /* The vector of data file `file_name`, or NULL.  Borrowed until the next change. */
 const pm_dv *pm_dv_maintainer_get(const pm_dv_maintainer *m, const char *file_name);
 
 /* Marks row `position` of `file_name` deleted (notifyNewDeletion). */
-int pm_dv_maintainer_mark(pm_dv_maintainer *m, const char *file_name, int64_t position,
-                          paimon_error *err);
+PM_MUST_CHECK int pm_dv_maintainer_mark(pm_dv_maintainer *m, const char *file_name,
+                                        int64_t position, paimon_error *err);
 
 /* Drops the vector of a rewritten file (removeDeletionVectorOf). */
 void pm_dv_maintainer_remove(pm_dv_maintainer *m, const char *file_name);
@@ -56,9 +57,10 @@ bool pm_dv_maintainer_modified(const pm_dv_maintainer *m);
  * `names`) in directory `index_dir`, and fills `entry` (an ADD of index type
  * DELETION_VECTORS for partition/bucket, strings in `arena`).  *written tells whether a file
  * was written; on failure nothing is left behind. */
-int pm_dv_maintainer_write(pm_dv_maintainer *m, pm_fs *fs, const char *index_dir,
-                           pm_path_factory *names, const uint8_t *partition, size_t partition_len,
-                           int32_t bucket, pm_arena *arena, pm_index_manifest_entry *entry,
-                           bool *written, paimon_error *err);
+PM_MUST_CHECK int pm_dv_maintainer_write(pm_dv_maintainer *m, pm_fs *fs, const char *index_dir,
+                                         pm_path_factory *names, const uint8_t *partition,
+                                         size_t partition_len, int32_t bucket, pm_arena *arena,
+                                         pm_index_manifest_entry *entry, bool *written,
+                                         paimon_error *err);
 
 #endif /* PM_TABLE_WRITE_DV_MAINTAINER_H */

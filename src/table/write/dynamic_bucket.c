@@ -232,8 +232,8 @@ static int build_order(part_index *p)
     return 0;
 }
 
-static int read_hash_file(pm_dynamic_assigner *a, const pm_index_manifest_entry *e, uint8_t **data,
-                          size_t *len, paimon_error *err)
+PM_MUST_CHECK static int read_hash_file(pm_dynamic_assigner *a, const pm_index_manifest_entry *e,
+                                        uint8_t **data, size_t *len, paimon_error *err)
 {
     char *path = NULL;
     int rc;
@@ -249,8 +249,8 @@ static int read_hash_file(pm_dynamic_assigner *a, const pm_index_manifest_entry 
 }
 
 /* PartitionIndex.loadIndex: the HASH files of the partition, in the index manifest's order. */
-static int load_partition(pm_dynamic_assigner *a, part_index *p, const uint8_t *partition,
-                          size_t plen, paimon_error *err)
+PM_MUST_CHECK static int load_partition(pm_dynamic_assigner *a, part_index *p,
+                                        const uint8_t *partition, size_t plen, paimon_error *err)
 {
     int rc = 0;
     p->loaded = true;

@@ -34,20 +34,23 @@
 #include "meta/manifest.h"
 #include "meta/path_factory.h"
 #include "util/int_set.h"
+#include "util/error.h"
 
 typedef struct pm_dynamic_assigner pm_dynamic_assigner;
 
 /* `hash_entries`: the latest snapshot's HASH index entries (borrowed while the assigner
  * lives; may be none). */
-int pm_dynamic_assigner_new(pm_dynamic_assigner **out, pm_fs *fs, const char *table,
-                            const pm_index_manifest_entry *hash_entries, size_t count,
-                            int64_t target_rows, int32_t max_buckets, paimon_error *err);
+PM_MUST_CHECK int pm_dynamic_assigner_new(pm_dynamic_assigner **out, pm_fs *fs, const char *table,
+                                          const pm_index_manifest_entry *hash_entries, size_t count,
+                                          int64_t target_rows, int32_t max_buckets,
+                                          paimon_error *err);
 void pm_dynamic_assigner_free(pm_dynamic_assigner *a);
 
 /* The bucket of `hash` in the partition `partition` (serialized BinaryRow); `pid` is the
  * caller's small dense id of that partition. */
-int pm_dynamic_assign(pm_dynamic_assigner *a, int64_t pid, const uint8_t *partition,
-                      size_t partition_len, int32_t hash, int32_t *bucket, paimon_error *err);
+PM_MUST_CHECK int pm_dynamic_assign(pm_dynamic_assigner *a, int64_t pid, const uint8_t *partition,
+                                    size_t partition_len, int32_t hash, int32_t *bucket,
+                                    paimon_error *err);
 
 /* The key hashes of one bucket. */
 typedef struct pm_hash_index {
@@ -56,8 +59,8 @@ typedef struct pm_hash_index {
 } pm_hash_index;
 
 /* Restored from `entry` (NULL: empty). */
-int pm_hash_index_init(pm_hash_index *h, pm_fs *fs, const char *table,
-                       const pm_index_manifest_entry *entry, paimon_error *err);
+PM_MUST_CHECK int pm_hash_index_init(pm_hash_index *h, pm_fs *fs, const char *table,
+                                     const pm_index_manifest_entry *entry, paimon_error *err);
 void pm_hash_index_free(pm_hash_index *h);
 
 static inline int pm_hash_index_add(pm_hash_index *h, int32_t hash)
@@ -70,10 +73,11 @@ static inline int pm_hash_index_add(pm_hash_index *h, int32_t hash)
 
 /* When modified: writes index/<name> and fills *entry (an ADD of type HASH; strings in
  * `arena`); *written tells.  The file's path goes to `files` (for cleanup). */
-int pm_hash_index_flush(pm_hash_index *h, pm_fs *fs, const char *table, pm_path_factory *names,
-                        const uint8_t *partition, size_t partition_len, int32_t bucket,
-                        pm_arena *arena, pm_index_manifest_entry *entry, bool *written,
-                        paimon_error *err);
+PM_MUST_CHECK int pm_hash_index_flush(pm_hash_index *h, pm_fs *fs, const char *table,
+                                      pm_path_factory *names, const uint8_t *partition,
+                                      size_t partition_len, int32_t bucket, pm_arena *arena,
+                                      pm_index_manifest_entry *entry, bool *written,
+                                      paimon_error *err);
 
 /* The HASH entry of (partition, bucket) among `entries`, or NULL. */
 const pm_index_manifest_entry *pm_hash_entry_find(const pm_index_manifest_entry *entries,

@@ -69,7 +69,8 @@ static pm_file_index_column *find_column(pm_file_index_conf *c, const char *name
     return NULL;
 }
 
-static int add_column(pm_file_index_conf *c, const char *name, size_t len, paimon_error *err)
+PM_MUST_CHECK static int add_column(pm_file_index_conf *c, const char *name, size_t len,
+                                    paimon_error *err)
 {
     pm_file_index_column *grown;
     char *copy;
@@ -131,13 +132,13 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
                             "option %s: only bloom-filter file indexes "
                             "are written yet",
                             key);
-            goto fail;
+            goto done;
         }
         for (const char *p = v; p != NULL;) {
             const char *comma = strchr(p, ',');
             size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
             if ((rc = add_column(c, p, len, err)) != 0)
-                goto fail;
+                goto done;
             p = comma != NULL ? comma + 1 : NULL;
         }
     }
@@ -162,14 +163,14 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
                             "Wrong option in \"%s\", can't found column \"%s\" in "
                             "\"file-index.%.*s.columns\"",
                             key, name, (int)(d1 - rest), rest);
-            goto fail;
+            goto done;
         }
         if (strcmp(d2 + 1, "items") == 0) {
             int64_t n = 0; /* Long.parseLong, as Java's Options.getLong */
             if (pm_parse_int64(o->values[i], &n) != 0 || n <= 0 || n > INT32_MAX) {
                 rc = pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a valid count", key,
                                 o->values[i]);
-                goto fail;
+                goto done;
             }
             col->items = n;
         } else if (strcmp(d2 + 1, "fpp") == 0) {
@@ -177,7 +178,7 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
             if (pm_parse_double(o->values[i], &f) != 0 || !(f > 0.0 && f < 1.0)) {
                 rc = pm_err_set(err, PAIMON_EINVALID, "option %s: '%s' is not a probability", key,
                                 o->values[i]);
-                goto fail;
+                goto done;
             }
             col->fpp = f;
         }
@@ -189,23 +190,23 @@ int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, cons
         if (f == NULL) {
             rc = pm_err_set(err, PAIMON_EINVALID, "%s does not exist in column fields",
                             c->columns[i].name);
-            goto fail;
+            goto done;
         }
         if (!pm_bloom_supports(f->type)) {
             rc = pm_err_set(err, PAIMON_EINVALID,
                             "file-index.bloom-filter.columns: column %s: Java's bloom filter "
                             "does not support its type",
                             c->columns[i].name);
-            goto fail;
+            goto done;
         }
         c->columns[i].column = (int)idx;
     }
     if (c->count > 1 && java_order(c) != 0) {
         rc = pm_nomem(err);
-        goto fail;
+        goto done;
     }
     return 0;
-fail:
+done:
     pm_file_index_conf_free(c);
     return rc;
 }

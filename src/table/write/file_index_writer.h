@@ -17,6 +17,7 @@
 #include "data/batch.h"
 #include "meta/schema.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 /* One indexed column. */
 typedef struct pm_file_index_column {
@@ -35,21 +36,22 @@ typedef struct pm_file_index_conf {
 /* The index configuration of `schema` over the columns of `row` (the rows indexed: the
  * table's columns).  No index columns leaves count 0.  PAIMON_EINVALID names a column that
  * does not exist; PAIMON_EUNSUPPORTED an index type or column type not supported. */
-int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema, const pm_type *row,
-                            paimon_error *err);
+PM_MUST_CHECK int pm_file_index_conf_init(pm_file_index_conf *c, const pm_schema *schema,
+                                          const pm_type *row, paimon_error *err);
 void pm_file_index_conf_free(pm_file_index_conf *c);
 
 typedef struct pm_file_index_writer pm_file_index_writer;
 
 /* A writer for one data file.  *out is NULL when `c` has no columns. */
-int pm_file_index_writer_new(pm_file_index_writer **out, const pm_file_index_conf *c,
-                             const pm_type *row, paimon_error *err);
+PM_MUST_CHECK int pm_file_index_writer_new(pm_file_index_writer **out, const pm_file_index_conf *c,
+                                           const pm_type *row, paimon_error *err);
 /* Adds rows [first, first + n) of the columns `cols` (cols[0] is the first indexed row
  * column). */
-int pm_file_index_writer_add(pm_file_index_writer *w, pm_column *const *cols, int64_t first,
-                             int64_t n, paimon_error *err);
+PM_MUST_CHECK int pm_file_index_writer_add(pm_file_index_writer *w, pm_column *const *cols,
+                                           int64_t first, int64_t n, paimon_error *err);
 /* The serialized index (FileIndexFormat) appended to `out`. */
-int pm_file_index_writer_finish(pm_file_index_writer *w, pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_file_index_writer_finish(pm_file_index_writer *w, pm_buf *out,
+                                              paimon_error *err);
 void pm_file_index_writer_free(pm_file_index_writer *w);
 
 #endif /* PM_TABLE_WRITE_FILE_INDEX_WRITER_H */

@@ -85,7 +85,7 @@ int pm_kv_buffer_new(pm_kv_buffer **out, pm_write_ctx *c, paimon_error *err)
 {
     pm_kv_buffer *b = pm_calloc(1, sizeof(*b));
     pm_type *seq = NULL, *kind = NULL;
-    int rc;
+    int rc = 0;
     *out = NULL;
     if (b == NULL)
         return pm_nomem(err);
@@ -107,12 +107,15 @@ int pm_kv_buffer_new(pm_kv_buffer **out, pm_write_ctx *c, paimon_error *err)
     if (rc != 0)
         goto nomem;
     *out = b;
-    return 0;
+    b = NULL;
+    goto done;
 nomem:
+    rc = pm_nomem(err);
+done:
     pm_type_free(seq);
     pm_type_free(kind);
     pm_kv_buffer_free(b);
-    return pm_nomem(err);
+    return rc;
 }
 
 static void drop_memory(pm_kv_buffer *b)
@@ -302,7 +305,7 @@ static int radix_sort(kv_pair *p, int64_t n)
 }
 
 /* The records in memory in sorted order (indexes).  Caller frees *out. */
-static int sort_memory(pm_kv_buffer *b, int64_t **out, paimon_error *err)
+PM_MUST_CHECK static int sort_memory(pm_kv_buffer *b, int64_t **out, paimon_error *err)
 {
     int64_t *perm = pm_malloc((size_t)b->count * sizeof(int64_t) + 1);
     *out = NULL;
@@ -359,7 +362,7 @@ typedef struct merge_state {
     size_t retired_count, retired_cap;
 } merge_state;
 
-static int retire(merge_state *m, pm_batch *batch, paimon_error *err)
+PM_MUST_CHECK static int retire(merge_state *m, pm_batch *batch, paimon_error *err)
 {
     if (m->retired_count == m->retired_cap) {
         size_t cap = m->retired_cap == 0 ? 8 : m->retired_cap * 2;
@@ -393,7 +396,7 @@ static void file_ref(const pm_kv_buffer *b, cursor *c)
 }
 
 /* Moves a cursor to its next record (done at the end). */
-static int advance(merge_state *m, cursor *c, paimon_error *err)
+PM_MUST_CHECK static int advance(merge_state *m, cursor *c, paimon_error *err)
 {
     int rc;
     if (c->perm != NULL) {
@@ -467,7 +470,8 @@ static void merge_state_free(merge_state *m)
 }
 
 /* Cursors over the spilled runs and (perm != NULL) the sorted memory. */
-static int merge_state_init(merge_state *m, pm_kv_buffer *b, const int64_t *perm, paimon_error *err)
+PM_MUST_CHECK static int merge_state_init(merge_state *m, pm_kv_buffer *b, const int64_t *perm,
+                                          paimon_error *err)
 {
     size_t n = b->runs.count + (perm != NULL && b->count > 0);
     int rc;
@@ -502,7 +506,7 @@ static int merge_state_init(merge_state *m, pm_kv_buffer *b, const int64_t *perm
 }
 
 /* Pops the smallest record into *r and advances its cursor. */
-static int pop(merge_state *m, rec_ref *r, paimon_error *err)
+PM_MUST_CHECK static int pop(merge_state *m, rec_ref *r, paimon_error *err)
 {
     cursor *top = m->heap[0];
     int rc;
@@ -549,7 +553,7 @@ typedef struct out_batch {
 static pm_type seq_type = {.id = PM_TYPE_BIGINT, .nullable = false};
 static pm_type kind_type = {.id = PM_TYPE_TINYINT, .nullable = false};
 
-static int out_init(out_batch *o, const pm_write_ctx *c, paimon_error *err)
+PM_MUST_CHECK static int out_init(out_batch *o, const pm_write_ctx *c, paimon_error *err)
 {
     size_t n = c->file_type->field_count;
     int rc;
@@ -686,7 +690,7 @@ static int gather_refs(pm_column *dst, const out_ref *refs, size_t n, size_t c)
 }
 
 /* Turns the pending references into rows of the batch. */
-static int out_materialize(out_batch *o, paimon_error *err)
+PM_MUST_CHECK static int out_materialize(out_batch *o, paimon_error *err)
 {
     size_t n = o->ref_count;
     int rc;
@@ -711,7 +715,7 @@ static int out_materialize(out_batch *o, paimon_error *err)
     return 0;
 }
 
-static int out_flush(out_batch *o, pm_data_writer *w, paimon_error *err)
+PM_MUST_CHECK static int out_flush(out_batch *o, pm_data_writer *w, paimon_error *err)
 {
     int rc;
     if ((rc = out_materialize(o, err)) != 0)
@@ -726,7 +730,8 @@ static int out_flush(out_batch *o, pm_data_writer *w, paimon_error *err)
 /* ---- spilling -------------------------------------------------------------------------- */
 
 /* A new run file for the sorted records of `m`'s cursors (raw, every record kept). */
-static int write_run(pm_kv_buffer *b, merge_state *m, const char *path, paimon_error *err)
+PM_MUST_CHECK static int write_run(pm_kv_buffer *b, merge_state *m, const char *path,
+                                   paimon_error *err)
 {
     pm_file_writer *fw = NULL;
     out_batch o;
@@ -764,7 +769,7 @@ done:
     return rc;
 }
 
-static int next_run_path(pm_kv_buffer *b, pm_buf *path, paimon_error *err)
+PM_MUST_CHECK static int next_run_path(pm_kv_buffer *b, pm_buf *path, paimon_error *err)
 {
     int rc = pm_write_ctx_tmp_dir(b->c, err);
     if (rc != 0)
@@ -777,7 +782,7 @@ static int next_run_path(pm_kv_buffer *b, pm_buf *path, paimon_error *err)
 }
 
 /* Merges every spilled run into one (local-sort.max-num-file-handles reached). */
-static int merge_runs(pm_kv_buffer *b, paimon_error *err)
+PM_MUST_CHECK static int merge_runs(pm_kv_buffer *b, paimon_error *err)
 {
     merge_state m;
     pm_buf path;

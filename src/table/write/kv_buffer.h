@@ -29,16 +29,18 @@
 
 #include "table/write/data_writer.h"
 #include "table/write/write_ctx.h"
+#include "util/error.h"
 
 typedef struct pm_kv_buffer pm_kv_buffer;
 
-int pm_kv_buffer_new(pm_kv_buffer **out, pm_write_ctx *ctx, paimon_error *err);
+PM_MUST_CHECK int pm_kv_buffer_new(pm_kv_buffer **out, pm_write_ctx *ctx, paimon_error *err);
 void pm_kv_buffer_free(pm_kv_buffer *b); /* also removes its spill files */
 
 /* Adds rows rows[0..n) of `batch` with kinds[] and the sequence numbers first_seq,
  * first_seq + 1, ... (which continue those of the previous put). */
-int pm_kv_buffer_put(pm_kv_buffer *b, const pm_batch *batch, const int64_t *rows,
-                     const int8_t *kinds, int64_t n, int64_t first_seq, paimon_error *err);
+PM_MUST_CHECK int pm_kv_buffer_put(pm_kv_buffer *b, const pm_batch *batch, const int64_t *rows,
+                                   const int8_t *kinds, int64_t n, int64_t first_seq,
+                                   paimon_error *err);
 
 /* Bytes held in memory. */
 size_t pm_kv_buffer_memory(const pm_kv_buffer *b);
@@ -46,11 +48,11 @@ size_t pm_kv_buffer_memory(const pm_kv_buffer *b);
 int64_t pm_kv_buffer_records(const pm_kv_buffer *b);
 
 /* Writes the records in memory as a sorted run to a temporary file. */
-int pm_kv_buffer_spill(pm_kv_buffer *b, paimon_error *err);
+PM_MUST_CHECK int pm_kv_buffer_spill(pm_kv_buffer *b, paimon_error *err);
 
 /* Merges every record into `data` (and, raw, into `changelog` when not NULL) and empties
  * the buffer. */
-int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *changelog,
-                       paimon_error *err);
+PM_MUST_CHECK int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data,
+                                     pm_data_writer *changelog, paimon_error *err);
 
 #endif /* PM_TABLE_WRITE_KV_BUFFER_H */

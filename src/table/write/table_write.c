@@ -113,7 +113,7 @@ struct pm_table_write {
 
 /* ---- setup ----------------------------------------------------------------------------- */
 
-static int column_of(const pm_type *row, const char *name, paimon_error *err)
+PM_MUST_CHECK static int column_of(const pm_type *row, const char *name, paimon_error *err)
 {
     size_t idx;
     if (pm_type_field_by_name(row, name, &idx) == NULL)
@@ -122,7 +122,7 @@ static int column_of(const pm_type *row, const char *name, paimon_error *err)
 }
 
 /* The latest snapshot's HASH index entries and the assigner over them. */
-static int setup_dynamic(pm_table_write *w, paimon_error *err)
+PM_MUST_CHECK static int setup_dynamic(pm_table_write *w, paimon_error *err)
 {
     const pm_options *o = &w->schema->options;
     pm_snapshot *snap = NULL;
@@ -154,9 +154,10 @@ done:
     return rc;
 }
 
-static int64_t cross_pid_of(void *ctx, const uint8_t *partition, size_t len, paimon_error *err);
+PM_MUST_CHECK static int cross_pid_of(void *ctx, const uint8_t *partition, size_t len, int64_t *pid,
+                                      paimon_error *err);
 
-static int setup_cross(pm_table_write *w, paimon_error *err)
+PM_MUST_CHECK static int setup_cross(pm_table_write *w, paimon_error *err)
 {
     const pm_options *o = &w->schema->options;
     const char *engine = pm_options_get(o, "merge-engine");
@@ -170,7 +171,7 @@ static int setup_cross(pm_table_write *w, paimon_error *err)
                               err);
 }
 
-static int setup_buckets(pm_table_write *w, paimon_error *err)
+PM_MUST_CHECK static int setup_buckets(pm_table_write *w, paimon_error *err)
 {
     const pm_schema *s = w->schema;
     int64_t n;
@@ -200,7 +201,7 @@ static int setup_buckets(pm_table_write *w, paimon_error *err)
     return pm_bucket_fn_init(&w->bucket_fn, s, s->row, err);
 }
 
-static int setup_checks(pm_table_write *w, paimon_error *err)
+PM_MUST_CHECK static int setup_checks(pm_table_write *w, paimon_error *err)
 {
     const pm_schema *s = w->schema;
     const pm_options *o = &s->options;
@@ -253,14 +254,14 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
         (o != NULL && o->commit_user != NULL &&
          (w->commit_user = pm_strdup(o->commit_user)) == NULL)) {
         rc = pm_nomem(err);
-        goto fail;
+        goto done;
     }
     w->o.commit_user = w->commit_user;
     PM_TRY(pm_schema_read_latest(fs, table, &w->schema, err));
     rc = pm_write_ctx_init(&w->ctx, fs, w->table, w->schema, err);
     w->ctx_ok = true;
     if (rc != 0)
-        goto fail;
+        goto done;
     PM_TRY(setup_buckets(w, err));
     PM_TRY(setup_checks(w, err));
     if (w->ctx.primary_key || w->mode == MODE_FIXED || (w->mode == MODE_UNAWARE && w->o.compact)) {
@@ -274,7 +275,6 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
     *out = w;
     return 0;
 done:
-fail:
     if (rc != 0)
         pm_err_prefix(err, rc, "%s: ", table);
     pm_table_write_free(w);
@@ -307,7 +307,7 @@ static void restore_key(pm_buf *k, const uint8_t *part, size_t len, int32_t buck
 
 /* Reads the latest snapshot's live files once: sequence numbers per bucket and bucket
  * counts per partition. */
-static int load_restore(pm_table_write *w, paimon_error *err)
+PM_MUST_CHECK static int load_restore(pm_table_write *w, paimon_error *err)
 {
     pm_snapshot *snap = NULL;
     pm_arena *arena = &w->live_arena;
@@ -342,10 +342,11 @@ static int load_restore(pm_table_write *w, paimon_error *err)
         bool inserted;
         int64_t sid, pid;
         restore_key(&w->key, e->partition.ptr, e->partition.len, e->bucket);
-        sid = pm_bytes_map_put(&w->restore_seq, w->key.data, w->key.len,
-                               e->file.max_sequence_number, &inserted);
-        pid = pm_bytes_map_put(&w->parts, e->partition.ptr, e->partition.len, 0, &inserted);
-        if (sid < 0 || pid < 0) {
+        bool part_inserted;
+        if (pm_bytes_map_put(&w->restore_seq, w->key.data, w->key.len, e->file.max_sequence_number,
+                             &sid, &inserted) != 0 ||
+            pm_bytes_map_put(&w->parts, e->partition.ptr, e->partition.len, 0, &pid,
+                             &part_inserted) != 0) {
             rc = pm_nomem(err);
             goto done;
         }
@@ -373,8 +374,9 @@ done:
 
 /* Where a bucket's deletion-vector index file is: its external path, else in the bucket's
  * index directory. */
-static int dv_index_path(pm_table_write *w, const pm_index_manifest_entry *e, const uint8_t *part,
-                         size_t plen, int32_t bucket, pm_buf *out, paimon_error *err)
+PM_MUST_CHECK static int dv_index_path(pm_table_write *w, const pm_index_manifest_entry *e,
+                                       const uint8_t *part, size_t plen, int32_t bucket,
+                                       pm_buf *out, paimon_error *err)
 {
     int rc;
     if (e->external_path != NULL)
@@ -386,11 +388,13 @@ static int dv_index_path(pm_table_write *w, const pm_index_manifest_entry *e, co
 
 /* ---- partitions and writers ------------------------------------------------------------ */
 
-static int64_t partition_id(pm_table_write *w, const uint8_t *bytes, size_t len, paimon_error *err)
+/* `*pid`: the id of partition `bytes`, made on first use. */
+PM_MUST_CHECK static int partition_id(pm_table_write *w, const uint8_t *bytes, size_t len,
+                                      int64_t *pid, paimon_error *err)
 {
     bool inserted;
-    int64_t id = pm_bytes_map_put(&w->parts, bytes, len, 0, &inserted);
-    if (id < 0)
+    int64_t id;
+    if (pm_bytes_map_put(&w->parts, bytes, len, 0, &id, &inserted) != 0)
         return pm_nomem(err);
     if ((size_t)id >= w->part_cap) {
         size_t cap = w->part_cap == 0 ? 16 : w->part_cap * 2;
@@ -401,7 +405,8 @@ static int64_t partition_id(pm_table_write *w, const uint8_t *bytes, size_t len,
         w->part_info = grown;
         w->part_cap = cap;
     }
-    return id;
+    *pid = id;
+    return 0;
 }
 
 static int partition_label(pm_table_write *w, int64_t pid, pm_buf *out)
@@ -417,8 +422,9 @@ static int partition_label(pm_table_write *w, int64_t pid, pm_buf *out)
     return pm_partition_json(out, w->ctx.part_fields, w->ctx.part_count, &row, NULL);
 }
 
-/* The slot of (partition, bucket), making its writer on first use. */
-static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_error *err)
+/* `*slot`: the slot of (partition, bucket), making its writer on first use. */
+PM_MUST_CHECK static int slot_of(pm_table_write *w, int64_t pid, int32_t bucket, int64_t *slot,
+                                 paimon_error *err)
 {
     uint8_t k[12];
     bool inserted;
@@ -430,8 +436,10 @@ static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_er
 
     memcpy(k, &pid, 8);
     memcpy(k + 8, &bucket, 4);
-    if ((id = pm_bytes_map_find(&w->slot_ids, k, sizeof(k))) >= 0)
-        return id;
+    if ((id = pm_bytes_map_find(&w->slot_ids, k, sizeof(k))) >= 0) {
+        *slot = id;
+        return 0;
+    }
     part = pm_bytes_map_key(&w->parts, pid, &plen);
     /* Java ignores previous files for overwrites and unaware-bucket append tables */
     if (!w->o.overwrite && w->mode != MODE_UNAWARE) {
@@ -457,8 +465,7 @@ static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_er
         if ((sid = pm_bytes_map_find(&w->restore_seq, w->key.data, w->key.len)) >= 0)
             next_seq = w->restore_seq.values[sid] + 1;
     }
-    id = pm_bytes_map_put(&w->slot_ids, k, sizeof(k), 0, &inserted);
-    if (id < 0)
+    if (pm_bytes_map_put(&w->slot_ids, k, sizeof(k), 0, &id, &inserted) != 0)
         return pm_nomem(err);
     if ((size_t)id >= w->slot_cap) {
         size_t cap = w->slot_cap == 0 ? 16 : w->slot_cap * 2;
@@ -511,13 +518,14 @@ static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_er
         if ((rc = pm_hash_index_init(w->slots[id].hash, w->fs, w->table, restored, err)) != 0)
             return rc;
     }
-    return id;
+    *slot = id;
+    return 0;
 }
 
 /* ---- per row --------------------------------------------------------------------------- */
 
-static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds, int64_t r,
-                       int64_t first_row, int8_t *kind, paimon_error *err)
+PM_MUST_CHECK static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds,
+                                     int64_t r, int64_t first_row, int8_t *kind, paimon_error *err)
 {
     if (w->rowkind_col >= 0) {
         const pm_column *c = b->columns[w->rowkind_col];
@@ -544,7 +552,7 @@ static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds
     return 0;
 }
 
-static int ensure_scratch(pm_table_write *w, int64_t n, paimon_error *err)
+PM_MUST_CHECK static int ensure_scratch(pm_table_write *w, int64_t n, paimon_error *err)
 {
     if ((size_t)n <= w->scratch_cap)
         return 0;
@@ -573,7 +581,7 @@ static int ensure_scratch(pm_table_write *w, int64_t n, paimon_error *err)
     return 0;
 }
 
-static int check_type(const pm_table_write *w, const pm_batch *b, paimon_error *err)
+PM_MUST_CHECK static int check_type(const pm_table_write *w, const pm_batch *b, paimon_error *err)
 {
     const pm_type *t = w->schema->row;
     if (b->column_count != t->field_count)
@@ -601,7 +609,8 @@ static int check_type(const pm_table_write *w, const pm_batch *b, paimon_error *
 
 /* Fills nulls of columns with a default value (Java's DefaultValueRow).  *out is NULL when
  * nothing changes. */
-static int apply_defaults(pm_table_write *w, const pm_batch *b, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int apply_defaults(pm_table_write *w, const pm_batch *b, pm_batch **out,
+                                        paimon_error *err)
 {
     const pm_type *t = w->schema->row;
     pm_type str = {.id = PM_TYPE_VARCHAR, .nullable = true, .length = PM_MAX_LENGTH};
@@ -645,8 +654,8 @@ done:
     return rc;
 }
 
-static int check_not_null(pm_table_write *w, const pm_batch *b, const int8_t *keep,
-                          int64_t first_row, paimon_error *err)
+PM_MUST_CHECK static int check_not_null(pm_table_write *w, const pm_batch *b, const int8_t *keep,
+                                        int64_t first_row, paimon_error *err)
 {
     for (size_t k = 0; k < w->not_null_count; k++) {
         const pm_column *c = b->columns[w->not_null[k]];
@@ -664,7 +673,7 @@ static int check_not_null(pm_table_write *w, const pm_batch *b, const int8_t *ke
 }
 
 /* Spills (or flushes) the fullest writers until the buffers fit write-buffer-size. */
-static int control_memory(pm_table_write *w, paimon_error *err)
+PM_MUST_CHECK static int control_memory(pm_table_write *w, paimon_error *err)
 {
     while ((int64_t)w->memory > w->ctx.buffer_size) {
         size_t best = SIZE_MAX, best_mem = 0;
@@ -685,18 +694,20 @@ static int control_memory(pm_table_write *w, paimon_error *err)
     return 0;
 }
 
-/* The partition id of row r (the empty row for unpartitioned tables). */
-static int64_t row_partition(pm_table_write *w, const pm_batch *b, int64_t r, pm_buf *part,
-                             paimon_error *err)
+/* `*pid`: the partition id of row r (the empty row for unpartitioned tables). */
+PM_MUST_CHECK static int row_partition(pm_table_write *w, const pm_batch *b, int64_t r,
+                                       pm_buf *part, int64_t *pid, paimon_error *err)
 {
     pm_datum vals[PM_WRITE_MAX_KEYS];
     const pm_type *types[PM_WRITE_MAX_KEYS];
     static const uint8_t EMPTY[12] = {0};
     int rc;
     if (w->ctx.part_count == 0) {
-        if (w->empty_pid < 0)
-            w->empty_pid = partition_id(w, EMPTY, sizeof(EMPTY), err);
-        return w->empty_pid;
+        if (w->empty_pid < 0 &&
+            (rc = partition_id(w, EMPTY, sizeof(EMPTY), &w->empty_pid, err)) != 0)
+            return rc;
+        *pid = w->empty_pid;
+        return 0;
     }
     for (size_t k = 0; k < w->ctx.part_count; k++) {
         types[k] = w->ctx.part_fields[k]->type;
@@ -705,17 +716,18 @@ static int64_t row_partition(pm_table_write *w, const pm_batch *b, int64_t r, pm
     part->len = 0;
     if ((rc = pm_binrow_serialize(part, types, vals, (int32_t)w->ctx.part_count)) != 0)
         return pm_buf_error(err, rc);
-    return partition_id(w, part->data, part->len, err);
+    return partition_id(w, part->data, part->len, pid, err);
 }
 
-static int64_t cross_pid_of(void *ctx, const uint8_t *partition, size_t len, paimon_error *err)
+PM_MUST_CHECK static int cross_pid_of(void *ctx, const uint8_t *partition, size_t len, int64_t *pid,
+                                      paimon_error *err)
 {
-    return partition_id(ctx, partition, len, err);
+    return partition_id(ctx, partition, len, pid, err);
 }
 
 /* Appends row r of b to x, with the partition columns of partition `pid` when pid >= 0. */
-static int copy_row(pm_table_write *w, pm_batch *x, const pm_batch *b, int64_t r, int64_t pid,
-                    paimon_error *err)
+PM_MUST_CHECK static int copy_row(pm_table_write *w, pm_batch *x, const pm_batch *b, int64_t r,
+                                  int64_t pid, paimon_error *err)
 {
     pm_binrow prow;
     int rc;
@@ -747,7 +759,8 @@ static int copy_row(pm_table_write *w, pm_batch *x, const pm_batch *b, int64_t r
 
 /* GlobalIndexAssigner.processInput over the kept rows of `b`: the rows to write (into *out),
  * with their kinds, partitions and buckets in w->row_kind, row_pid, row_bucket. */
-static int cross_prepass(pm_table_write *w, const pm_batch *b, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int cross_prepass(pm_table_write *w, const pm_batch *b, pm_batch **out,
+                                       paimon_error *err)
 {
     pm_batch *x = NULL;
     pm_buf part;
@@ -762,10 +775,7 @@ static int cross_prepass(pm_table_write *w, const pm_batch *b, pm_batch **out, p
         bool found;
         if (w->row_slot[r] < 0)
             continue;
-        if ((pid = row_partition(w, b, r, &part, err)) < 0) {
-            rc = (int)pid;
-            goto done;
-        }
+        PM_TRY(row_partition(w, b, r, &part, &pid, err));
         {
             pm_datum vals[PM_WRITE_MAX_KEYS];
             for (size_t k = 0; k < w->ctx.key_count; k++)
@@ -875,10 +885,7 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
             int32_t bucket = 0;
             if (w->row_slot[r] < 0)
                 continue;
-            if ((pid = row_partition(w, b, r, &part, err)) < 0) {
-                rc = (int)pid;
-                goto done;
-            }
+            PM_TRY(row_partition(w, b, r, &part, &pid, err));
             if (w->mode == MODE_FIXED) {
                 PM_TRY(pm_bucket_fn_bucket(&w->bucket_fn, b, r, &bucket, err));
             } else if (w->mode == MODE_DYNAMIC) {
@@ -901,11 +908,8 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
         if (w->row_slot[r] < 0)
             continue;
         if (pid != last_pid || bucket != last_bucket || last_slot < 0) {
-            int64_t s = slot_of(w, pid, bucket, err);
-            if (s < 0) {
-                rc = (int)s;
-                goto done;
-            }
+            int64_t s;
+            PM_TRY(slot_of(w, pid, bucket, &s, err));
             last_slot = s;
             last_pid = pid;
             last_bucket = bucket;
@@ -1013,10 +1017,10 @@ int pm_table_write_bucket(pm_table_write *w, const pm_avro_bytes *partition, int
                           pm_bucket_writer **out, paimon_error *err)
 {
     int64_t pid, slot;
-    if ((pid = partition_id(w, partition->ptr, partition->len, err)) < 0)
-        return (int)pid;
-    if ((slot = slot_of(w, pid, bucket, err)) < 0)
-        return (int)slot;
+    int rc;
+    if ((rc = partition_id(w, partition->ptr, partition->len, &pid, err)) != 0 ||
+        (rc = slot_of(w, pid, bucket, &slot, err)) != 0)
+        return rc;
     *out = w->slots[slot].w;
     return 0;
 }
@@ -1038,10 +1042,9 @@ int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match matc
         int64_t pid, slot;
         if (match != NULL && !match(arg, e->partition.ptr, e->partition.len))
             continue;
-        if ((pid = partition_id(w, e->partition.ptr, e->partition.len, err)) < 0)
-            return (int)pid;
-        if ((slot = slot_of(w, pid, e->bucket, err)) < 0)
-            return (int)slot;
+        if ((rc = partition_id(w, e->partition.ptr, e->partition.len, &pid, err)) != 0 ||
+            (rc = slot_of(w, pid, e->bucket, &slot, err)) != 0)
+            return rc;
     }
     for (size_t s = 0; s < w->slot_ids.count; s++)
         if ((rc = pm_bucket_writer_compact(w->slots[s].w, full, err)) != 0)

@@ -37,6 +37,7 @@
 #include "table/commit.h"
 #include "table/write/bucket_writer.h"
 #include "table/write/write_ctx.h"
+#include "util/error.h"
 
 typedef struct pm_table_write pm_table_write;
 
@@ -48,8 +49,8 @@ typedef struct pm_table_write_opts {
 
 /* A write into the table at `table` on `fs` (borrowed until freed), with its latest
  * schema.  Caller owns `*out`; release with pm_table_write_free(). */
-int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
-                       const pm_table_write_opts *o, paimon_error *err);
+PM_MUST_CHECK int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
+                                     const pm_table_write_opts *o, paimon_error *err);
 
 /* The columns a batch must have (the table's, in schema order).  Borrowed. */
 const pm_type *pm_table_write_type(const pm_table_write *w);
@@ -57,15 +58,16 @@ const pm_type *pm_table_write_type(const pm_table_write *w);
 /* Writes the rows of `b` (columns as pm_table_write_type(), nullability aside) with their
  * row kinds (`kinds`: one RowKind byte per row, NULL for all +I).  `first_row` numbers the
  * batch's first row in messages ("row N"). */
-int pm_table_write_batch(pm_table_write *w, const pm_batch *b, const int8_t *kinds,
-                         int64_t first_row, paimon_error *err);
+PM_MUST_CHECK int pm_table_write_batch(pm_table_write *w, const pm_batch *b, const int8_t *kinds,
+                                       int64_t first_row, paimon_error *err);
 
 /* After pm_table_write_batch() failed on one row (its message starts "row N: "): that row's
  * index in the batch; else -1. */
 int64_t pm_table_write_bad_row(const pm_table_write *w);
 
 /* Flushes every writer and appends what they wrote to `out`. */
-int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_error *err);
+PM_MUST_CHECK int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out,
+                                         paimon_error *err);
 
 /* The dedicated compaction (Java's compact job over AbstractFileStoreWrite.compact): for
  * every bucket of the latest snapshot in a partition `match` accepts (NULL: all), restores
@@ -74,8 +76,8 @@ int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_er
  * others (unaware-bucket tables have their own job in table/compact.c, built on the
  * functions below). */
 typedef bool (*pm_partition_match)(void *arg, const uint8_t *partition, size_t len);
-int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match match, void *arg,
-                           pm_commit_messages *out, paimon_error *err);
+PM_MUST_CHECK int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match match,
+                                         void *arg, pm_commit_messages *out, paimon_error *err);
 
 /* What the compaction job of unaware-bucket append tables (table/compact.c) plans with:
  * whether the write is one (bucket = -1 without a primary key); its compactor (borrowed;
@@ -84,10 +86,10 @@ int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match matc
  * made on first use (borrowed, valid until the write is freed). */
 bool pm_table_write_is_unaware(const pm_table_write *w);
 pm_compactor *pm_table_write_compactor(pm_table_write *w);
-int pm_table_write_live_files(pm_table_write *w, const pm_manifest_entry *const **out,
-                              size_t *count, paimon_error *err);
-int pm_table_write_bucket(pm_table_write *w, const pm_avro_bytes *partition, int32_t bucket,
-                          pm_bucket_writer **out, paimon_error *err);
+PM_MUST_CHECK int pm_table_write_live_files(pm_table_write *w, const pm_manifest_entry *const **out,
+                                            size_t *count, paimon_error *err);
+PM_MUST_CHECK int pm_table_write_bucket(pm_table_write *w, const pm_avro_bytes *partition,
+                                        int32_t bucket, pm_bucket_writer **out, paimon_error *err);
 
 /* Rows accepted so far (after the row-kind filters). */
 int64_t pm_table_write_rows(const pm_table_write *w);

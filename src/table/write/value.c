@@ -6,7 +6,8 @@
 #include "data/cast.h"
 #include "util/error.h"
 
-static int bad_value(paimon_error *err, int64_t row, const pm_field *f, const char *why)
+PM_MUST_CHECK static int bad_value(paimon_error *err, int64_t row, const pm_field *f,
+                                   const char *why)
 {
     return pm_err_set(err, PAIMON_EINVALID, "row %lld, column %s: %s", (long long)row, f->name,
                       why);

@@ -14,10 +14,11 @@
 #include "data/types.h"
 #include "paimon/write.h"
 #include "util/buf.h"
+#include "util/error.h"
 
 /* Converts `v` for column `f` of row `row` (named in errors) into `*d`.  Bytes of text and
  * binary values are borrowed from `v`; a cast may use `scratch` (data/cast.h). */
-int pm_value_to_datum(const pm_field *f, const paimon_value *v, int64_t row, pm_buf *scratch,
-                      pm_datum *d, paimon_error *err);
+PM_MUST_CHECK int pm_value_to_datum(const pm_field *f, const paimon_value *v, int64_t row,
+                                    pm_buf *scratch, pm_datum *d, paimon_error *err);
 
 #endif /* PM_TABLE_WRITE_VALUE_H */

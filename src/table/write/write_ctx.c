@@ -42,9 +42,10 @@ typedef struct level_item {
 
 /* Calls fn(arg, item) for each item of the per-level option `key` (none when unset), read
  * as Java reads the map (util/units.h) with Integer.valueOf levels. */
-static int each_level_item(const pm_options *o, const char *key,
-                           int (*fn)(void *arg, const level_item *item, paimon_error *err),
-                           void *arg, paimon_error *err)
+PM_MUST_CHECK static int each_level_item(const pm_options *o, const char *key,
+                                         int (*fn)(void *arg, const level_item *item,
+                                                   paimon_error *err),
+                                         void *arg, paimon_error *err)
 {
     const char *v = pm_options_get(o, key);
     pm_strlist pairs;
@@ -81,7 +82,7 @@ typedef struct level_lookup {
     const char *found;
 } level_lookup;
 
-static int lookup_item(void *arg, const level_item *item, paimon_error *err)
+PM_MUST_CHECK static int lookup_item(void *arg, const level_item *item, paimon_error *err)
 {
     level_lookup *l = arg;
     (void)err;
@@ -102,7 +103,7 @@ static const char *level_value(const pm_options *o, const char *key, int32_t lev
     if (level < 0)
         return NULL;
     /* the items were validated by collect_levels() */
-    (void)each_level_item(o, key, lookup_item, &l, NULL);
+    PM_IGNORE(each_level_item(o, key, lookup_item, &l, NULL));
     return l.found;
 }
 
@@ -112,7 +113,7 @@ typedef struct level_set {
     const char *key;
 } level_set;
 
-static int collect_item(void *arg, const level_item *item, paimon_error *err)
+PM_MUST_CHECK static int collect_item(void *arg, const level_item *item, paimon_error *err)
 {
     level_set *set = arg;
     for (size_t i = 0; i < set->count; i++)
@@ -125,13 +126,14 @@ static int collect_item(void *arg, const level_item *item, paimon_error *err)
     return 0;
 }
 
-static int unsupported(paimon_error *err, const char *what)
+PM_MUST_CHECK static int unsupported(paimon_error *err, const char *what)
 {
     return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s", what);
 }
 
 /* Refuses what this writer cannot write as Java would (behaviour.md §5.1). */
-static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_error *err)
+PM_MUST_CHECK static int check_supported(const pm_schema *s, bool pk, int64_t bucket,
+                                         paimon_error *err)
 {
     const pm_options *o = &s->options;
     (void)pk;
@@ -160,7 +162,7 @@ static int check_supported(const pm_schema *s, bool pk, int64_t bucket, paimon_e
     return 0;
 }
 
-static int field_index(const pm_type *row, const char *name, paimon_error *err)
+PM_MUST_CHECK static int field_index(const pm_type *row, const char *name, paimon_error *err)
 {
     size_t idx;
     if (pm_type_field_by_name(row, name, &idx) == NULL)
@@ -170,7 +172,7 @@ static int field_index(const pm_type *row, const char *name, paimon_error *err)
 
 /* changelog-producer.row-deduplicate (Java KeyValueFileStore's logDedupEqualSupplier): the
  * value columns an unchanged row is recognised by, every column but the ignored ones. */
-static int changelog_compare(pm_write_ctx *c, const pm_schema *s, paimon_error *err)
+PM_MUST_CHECK static int changelog_compare(pm_write_ctx *c, const pm_schema *s, paimon_error *err)
 {
     const pm_options *o = &s->options;
     const char *p = pm_options_get(o, "changelog-producer.row-deduplicate-ignore-fields");
@@ -215,7 +217,7 @@ static int add_field(pm_type *row, int32_t id, const char *name, const pm_type *
 }
 
 /* The data-file layout (write_ctx.h). */
-static int build_file_type(pm_write_ctx *c, bool thin, paimon_error *err)
+PM_MUST_CHECK static int build_file_type(pm_write_ctx *c, bool thin, paimon_error *err)
 {
     const pm_type *v = c->value_type;
     pm_type seq = {.id = PM_TYPE_BIGINT, .nullable = false};
@@ -250,8 +252,8 @@ static int build_file_type(pm_write_ctx *c, bool thin, paimon_error *err)
     return rc != 0 ? pm_nomem(err) : 0;
 }
 
-static int stats_modes(pm_write_ctx *c, const char *mode, pm_stats_source source, bool thin,
-                       pm_stats_mode **out, paimon_error *err)
+PM_MUST_CHECK static int stats_modes(pm_write_ctx *c, const char *mode, pm_stats_source source,
+                                     bool thin, pm_stats_mode **out, paimon_error *err)
 {
     size_t n = c->file_type->field_count;
     const char **names = pm_calloc(n + 1, sizeof(char *));
@@ -284,8 +286,8 @@ static pm_stats_source source_of(const pm_file_format *f)
 }
 
 /* The settings of files at `level` (-1: the levels no per-level option lists). */
-static int level_settings(pm_write_ctx *c, int32_t level, bool thin, pm_write_file_settings *st,
-                          paimon_error *err)
+PM_MUST_CHECK static int level_settings(pm_write_ctx *c, int32_t level, bool thin,
+                                        pm_write_file_settings *st, paimon_error *err)
 {
     const pm_options *o = c->opts;
     char fmt[64], codec[64], stats[64];
@@ -321,7 +323,7 @@ static int level_settings(pm_write_ctx *c, int32_t level, bool thin, pm_write_fi
 }
 
 /* settings[0] for unlisted levels, then one for each level a per-level option lists. */
-static int build_settings(pm_write_ctx *c, bool thin, paimon_error *err)
+PM_MUST_CHECK static int build_settings(pm_write_ctx *c, bool thin, paimon_error *err)
 {
     static const char *const KEYS[] = {"file.format.per.level", "file.compression.per.level",
                                        "metadata.stats-mode.per.level"};

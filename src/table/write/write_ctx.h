@@ -25,6 +25,7 @@
 #include "table/write/col_stats.h"
 #include "table/write/data_writer.h"
 #include "table/write/file_index_writer.h"
+#include "util/error.h"
 
 #define PM_WRITE_MAX_KEYS 32
 
@@ -108,24 +109,26 @@ typedef struct pm_write_ctx {
  * bucket-function.type = hive, data-file.external-paths, row tracking and data evolution,
  * manifest formats other than Avro and ORC, primary keys of nested types, and what the
  * data-file writers refuse (format/file_writer.h). */
-int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_schema *s,
-                      paimon_error *err);
+PM_MUST_CHECK int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table,
+                                    const pm_schema *s, paimon_error *err);
 void pm_write_ctx_release(pm_write_ctx *c);
 
 /* The directory of a bucket's index files, appended to `out`: the table's index directory,
  * or the bucket's own under index.file-in-data-file-dir. */
-int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
-                       int32_t bucket, pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition,
+                                     size_t partition_len, int32_t bucket, pm_buf *out,
+                                     paimon_error *err);
 
 /* The write's local temporary directory, $TMPDIR/paimon-write-XXXXXX (Java's io tmp dirs):
  * spill files and local lookup files.  Made on first use; release removes it (its users
  * remove their files first). */
-int pm_write_ctx_tmp_dir(pm_write_ctx *c, paimon_error *err);
+PM_MUST_CHECK int pm_write_ctx_tmp_dir(pm_write_ctx *c, paimon_error *err);
 
 /* The directory of a partition and bucket (data-file.path-directory, the partition path as
  * Java names it, bucket-<b>) appended to `out`. */
-int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
-                        int32_t bucket, pm_buf *out, paimon_error *err);
+PM_MUST_CHECK int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition,
+                                      size_t partition_len, int32_t bucket, pm_buf *out,
+                                      paimon_error *err);
 
 /* The conf of a rolling writer of this table's data files (or changelog files) in `dir`
  * at `level` (format, compression and statistics of that level), file source APPEND;

@@ -250,7 +250,7 @@ static void filter_misaligned(void *arg)
 {
     static const uint8_t keep[2] = {1, 1};
     pm_batch *out = NULL;
-    (void)pm_batch_filter(arg, keep, &out, NULL);
+    PM_IGNORE(pm_batch_filter(arg, keep, &out, NULL));
     pm_batch_free(out);
 }
 

@@ -492,12 +492,13 @@ static void test_partial_update_refuses_deletes(void **state)
     assert_int_equal(pm_merge_fn_new(&fn, &schema, vt, &err), 0);
     assert_int_equal(pm_batch_new(&in, vt, &err), 0);
     assert_int_equal(pm_batch_new(&out, vt, &err), 0);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++) { /* k, v1, v2 = null, sq */
         pm_column_append_datum(in->columns[0], &d);
         pm_column_append_datum(in->columns[1], &d);
         pm_column_append_null(in->columns[2]);
+        pm_column_append_datum(in->columns[3], &d);
     }
-    pm_batch_set_rows(in, 2, &err);
+    assert_int_equal(pm_batch_set_rows(in, 2, &err), 0);
     recs[0] = (pm_record){in, 0, 1, 0, 0};
     recs[1] = (pm_record){in, 1, 2, 3, 0};
     assert_int_equal(pm_merge_fn_apply(fn, recs, 2, out, &err), PAIMON_EINVALID);

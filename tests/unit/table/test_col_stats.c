@@ -331,11 +331,13 @@ static void test_bytes_map(void **state)
     pm_bytes_map m;
     bool ins;
     char key[32];
+    int64_t put;
     (void)state;
     pm_bytes_map_init(&m);
     for (int k = 0; k < 5000; k++) {
         int n = snprintf(key, sizeof(key), "key-%d", k);
-        assert_int_equal(pm_bytes_map_put(&m, key, (size_t)n, k * 2, &ins), k);
+        assert_int_equal(pm_bytes_map_put(&m, key, (size_t)n, k * 2, &put, &ins), 0);
+        assert_int_equal(put, k);
         assert_true(ins);
     }
     for (int k = 0; k < 5000; k++) {
@@ -343,11 +345,13 @@ static void test_bytes_map(void **state)
         int64_t id = pm_bytes_map_find(&m, key, (size_t)n);
         assert_int_equal(id, k);
         assert_int_equal(m.values[id], k * 2);
-        assert_int_equal(pm_bytes_map_put(&m, key, (size_t)n, 0, &ins), k);
+        assert_int_equal(pm_bytes_map_put(&m, key, (size_t)n, 0, &put, &ins), 0);
+        assert_int_equal(put, k);
         assert_false(ins);
     }
     assert_int_equal(pm_bytes_map_find(&m, "nope", 4), -1);
-    assert_int_equal(pm_bytes_map_put(&m, "", 0, 7, &ins), 5000);
+    assert_int_equal(pm_bytes_map_put(&m, "", 0, 7, &put, &ins), 0);
+    assert_int_equal(put, 5000);
     assert_int_equal(pm_bytes_map_find(&m, "", 0), 5000);
     pm_bytes_map_free(&m);
 }

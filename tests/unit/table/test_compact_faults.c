@@ -76,7 +76,8 @@ static int write_commit(pm_fs *fs, const char *t, int from, int to, int64_t iden
         pm_column_append_bytes(b->columns[1], v, (size_t)n);
         kinds[i - from] = i % 7 == 3 ? 3 : 0;
     }
-    pm_batch_set_rows(b, to - from, &err);
+    if (pm_batch_set_rows(b, to - from, &err) != 0)
+        fail_msg("%s", err.message);
     if ((rc = pm_table_write_batch(w, b, kinds, 0, &err)) != 0 ||
         (rc = pm_table_write_prepare(w, &m, &err)) != 0)
         goto done;

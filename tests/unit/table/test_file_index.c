@@ -175,7 +175,7 @@ static char *indexed_table(const char *tag, const char *items)
             pm_column_append_i64(b->columns[0], f * 100 + i);
             pm_column_append_bytes(b->columns[1], v, (size_t)n);
         }
-        pm_batch_set_rows(b, 100, &err);
+        assert_int_equal(pm_batch_set_rows(b, 100, &err), 0);
         pm_commit_messages_init(&m);
         assert_int_equal(pm_table_write_batch(w, b, NULL, 0, &err), 0);
         assert_int_equal(pm_table_write_prepare(w, &m, &err), 0);
