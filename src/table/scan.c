@@ -824,7 +824,12 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
     c.plan = p;
     c.filter = o->filter;
     PM_TRY(pm_table_select_snapshot(t, &o->snapshot, &p->snapshot, err));
-    PM_TRY(pm_schema_read(t->fs, t->path, p->snapshot->schema_id, &p->schema, err));
+    if (o->latest_schema && o->schema_id < 0)
+        PM_TRY(pm_schema_read_latest(t->fs, t->path, &p->schema, err));
+    else if (o->latest_schema)
+        PM_TRY(pm_schema_read(t->fs, t->path, o->schema_id, &p->schema, err));
+    else
+        PM_TRY(pm_schema_read(t->fs, t->path, p->snapshot->schema_id, &p->schema, err));
     c.schema = p->schema;
     p->primary_key = c.pk = p->schema->primary_keys.count > 0;
     {
