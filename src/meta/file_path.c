@@ -27,8 +27,8 @@ static bool parse_uri(const char *s, size_t len, uri *u)
     size_t i = 0;
     memset(u, 0, sizeof(*u));
     if (len > 0 && isalpha((unsigned char)s[0])) {
-        while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '+' || s[i] == '-' ||
-                           s[i] == '.'))
+        while (i < len &&
+               (isalnum((unsigned char)s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.'))
             i++;
         if (i < len && s[i] == ':') {
             u->scheme = s;
@@ -211,16 +211,17 @@ static bool plain_relative(const char *dir)
     return segments_plain(dir, strlen(dir));
 }
 
-int pm_file_path_bucket_dir(const char *table, const pm_options *opts,
-                            const pm_field *const *parts, size_t part_count, const pm_binrow *row,
+int pm_file_path_bucket_dir(const char *table, const pm_options *opts, const pm_field *const *parts,
+                            size_t part_count, const pm_binrow *row,
                             const pm_partition_naming *naming, int32_t bucket, pm_buf *out,
                             paimon_error *err)
 {
     const char *dir = opts != NULL ? pm_options_get(opts, PATH_DIRECTORY) : NULL;
     int rc;
     if (dir != NULL && !plain_relative(dir))
-        return pm_corrupt(err, "%s: option " PATH_DIRECTORY " '%s' is not a relative path inside "
-                               "the table",
+        return pm_corrupt(err,
+                          "%s: option " PATH_DIRECTORY " '%s' is not a relative path inside "
+                          "the table",
                           table, dir);
     if ((rc = pm_buf_printf(out, "%s/%s%s", table, dir != NULL ? dir : "",
                             dir != NULL ? "/" : "")) != 0)

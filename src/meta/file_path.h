@@ -58,8 +58,8 @@ int pm_file_path_resolve(const char *table, const pm_options *opts, const char *
  * [data-file.path-directory/]<partition path>bucket-<b> ("bucket-postpone" for -2), the
  * partition path as Java names it (meta/partition.h).  A path-directory that is not a plain
  * relative path is PAIMON_ECORRUPT naming the table. */
-int pm_file_path_bucket_dir(const char *table, const pm_options *opts,
-                            const pm_field *const *parts, size_t part_count, const pm_binrow *row,
+int pm_file_path_bucket_dir(const char *table, const pm_options *opts, const pm_field *const *parts,
+                            size_t part_count, const pm_binrow *row,
                             const pm_partition_naming *naming, int32_t bucket, pm_buf *out,
                             paimon_error *err);
 

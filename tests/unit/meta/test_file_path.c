@@ -11,9 +11,11 @@
 
 static void test_plain_names(void **state)
 {
-    static const char *const good[] = {"data-1.parquet", "manifest-x-0", ".hidden", "..x",
-                                       "a..b", "x.", "changelog-1.orc", "index-u-3"};
-    static const char *const bad[] = {"", ".", "..", "../x", "a/b", "/abs", "x/", "../../outside/s"};
+    static const char *const good[] = {
+        "data-1.parquet", "manifest-x-0", ".hidden",         "..x",
+        "a..b",           "x.",           "changelog-1.orc", "index-u-3"};
+    static const char *const bad[] = {"",    ".",    "..", "../x",
+                                      "a/b", "/abs", "x/", "../../outside/s"};
     paimon_error err = {0};
     (void)state;
     for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
@@ -104,8 +106,8 @@ static void test_resolve(void **state)
     pm_buf_init(&b, 0);
     assert_int_equal(pm_options_set(&o, "data-file.external-paths", "file:///ext"), 0);
     /* in the table */
-    assert_int_equal(pm_file_path_resolve("/t", &o, "/t/bucket-0", "data-1.parquet", NULL, &b, &err),
-                     0);
+    assert_int_equal(
+        pm_file_path_resolve("/t", &o, "/t/bucket-0", "data-1.parquet", NULL, &b, &err), 0);
     assert_string_equal(pm_buf_cstr(&b), "/t/bucket-0/data-1.parquet");
     /* external, under the root: the local path */
     pm_buf_reset(&b);
@@ -146,8 +148,8 @@ static void test_resolve(void **state)
 
 static void test_bucket_dir(void **state)
 {
-    static const char *const bad_dirs[] = {"..", "../x", "a/../../x", "/abs", "./d", "",
-                                           "s3:x", "a/./b"};
+    static const char *const bad_dirs[] = {"..",  "../x", "a/../../x", "/abs",
+                                           "./d", "",     "s3:x",      "a/./b"};
     pm_options o;
     pm_buf b;
     pm_binrow row;
@@ -204,8 +206,8 @@ static void test_check_roots(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plain_names),   cmocka_unit_test(test_external_roots),
-        cmocka_unit_test(test_resolve),       cmocka_unit_test(test_bucket_dir),
+        cmocka_unit_test(test_plain_names), cmocka_unit_test(test_external_roots),
+        cmocka_unit_test(test_resolve),     cmocka_unit_test(test_bucket_dir),
         cmocka_unit_test(test_check_roots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
