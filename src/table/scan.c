@@ -13,6 +13,7 @@
 #include "meta/paths.h"
 #include "meta/file_path.h"
 #include "meta/schema_cache.h"
+#include "table/feature_check.h"
 #include "table/file_index.h"
 #include "table/interval_partition.h"
 #include "util/alloc.h"
@@ -822,6 +823,7 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
     else
         PM_TRY(pm_schema_read(t->fs, t->path, p->snapshot->schema_id, &p->schema, err));
     c.schema = p->schema;
+    PM_TRY(pm_table_check_read(t->path, p->schema, err));
     p->primary_key = c.pk = p->schema->primary_keys.count > 0;
     {
         const pm_field *parts[MAX_KEYS];

@@ -9,6 +9,7 @@
 
 #include "data/binary_row.h"
 #include "meta/file_path.h"
+#include "table/feature_check.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/strlist.h"
@@ -362,6 +363,7 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
     c->schema_id = s->id;
     c->primary_key = s->primary_keys.count > 0;
     if ((rc = pm_options_get_i64(o, "bucket", &bucket, err)) != 0 ||
+        (rc = pm_table_check_write(table, s, err)) != 0 ||
         (rc = check_supported(s, c->primary_key, bucket, err)) != 0)
         return rc;
 
