@@ -99,7 +99,9 @@ int pm_scan_plan_table(paimon_table *t, const pm_scan_options *o, const char *fi
                        pm_scan_plan **out, pm_predicate **filter, paimon_error *err);
 
 /* The data file path of an entry (partition directory as Java names it, bucket directory,
- * or _EXTERNAL_PATH).  Allocated in `arena`; NULL with *err set on failure. */
+ * or _EXTERNAL_PATH), checked by meta/file_path.h under `schema`'s options: a name that is
+ * not a plain file name or an external path outside data-file.external-paths is
+ * PAIMON_ECORRUPT naming the entry.  Allocated in `arena`; NULL with *err set on failure. */
 const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,
                               pm_arena *arena, paimon_error *err);
 
