@@ -11,6 +11,7 @@
 #include "lsm/levels.h"
 #include "lsm/lookup_cache.h"
 #include "lsm/lookup_file.h"
+#include "meta/file_path.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -465,20 +466,20 @@ PM_MUST_CHECK static int build_local(pm_lookup_levels *l, lfile *f, paimon_error
     int64_t pos = 0;
     int rc = 0;
 
+    /* the name also names the local file: check it before either path is made
+     * (meta/file_path.h); the table root is the bucket directory's as far as messages go */
+    pm_buf_reset(&l->path_buf);
+    if ((rc = pm_file_path_resolve(l->c.bucket_dir, &l->c.schema->options, l->c.bucket_dir,
+                                   m->file_name, m->external_path, &l->path_buf, err)) != 0 ||
+        (remote = pm_strdup(pm_buf_cstr(&l->path_buf))) == NULL) {
+        rc = rc != 0 ? rc : pm_nomem(err);
+        goto done;
+    }
     pm_buf_reset(&l->path_buf);
     if ((rc = pm_buf_printf(&l->path_buf, "%s/%s%s.lookup", l->c.local_dir,
                             l->c.local_prefix != NULL ? l->c.local_prefix : "", m->file_name)) !=
             0 ||
         (local = pm_strdup(pm_buf_cstr(&l->path_buf))) == NULL) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    pm_buf_reset(&l->path_buf);
-    if (m->external_path != NULL)
-        rc = pm_buf_puts(&l->path_buf, m->external_path);
-    else
-        rc = pm_buf_printf(&l->path_buf, "%s/%s", l->c.bucket_dir, m->file_name);
-    if (rc != 0 || (remote = pm_strdup(pm_buf_cstr(&l->path_buf))) == NULL) {
         rc = pm_nomem(err);
         goto done;
     }

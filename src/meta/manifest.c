@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "meta/file_path.h"
 #include "meta/manifest_orc.h"
 #include "meta/paths.h"
 #include "util/alloc.h"
@@ -376,10 +377,8 @@ PM_MUST_CHECK static int read_file(pm_fs *fs, const char *table, const char *nam
 
     if (path == NULL)
         return pm_nomem(err);
-    if (strchr(name, '/') != NULL || strcmp(name, "..") == 0) {
-        rc = pm_corrupt(err, "%s: manifest name '%s' is not a plain file name", table, name);
+    if ((rc = pm_file_name_check(table, "manifest", name, err)) != 0)
         goto done;
-    }
     rc = pm_fs_read_all(fs, path, MANIFEST_FILE_MAX, &data, &len, err);
     if (rc != 0)
         goto done;

@@ -8,6 +8,7 @@
 #include "meta/file_entry.h"
 #include "meta/option_catalog.h"
 #include "meta/paths.h"
+#include "table/feature_check.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -191,7 +192,9 @@ int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t fir
                            paimon_error *err)
 {
     bool overwrite_read = false, decoupled = false;
-    int rc = changelog_decoupled(schema, &decoupled, err);
+    int rc = pm_table_check_changes(t->path, schema, err);
+    if (rc == 0)
+        rc = changelog_decoupled(schema, &decoupled, err);
     if (rc != 0)
         return rc;
     rc = pm_options_get_bool(&schema->options,
@@ -337,7 +340,9 @@ int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_sca
     pm_arena_init(&p->arena, 1 << 14);
     {
         bool decoupled = false;
-        rc = changelog_decoupled(schema, &decoupled, err);
+        rc = pm_table_check_changes(t->path, schema, err);
+        if (rc == 0)
+            rc = changelog_decoupled(schema, &decoupled, err);
         if (rc == 0)
             rc = read_point(t, decoupled, id, &p->snapshot, err);
     }

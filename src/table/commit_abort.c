@@ -13,7 +13,7 @@
  *                 upgrade moves a live file to another level under the same name); its
  *                 changelog files; its new index files.
  *
- * Paths are derived by pm_data_file_path (the one function that maps an entry to a file);
+ * Paths are derived by pm_data_file_path (which checks them with meta/file_path.h);
  * index files live in the table's index directory, or in their bucket's directory with
  * index-file-in-data-file-dir, or at their external path.  A piece of a compacted changelog
  * file names no file of its own: removing it finds nothing, and its physical file is removed
@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "meta/file_path.h"
 #include "meta/paths.h"
 #include "meta/schema.h"
 #include "table/commit.h"
@@ -73,23 +74,33 @@ static void remove_entry(aborter *a, const pm_manifest_entry *entry)
 
 static void remove_index(aborter *a, const pm_index_manifest_entry *ie)
 {
-    if (ie->external_path != NULL) {
-        remove_path(a, ie->external_path);
-    } else if (a->index_in_data_dir) {
+    if (a->index_in_data_dir || ie->external_path != NULL) {
+        /* the bucket directory, or the external path: both checked by pm_data_file_path */
         pm_manifest_entry e;
         memset(&e, 0, sizeof(e));
         e.partition = ie->partition;
         e.bucket = ie->bucket;
         e.file.file_name = ie->file_name;
+        e.file.external_path = ie->external_path;
         remove_entry(a, &e);
     } else {
-        char *path = pm_table_file(a->table.path, PM_DIR_INDEX, ie->file_name);
-        if (path == NULL) {
+        paimon_error e;
+        char *dir = pm_table_file(a->table.path, PM_DIR_INDEX, NULL);
+        pm_buf path;
+        int rc;
+        if (dir == NULL) {
             note(a, PAIMON_ENOMEM, NULL);
             return;
         }
-        remove_path(a, path);
-        pm_free(path);
+        pm_buf_init(&path, 0);
+        rc = pm_file_path_resolve(a->table.path, &a->table.schema->options, dir, ie->file_name,
+                                  NULL, &path, &e);
+        if (rc != 0)
+            note(a, rc, &e);
+        else
+            remove_path(a, pm_buf_cstr(&path));
+        pm_buf_free(&path);
+        pm_free(dir);
     }
 }
 

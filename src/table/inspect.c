@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "data/binary_row.h"
+#include "meta/file_path.h"
 #include "meta/live_files.h"
 #include "meta/manifest.h"
 #include "meta/partition.h"
@@ -428,19 +429,23 @@ int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, pa
         info->creation_time = e->file.has_creation_time ? e->file.creation_time : INT64_MIN;
         info->file_source = e->file.has_file_source ? e->file.file_source : -1;
         info->external_path = keep(l, e->file.external_path, &failed);
-        if (e->file.external_path != NULL) {
-            info->path = info->external_path;
-        } else if (info->partition_path != NULL) {
-            /* [data-file.path-directory/]<partition>/bucket-<n>/<file>; postpone buckets
-             * (-2) live in bucket-postpone (metadata.md §1). */
-            const char *dir = pm_schema_option(c.schema, "data-file.path-directory");
+        if (e->file.external_path != NULL || info->partition_path != NULL) {
+            /* [data-file.path-directory/]<partition>/bucket-<n>/<file> (bucket-postpone for
+             * -2, metadata.md §1) or the external path, as every reader checks them
+             * (meta/file_path.h): a listing never shows a path no reader would open */
+            pm_buf dir;
+            pm_buf_init(&dir, 0);
             pm_buf_reset(&b);
-            if (pm_buf_printf(&b, "%s/%s%s%s", t->path, dir != NULL ? dir : "",
-                              dir != NULL ? "/" : "", info->partition_path) != 0 ||
-                (e->bucket == -2 ? pm_buf_puts(&b, "bucket-postpone/")
-                                 : pm_buf_printf(&b, "bucket-%d/", e->bucket)) != 0 ||
-                pm_buf_puts(&b, e->file.file_name) != 0)
-                failed = true;
+            rc = e->file.external_path != NULL
+                     ? 0
+                     : pm_file_path_bucket_dir(t->path, &c.schema->options, c.parts, c.part_count,
+                                               &rows[i].partition, &naming, e->bucket, &dir, err);
+            if (rc == 0)
+                rc = pm_file_path_resolve(t->path, &c.schema->options, pm_buf_cstr(&dir),
+                                          e->file.file_name, e->file.external_path, &b, err);
+            pm_buf_free(&dir);
+            if (rc != 0)
+                goto done;
             info->path = keep_buf(l, &b, &failed);
         }
     }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "meta/file_path.h"
 #include "meta/option_catalog.h"
 #include "table/write/col_stats.h"
 #include "table/write/file_index_writer.h"
@@ -52,7 +53,8 @@ int pm_table_options_check(const pm_schema *s, paimon_error *err)
 {
     pm_file_index_conf index;
     int rc = pm_options_validate(s, err);
-    if (rc != 0 || (rc = check_stats_modes(&s->options, err)) != 0)
+    if (rc != 0 || (rc = check_stats_modes(&s->options, err)) != 0 ||
+        (rc = pm_file_path_check_options(&s->options, err)) != 0)
         return rc;
     /* file-index.*: the index types, columns and settings the writer takes */
     rc = pm_file_index_conf_init(&index, s, s->row, err);

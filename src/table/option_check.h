@@ -6,7 +6,8 @@
  * rules of SchemaValidation, file formats and compressions Java accepts and paimon-c
  * writes, values paimon-c can never use) plus what paimon-c's table-layer readers parse
  * themselves (statistics modes, table/write/col_stats.h; file indexes,
- * table/write/file_index_writer.h).  Tables already
+ * table/write/file_index_writer.h; the options that steer paths, data-file.path-directory
+ * and data-file.external-paths, meta/file_path.h).  Tables already
  * on disk are not checked here: their readers refuse a bad value with the same message.
  */
 #ifndef PM_TABLE_OPTION_CHECK_H

@@ -11,7 +11,9 @@
 #include "meta/file_entry.h"
 #include "meta/partition.h"
 #include "meta/paths.h"
+#include "meta/file_path.h"
 #include "meta/schema_cache.h"
+#include "table/feature_check.h"
 #include "table/file_index.h"
 #include "table/interval_partition.h"
 #include "util/alloc.h"
@@ -491,7 +493,6 @@ static const char *bucket_dir(paimon_table *t, const pm_schema *schema, const pm
     size_t np = 0;
     pm_partition_naming naming;
     pm_binrow row;
-    const char *dir = pm_schema_option(schema, "data-file.path-directory");
     pm_buf b;
     const char *out = NULL;
     int rc;
@@ -501,16 +502,26 @@ static const char *bucket_dir(paimon_table *t, const pm_schema *schema, const pm
         (rc = pm_binrow_deserialize(&row, p->ptr, p->len, err)) != 0)
         return NULL;
     pm_buf_init(&b, 0);
-    rc = pm_buf_printf(&b, "%s/%s%s", t->path, dir != NULL ? dir : "", dir != NULL ? "/" : "");
-    if (rc == 0)
-        rc = pm_partition_path(&b, parts, np, &row, &naming, err);
-    if (rc == 0)
-        rc = bucket == -2 ? pm_buf_puts(&b, "bucket-postpone")
-                          : pm_buf_printf(&b, "bucket-%d", bucket);
+    rc = pm_file_path_bucket_dir(t->path, &schema->options, parts, np, &row, &naming, bucket, &b,
+                                 err);
     if (rc == 0 && (out = pm_arena_strndup(arena, (const char *)b.data, b.len)) == NULL)
         PM_IGNORE(pm_nomem(err)); /* NULL tells the caller; err says why */
-    else if (rc == PAIMON_ENOMEM || rc == PAIMON_ELIMIT)
-        PM_IGNORE(pm_buf_error(err, rc));
+    pm_buf_free(&b);
+    return out;
+}
+
+/* The checked path (meta/file_path.h) of a file that metadata places in `dir` or at
+ * `external`, in `arena`; NULL with *err set on failure. */
+static const char *file_path(paimon_table *t, const pm_schema *schema, const char *dir,
+                             const char *name, const char *external, pm_arena *arena,
+                             paimon_error *err)
+{
+    pm_buf b;
+    const char *out = NULL;
+    pm_buf_init(&b, 0);
+    if (pm_file_path_resolve(t->path, &schema->options, dir, name, external, &b, err) == 0 &&
+        (out = pm_arena_strndup(arena, (const char *)b.data, b.len)) == NULL)
+        PM_IGNORE(pm_nomem(err));
     pm_buf_free(&b);
     return out;
 }
@@ -518,25 +529,12 @@ static const char *bucket_dir(paimon_table *t, const pm_schema *schema, const pm
 const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,
                               pm_arena *arena, paimon_error *err)
 {
-    const char *dir;
-    size_t n;
-    char *path;
-    if (e->file.external_path != NULL)
-        return e->file.external_path;
-    if (strchr(e->file.file_name, '/') != NULL) {
-        pm_corrupt(err, "%s: data file name '%s' is not a plain file name", t->path,
-                   e->file.file_name);
+    const char *dir = "";
+    /* the name is checked first, so that an entry with an external path is judged by it too */
+    if (e->file.external_path == NULL &&
+        (dir = bucket_dir(t, schema, &e->partition, e->bucket, arena, err)) == NULL)
         return NULL;
-    }
-    if ((dir = bucket_dir(t, schema, &e->partition, e->bucket, arena, err)) == NULL)
-        return NULL;
-    n = strlen(dir) + strlen(e->file.file_name) + 2;
-    if ((path = pm_arena_alloc(arena, n)) == NULL) {
-        pm_nomem(err);
-        return NULL;
-    }
-    snprintf(path, n, "%s/%s", dir, e->file.file_name);
-    return path;
+    return file_path(t, schema, dir, e->file.file_name, e->file.external_path, arena, err);
 }
 
 /* ---- deletion vectors ---------------------------------------------------------------------- */
@@ -556,6 +554,7 @@ PM_MUST_CHECK static int load_dvs(plan_ctx *c, dv_item **out, size_t *count, pai
     pm_index_manifest_entry *idx = NULL;
     size_t n = 0, total = 0, k = 0;
     dv_item *items;
+    const char *index_dir;
     bool in_data_dir = false;
     int rc;
 
@@ -575,33 +574,26 @@ PM_MUST_CHECK static int load_dvs(plan_ctx *c, dv_item **out, size_t *count, pai
     items = pm_arena_calloc(&c->plan->arena, total + 1, sizeof(*items));
     if (items == NULL)
         return pm_nomem(err);
+    {
+        char *p = pm_table_file(c->t->path, PM_DIR_INDEX, NULL);
+        if (p == NULL)
+            return pm_nomem(err);
+        index_dir = pm_arena_strndup(&c->plan->arena, p, strlen(p));
+        pm_free(p);
+        if (index_dir == NULL)
+            return pm_nomem(err);
+    }
     for (size_t i = 0; i < n; i++) {
-        const char *path;
+        const char *path, *dir = index_dir;
         if (idx[i].kind != PM_FILE_KIND_ADD || strcmp(idx[i].index_type, "DELETION_VECTORS") != 0)
             continue;
-        if (idx[i].external_path != NULL) {
-            path = idx[i].external_path;
-        } else if (in_data_dir) {
-            const char *dir =
-                bucket_dir(c->t, c->schema, &idx[i].partition, idx[i].bucket, &c->plan->arena, err);
-            size_t len;
-            char *p;
-            if (dir == NULL)
-                return err != NULL ? err->code : PAIMON_EINVALID;
-            len = strlen(dir) + strlen(idx[i].file_name) + 2;
-            if ((p = pm_arena_alloc(&c->plan->arena, len)) == NULL)
-                return pm_nomem(err);
-            snprintf(p, len, "%s/%s", dir, idx[i].file_name);
-            path = p;
-        } else {
-            char *p = pm_table_file(c->t->path, PM_DIR_INDEX, idx[i].file_name);
-            if (p == NULL)
-                return pm_nomem(err);
-            path = pm_arena_strndup(&c->plan->arena, p, strlen(p));
-            pm_free(p);
-            if (path == NULL)
-                return pm_nomem(err);
-        }
+        if (in_data_dir && idx[i].external_path == NULL &&
+            (dir = bucket_dir(c->t, c->schema, &idx[i].partition, idx[i].bucket, &c->plan->arena,
+                              err)) == NULL)
+            return err != NULL ? err->code : PAIMON_EINVALID;
+        if ((path = file_path(c->t, c->schema, dir, idx[i].file_name, idx[i].external_path,
+                              &c->plan->arena, err)) == NULL)
+            return err != NULL ? err->code : PAIMON_EINVALID;
         for (size_t r = 0; r < idx[i].dv_ranges.count; r++) {
             const pm_dv_range *range = (const pm_dv_range *)idx[i].dv_ranges.items + r;
             items[k].file = range->data_file;
@@ -828,8 +820,14 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
     c.plan = p;
     c.filter = o->filter;
     PM_TRY(pm_table_select_snapshot(t, &o->snapshot, &p->snapshot, err));
-    PM_TRY(pm_schema_read(t->fs, t->path, p->snapshot->schema_id, &p->schema, err));
+    if (o->latest_schema && o->schema_id < 0)
+        PM_TRY(pm_schema_read_latest(t->fs, t->path, &p->schema, err));
+    else if (o->latest_schema)
+        PM_TRY(pm_schema_read(t->fs, t->path, o->schema_id, &p->schema, err));
+    else
+        PM_TRY(pm_schema_read(t->fs, t->path, p->snapshot->schema_id, &p->schema, err));
     c.schema = p->schema;
+    PM_TRY(pm_table_check_read(t->path, p->schema, err));
     p->primary_key = c.pk = p->schema->primary_keys.count > 0;
     {
         const pm_field *parts[MAX_KEYS];

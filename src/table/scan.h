@@ -72,6 +72,13 @@ typedef struct pm_scan_options {
      * files at the highest level (`num-levels` - 1, default `num-sorted-run.compaction-trigger`
      * + 1 levels), with value statistics pruning file by file; other tables read normally. */
     bool read_optimized;
+    /* Read with the table's latest schema instead of the snapshot's (Java's batch read of the
+     * latest snapshot: columns added, renamed or retyped since that snapshot's commit show
+     * their new shape).  A read of an explicit snapshot, tag or timestamp keeps the schema of
+     * that snapshot, as Java's time travel does.  `schema_id` >= 0 pins which schema that is
+     * (the one a filter was parsed over); -1 reads the latest at planning. */
+    bool latest_schema;
+    int64_t schema_id;
 } pm_scan_options;
 
 /* Plans a scan.  Caller owns `*out`; release with pm_scan_plan_free(). */
@@ -81,7 +88,8 @@ void pm_scan_plan_free(pm_scan_plan *p);
 
 /* Plans the read of a table's own rows (or of `$ro`, o->read_optimized) with a filter given
  * as text, as a scan of the public API asks (table/scan_table.c): the snapshot is chosen
- * first (the latest is pinned by id), the filter is parsed over that snapshot's schema, and
+ * first (the latest is pinned by id and read with the table's latest schema), the filter is
+ * parsed over the schema the rows come out in, and
  * planning prunes with it.  The latest snapshot of a table that has none is an empty plan:
  * no snapshot (NULL), no splits, the table's latest schema.  An explicit snapshot, tag or
  * timestamp that does not exist is PAIMON_ENOTFOUND, a filter that does not parse
@@ -93,7 +101,9 @@ PM_MUST_CHECK int pm_scan_plan_table(paimon_table *t, const pm_scan_options *o,
                                      pm_predicate **filter, paimon_error *err);
 
 /* The data file path of an entry (partition directory as Java names it, bucket directory,
- * or _EXTERNAL_PATH).  Allocated in `arena`; NULL with *err set on failure. */
+ * or _EXTERNAL_PATH), checked by meta/file_path.h under `schema`'s options: a name that is
+ * not a plain file name or an external path outside data-file.external-paths is
+ * PAIMON_ECORRUPT naming the entry.  Allocated in `arena`; NULL with *err set on failure. */
 const char *pm_data_file_path(paimon_table *t, const pm_schema *schema, const pm_manifest_entry *e,
                               pm_arena *arena, paimon_error *err);
 

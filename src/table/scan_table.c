@@ -2,9 +2,11 @@
  * Planning a table read from the public API's terms (table/scan.h, pm_scan_plan_table): the
  * snapshot to read, a filter as text, and what an empty table reads as.
  *
- * The filter is written against the columns of the snapshot that is read, so the snapshot is
- * chosen before the filter is parsed, and then pinned by id so that planning reads that same
- * snapshot even when a commit lands meanwhile.  A table that has no snapshot yet reads as
+ * The filter is written against the columns the rows come out in, so the snapshot is chosen
+ * before the filter is parsed, and then pinned by id so that planning reads that same
+ * snapshot even when a commit lands meanwhile.  The latest snapshot is read with the table's
+ * latest schema (an `alter` shows at once, as in Java's batch read); an explicit snapshot,
+ * tag or timestamp with the schema it was committed with (Java's time travel).  A table that has no snapshot yet reads as
  * empty, as Java's batch read of it does (and as `tail`, the system tables and `inspect`
  * do): the plan has no snapshot and no splits, and its schema is the table's latest.  Only
  * the latest snapshot is that lenient; a snapshot id, tag or timestamp that names nothing
@@ -57,10 +59,16 @@ int pm_scan_plan_table(paimon_table *t, const pm_scan_options *o, const char *fi
         }
         so.snapshot.by = PM_SNAPSHOT_ID;
         so.snapshot.id = latest;
+        so.latest_schema = true;
+        so.schema_id = -1;
     }
     if (filter_text != NULL) {
         PM_TRY(pm_table_select_snapshot(t, &so.snapshot, &snap, err));
-        PM_TRY(pm_schema_read(t->fs, t->path, snap->schema_id, &schema, err));
+        if (so.latest_schema) {
+            PM_TRY(pm_schema_read_latest(t->fs, t->path, &schema, err));
+            so.schema_id = schema->id;
+        } else
+            PM_TRY(pm_schema_read(t->fs, t->path, snap->schema_id, &schema, err));
         so.snapshot.by = PM_SNAPSHOT_ID;
         so.snapshot.id = snap->id;
         PM_TRY(pm_expr_parse(filter_text, schema->row, &pred, err));

@@ -96,6 +96,12 @@ int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema, paimon_error
 
     if ((rc = pm_schema_validate(schema, err)) != 0)
         return rc;
+    /* Java's file-system catalog (AbstractCatalog.validateCustomTablePath): a table is where
+     * it is created */
+    if (pm_schema_option(schema, "path") != NULL)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "option path: a table's location is where it is created; setting "
+                          "it is not supported");
     if ((rc = pm_table_options_check(schema, err)) != 0)
         return rc;
     if ((rc = pm_schema_list_ids(fs, path, &ids, &n, err)) != 0)

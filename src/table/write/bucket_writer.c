@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lsm/levels.h"
+#include "meta/file_path.h"
 #include "meta/manifest_write.h"
 #include "table/write/data_writer.h"
 #include "table/write/kv_buffer.h"
@@ -289,11 +290,14 @@ static bool same_file(const pm_manifest_entry *a, const pm_manifest_entry *b)
     return a->file.level == b->file.level && strcmp(a->file.file_name, b->file.file_name) == 0;
 }
 
+/* Removes file `name` of this bucket's directory (a file this writer wrote; the name is
+ * checked all the same, as every path a removal takes, meta/file_path.h). */
 static void remove_file(pm_bucket_writer *w, const char *name)
 {
     pm_buf p;
     pm_buf_init(&p, 0);
-    if (pm_buf_printf(&p, "%s/%s", pm_buf_cstr(&w->dir), name) == 0)
+    if (pm_file_path_resolve(w->c->table, w->c->opts, pm_buf_cstr(&w->dir), name, NULL, &p, NULL) ==
+        0)
         (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
     pm_buf_free(&p);
 }
@@ -738,28 +742,26 @@ static void remove_pending(pm_bucket_writer *w)
                                          w->pending.compact_changelog};
     size_t counts[3] = {w->pending.data_count, w->pending.changelog_count,
                         w->pending.compact_changelog_count};
-    pm_buf p;
+    pm_buf p, dir;
     pm_buf_init(&p, 0);
+    pm_buf_init(&dir, 0);
     for (int l = 0; l < 3; l++)
         for (size_t i = 0; i < counts[l]; i++) {
             const pm_data_file_meta *f = &lists[l][i].file;
-            p.len = 0;
-            if (pm_buf_printf(&p, "%s/%s", pm_buf_cstr(&w->dir), f->file_name) == 0)
-                (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
-            for (size_t k = 0; k < f->extra_files.count; k++) {
-                p.len = 0;
-                if (pm_buf_printf(&p, "%s/%s", pm_buf_cstr(&w->dir),
-                                  ((const char *const *)f->extra_files.items)[k]) == 0)
-                    (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
-            }
+            remove_file(w, f->file_name);
+            for (size_t k = 0; k < f->extra_files.count; k++)
+                remove_file(w, ((const char *const *)f->extra_files.items)[k]);
         }
     for (size_t i = 0; i < w->pending.compact_index_count; i++) {
         p.len = 0;
-        if (pm_write_index_dir(w->c, w->partition, w->partition_len, w->bucket, &p, NULL) == 0 &&
-            pm_buf_printf(&p, "/%s", w->pending.compact_index[i].file_name) == 0)
+        dir.len = 0;
+        if (pm_write_index_dir(w->c, w->partition, w->partition_len, w->bucket, &dir, NULL) == 0 &&
+            pm_file_path_resolve(w->c->table, w->c->opts, pm_buf_cstr(&dir),
+                                 w->pending.compact_index[i].file_name, NULL, &p, NULL) == 0)
             (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
     }
     pm_buf_free(&p);
+    pm_buf_free(&dir);
 }
 
 /* Removes files compaction wrote that no commit took (not upgrades of committed files). */

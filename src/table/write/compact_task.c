@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "lsm/merge_reader.h"
+#include "meta/file_path.h"
 #include "meta/manifest_write.h"
 #include "table/file_reader.h"
 #include "table/interval_partition.h"
@@ -175,10 +176,9 @@ PM_MUST_CHECK static int open_file(task *t, const pm_manifest_entry *e, pm_buf *
     if ((rc = schema_of(t->k, e->file.schema_id, &fs, err)) != 0)
         return rc;
     path->len = 0;
-    rc = e->file.external_path != NULL ? pm_buf_puts(path, e->file.external_path)
-                                       : pm_buf_printf(path, "%s/%s", t->b->dir, e->file.file_name);
-    if (rc != 0)
-        return pm_buf_error(err, rc);
+    if ((rc = pm_file_path_resolve(t->k->c->table, t->k->c->opts, t->b->dir, e->file.file_name,
+                                   e->file.external_path, path, err)) != 0)
+        return rc;
     memset(&o, 0, sizeof(o));
     o.out_type = t->k->c->value_type;
     o.system_fields = true;
@@ -809,12 +809,8 @@ int pm_compact_append(pm_compactor *k, const pm_compact_bucket *b,
         pm_file_reader_options o;
         PM_TRY(schema_of(k, files[i]->file.schema_id, &fs, err));
         path.len = 0;
-        if ((rc = files[i]->file.external_path != NULL
-                      ? pm_buf_puts(&path, files[i]->file.external_path)
-                      : pm_buf_printf(&path, "%s/%s", b->dir, files[i]->file.file_name)) != 0) {
-            rc = pm_buf_error(err, rc);
-            goto done;
-        }
+        PM_TRY(pm_file_path_resolve(k->c->table, k->c->opts, b->dir, files[i]->file.file_name,
+                                    files[i]->file.external_path, &path, err));
         memset(&o, 0, sizeof(o));
         o.out_type = k->c->value_type;
         PM_TRY(pm_file_reader_open(&r, k->c->fs, pm_buf_cstr(&path), files[i], fs, &o, err));

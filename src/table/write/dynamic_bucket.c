@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "meta/file_path.h"
 #include "util/alloc.h"
 #include "util/bytes.h"
 #include "util/error.h"
@@ -232,20 +233,31 @@ static int build_order(part_index *p)
     return 0;
 }
 
+/* Reads a HASH index file of `table`, at the path meta/file_path.h checks.  No external
+ * roots apply: a writer refuses tables with data-file.external-paths before it gets here
+ * (write_ctx.h), so an external path of an index entry is always outside the table. */
+PM_MUST_CHECK static int read_index_file(pm_fs *fs, const char *table,
+                                         const pm_index_manifest_entry *e, uint8_t **data,
+                                         size_t *len, paimon_error *err)
+{
+    pm_buf dir, path;
+    int rc;
+    pm_buf_init(&dir, 0);
+    pm_buf_init(&path, 0);
+    if ((rc = pm_buf_printf(&dir, "%s/index", table)) != 0)
+        rc = pm_buf_error(err, rc);
+    else if ((rc = pm_file_path_resolve(table, NULL, pm_buf_cstr(&dir), e->file_name,
+                                        e->external_path, &path, err)) == 0)
+        rc = pm_fs_read_all(fs, pm_buf_cstr(&path), 0, data, len, err);
+    pm_buf_free(&dir);
+    pm_buf_free(&path);
+    return rc;
+}
+
 PM_MUST_CHECK static int read_hash_file(pm_dynamic_assigner *a, const pm_index_manifest_entry *e,
                                         uint8_t **data, size_t *len, paimon_error *err)
 {
-    char *path = NULL;
-    int rc;
-    if (e->external_path != NULL)
-        return pm_fs_read_all(a->fs, e->external_path, 0, data, len, err);
-    if ((path = pm_malloc(strlen(a->table) + strlen(e->file_name) + 16)) == NULL)
-        return pm_nomem(err);
-    snprintf(path, strlen(a->table) + strlen(e->file_name) + 16, "%s/index/%s", a->table,
-             e->file_name);
-    rc = pm_fs_read_all(a->fs, path, 0, data, len, err);
-    pm_free(path);
-    return rc;
+    return read_index_file(a->fs, a->table, e, data, len, err);
 }
 
 /* PartitionIndex.loadIndex: the HASH files of the partition, in the index manifest's order. */
@@ -391,18 +403,7 @@ int pm_hash_index_init(pm_hash_index *h, pm_fs *fs, const char *table,
         return pm_int_set_init(&h->set, 16) != 0 ? pm_nomem(err) : 0;
     if (pm_int_set_init(&h->set, (size_t)(entry->row_count > 0 ? entry->row_count : 0)) != 0)
         return pm_nomem(err);
-    if (entry->external_path != NULL) {
-        rc = pm_fs_read_all(fs, entry->external_path, 0, &data, &len, err);
-    } else {
-        char *path = pm_malloc(strlen(table) + strlen(entry->file_name) + 16);
-        if (path == NULL)
-            return pm_nomem(err);
-        snprintf(path, strlen(table) + strlen(entry->file_name) + 16, "%s/index/%s", table,
-                 entry->file_name);
-        rc = pm_fs_read_all(fs, path, 0, &data, &len, err);
-        pm_free(path);
-    }
-    if (rc != 0)
+    if ((rc = read_index_file(fs, table, entry, &data, &len, err)) != 0)
         return rc;
     for (size_t off = 0; off + 4 <= len && rc == 0; off += 4)
         rc = pm_int_set_add(&h->set, (int32_t)pm_load_be32(data + off), NULL);

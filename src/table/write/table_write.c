@@ -8,6 +8,7 @@
 #include "data/binary_row.h"
 #include "data/cast.h"
 #include "meta/file_entry.h"
+#include "meta/file_path.h"
 #include "table/write/bucket_fn.h"
 #include "table/write/bucket_writer.h"
 #include "table/write/cross_partition.h"
@@ -378,12 +379,14 @@ PM_MUST_CHECK static int dv_index_path(pm_table_write *w, const pm_index_manifes
                                        const uint8_t *part, size_t plen, int32_t bucket,
                                        pm_buf *out, paimon_error *err)
 {
+    pm_buf dir;
     int rc;
-    if (e->external_path != NULL)
-        return pm_buf_puts(out, e->external_path) != 0 ? pm_nomem(err) : 0;
-    if ((rc = pm_write_index_dir(&w->ctx, part, plen, bucket, out, err)) != 0)
-        return rc;
-    return pm_buf_printf(out, "/%s", e->file_name) != 0 ? pm_nomem(err) : 0;
+    pm_buf_init(&dir, 0);
+    if ((rc = pm_write_index_dir(&w->ctx, part, plen, bucket, &dir, err)) == 0)
+        rc = pm_file_path_resolve(w->ctx.table, w->ctx.opts, pm_buf_cstr(&dir), e->file_name,
+                                  e->external_path, out, err);
+    pm_buf_free(&dir);
+    return rc;
 }
 
 /* ---- partitions and writers ------------------------------------------------------------ */

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "data/binary_row.h"
+#include "meta/file_path.h"
+#include "table/feature_check.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/strlist.h"
@@ -18,19 +20,12 @@
 int pm_write_bucket_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
                         int32_t bucket, pm_buf *out, paimon_error *err)
 {
-    const char *dir = pm_options_get(c->opts, "data-file.path-directory");
     pm_binrow row;
     int rc;
     if ((rc = pm_binrow_deserialize(&row, partition, partition_len, err)) != 0)
         return rc;
-    if ((rc = pm_buf_printf(out, "%s/%s%s", c->table, dir != NULL ? dir : "",
-                            dir != NULL ? "/" : "")) != 0)
-        return pm_buf_error(err, rc);
-    if ((rc = pm_partition_path(out, c->part_fields, c->part_count, &row, &c->naming, err)) != 0)
-        return rc;
-    if ((rc = pm_buf_printf(out, "bucket-%d", bucket)) != 0)
-        return pm_buf_error(err, rc);
-    return 0;
+    return pm_file_path_bucket_dir(c->table, c->opts, c->part_fields, c->part_count, &row,
+                                   &c->naming, bucket, out, err);
 }
 
 /* One "LEVEL:VALUE" item of a per-level map option ("0:avro, 3:parquet"). */
@@ -370,6 +365,7 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
     c->schema_id = s->id;
     c->primary_key = s->primary_keys.count > 0;
     if ((rc = pm_options_get_i64(o, "bucket", &bucket, err)) != 0 ||
+        (rc = pm_table_check_write(table, s, err)) != 0 ||
         (rc = check_supported(s, c->primary_key, bucket, err)) != 0)
         return rc;
 
