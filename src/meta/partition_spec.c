@@ -12,13 +12,13 @@
 #include "util/error.h"
 
 struct pm_partition_spec {
-    size_t count;           /* items */
-    size_t part_count;      /* partition keys of the table */
-    const pm_type **types;  /* per partition key: its type (borrowed from the schema) */
-    int32_t *idx;           /* per item: the index of its partition key */
-    pm_column **values;     /* per item: one slot holding the value (null for the default name) */
-    pm_datum *datums;       /* per item: the value, bytes borrowed from values[i] */
-    pm_datum *row;          /* part_count datums: scratch for a decoded partition */
+    size_t count;          /* items */
+    size_t part_count;     /* partition keys of the table */
+    const pm_type **types; /* per partition key: its type (borrowed from the schema) */
+    int32_t *idx;          /* per item: the index of its partition key */
+    pm_column **values;    /* per item: one slot holding the value (null for the default name) */
+    pm_datum *datums;      /* per item: the value, bytes borrowed from values[i] */
+    pm_datum *row;         /* part_count datums: scratch for a decoded partition */
 };
 
 void pm_partition_spec_free(pm_partition_spec *s)

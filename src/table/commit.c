@@ -662,10 +662,9 @@ static int commit_one(pm_fs *fs, const char *table, const pm_commit_messages *m,
     pm_strlist_init(&a.ctx.written);
     if ((rc = view_load(fs, table, &v, err)) != 0)
         goto done;
-    if ((rc = read_conf(v.schema, &conf, err)) != 0 || (o->partition_count > 0 &&
-                                                      (rc = pm_partition_spec_parse(
-                                                           &v.spec, v.schema, o->partition,
-                                                           o->partition_count, err)) != 0)) {
+    if ((rc = read_conf(v.schema, &conf, err)) != 0 ||
+        (o->partition_count > 0 && (rc = pm_partition_spec_parse(&v.spec, v.schema, o->partition,
+                                                                 o->partition_count, err)) != 0)) {
         pm_err_prefix(err, rc, "%s: ", table); /* the table's options, the overwrite spec */
         goto done;
     }
