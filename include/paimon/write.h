@@ -352,13 +352,19 @@ typedef struct paimon_input paimon_input;
 PAIMON_API int paimon_input_open(paimon_input **out, const paimon_writer *writer, FILE *file,
                                  const char *format, paimon_error *err);
 
+/* Names the input in messages ("stdin", a file name; NULL: none, the default): errors about
+ * the input or one of its rows then read "NAME: line L, column C: ...".  Errors of anything
+ * else (a table's metadata file, say) never carry it: they name their own file.  The name
+ * is copied. */
+PAIMON_API int paimon_input_set_name(paimon_input *input, const char *name, paimon_error *err);
+
 /* Reads rows and writes them into `writer`: at most `max_rows` (<= 0: no limit), so that a
  * caller can prepare a commit every so many rows.  `*rows` (may be NULL) receives the rows
  * read by this call.  Returns 0 when the limit was reached (more rows may follow),
  * PAIMON_ITEROVER at the end of the input, or an error: a malformed record or a bad value is
- * PAIMON_EINVALID naming the input line (1-based, where the record starts) and the column,
- * as do the writer's own row checks (a row kind the table refuses); a read error is
- * PAIMON_EIO.  After an error the writer is unusable: free it without committing, and
+ * PAIMON_EINVALID naming the input (paimon_input_set_name), the line (1-based, where the
+ * record starts) and the column, as do the writer's own row checks (a row kind the table
+ * refuses); a read error is PAIMON_EIO.  After an error the writer is unusable: free it without committing, and
  * nothing of this input is committed.  One thread at a time per reader and writer. */
 PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, int64_t max_rows,
                                   int64_t *rows, paimon_error *err);

@@ -196,7 +196,8 @@ int cli_cmd_write(int argc, char **argv)
         goto done;
     }
     if (paimon_writer_open(&writer, table, &wo, &err) != 0 ||
-        paimon_input_open(&input, writer, file, format, &err) != 0) {
+        paimon_input_open(&input, writer, file, format, &err) != 0 ||
+        paimon_input_set_name(input, input_name, &err) != 0) {
         exit_code = cli_fail(&err, false);
         goto done;
     }
@@ -209,8 +210,9 @@ int cli_cmd_write(int argc, char **argv)
         if (rc == PAIMON_ITEROVER)
             at_end = true;
         else if (rc != 0) {
-            /* one line (DESIGN.md): the input, then the reader's "line L, column C: ..." */
-            fprintf(stderr, "paimon: %s: %s\n", input_name, err.message);
+            /* one line (DESIGN.md): the input's errors name it and the line ("stdin: line L,
+             * column C: ..."), those of the table's files name the file */
+            cli_fail(&err, false);
             say_committed_before(table_path, commits, committed_rows, first_snapshot,
                                  last_snapshot);
             goto done;

@@ -275,7 +275,8 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
     return 0;
 done:
 fail:
-    if (rc != 0)
+    /* the table's options and schema: name the table (files name themselves) */
+    if (rc != 0 && rc != PAIMON_ENOMEM && rc != PAIMON_ECORRUPT && rc != PAIMON_EIO)
         pm_err_prefix(err, rc, "%s: ", table);
     pm_table_write_free(w);
     return rc;
@@ -517,7 +518,7 @@ static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_er
 /* ---- per row --------------------------------------------------------------------------- */
 
 static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds, int64_t r,
-                       int64_t first_row, int8_t *kind, paimon_error *err)
+                       int8_t *kind, paimon_error *err)
 {
     if (w->rowkind_col >= 0) {
         const pm_column *c = b->columns[w->rowkind_col];
@@ -531,15 +532,13 @@ static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds
                 }
         }
         w->bad_row = r;
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "row %lld: column %s (rowkind.field) must be +I, -U, +U or -D",
-                          (long long)(first_row + r), b->type->fields[w->rowkind_col].name);
+        return pm_err_set(err, PAIMON_EINVALID, "column %s (rowkind.field) must be +I, -U, +U or -D",
+                          b->type->fields[w->rowkind_col].name);
     }
     *kind = kinds != NULL ? kinds[r] : PM_KIND_INSERT;
     if (*kind < 0 || *kind > 3) {
         w->bad_row = r;
-        return pm_err_set(err, PAIMON_EINVALID, "row %lld: row kind %d is not one of +I -U +U -D",
-                          (long long)(first_row + r), *kind);
+        return pm_err_set(err, PAIMON_EINVALID, "row kind %d is not one of +I -U +U -D", *kind);
     }
     return 0;
 }
@@ -646,7 +645,7 @@ done:
 }
 
 static int check_not_null(pm_table_write *w, const pm_batch *b, const int8_t *keep,
-                          int64_t first_row, paimon_error *err)
+                          paimon_error *err)
 {
     for (size_t k = 0; k < w->not_null_count; k++) {
         const pm_column *c = b->columns[w->not_null[k]];
@@ -655,9 +654,8 @@ static int check_not_null(pm_table_write *w, const pm_batch *b, const int8_t *ke
         for (int64_t r = 0; r < b->row_count; r++)
             if (keep[r] && !pm_column_is_valid(c, r)) {
                 w->bad_row = r;
-                return pm_err_set(
-                    err, PAIMON_EINVALID, "row %lld: Cannot write null to non-null column(%s)",
-                    (long long)(first_row + r), w->schema->row->fields[w->not_null[k]].name);
+                return pm_err_set(err, PAIMON_EINVALID, "Cannot write null to non-null column(%s)",
+                                  w->schema->row->fields[w->not_null[k]].name);
             }
     }
     return 0;
@@ -815,7 +813,7 @@ done:
 }
 
 int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *kinds,
-                         int64_t first_row, paimon_error *err)
+                         paimon_error *err)
 {
     const pm_batch *b = in;
     pm_batch *filled = NULL, *crossed = NULL;
@@ -839,7 +837,7 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
     /* 1. row kinds and filters (row_slot: -1 drops the row) */
     for (int64_t r = 0; r < n; r++) {
         int8_t k = 0;
-        PM_TRY(row_kind_of(w, b, kinds, r, first_row, &k, err));
+        PM_TRY(row_kind_of(w, b, kinds, r, &k, err));
         w->row_kind[r] = k;
         w->row_slot[r] = 0;
         if ((w->ignore_delete && !pm_kind_is_add(k)) ||
@@ -850,17 +848,16 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
         if (!w->ctx.primary_key && !pm_kind_is_add(k)) {
             w->bad_row = r;
             rc = pm_err_set(err, PAIMON_EINVALID,
-                            "row %lld: Append-only writer can only accept insert or "
+                            "Append-only writer can only accept insert or "
                             "update_after row kind, but current row kind is: %s. You can "
                             "configure 'ignore-delete' to ignore retract records.",
-                            (long long)(first_row + r),
                             k == PM_KIND_DELETE ? "DELETE" : "UPDATE_BEFORE");
             goto done;
         }
     }
     for (int64_t r = 0; r < n; r++)
         w->kinds[r] = w->row_slot[r] < 0 ? 0 : 1;
-    PM_TRY(check_not_null(w, b, w->kinds, first_row, err));
+    PM_TRY(check_not_null(w, b, w->kinds, err));
 
     /* 2. partition and bucket of each row */
     if (w->mode == MODE_CROSS) {
