@@ -277,7 +277,7 @@ PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, in
             if (rc != 0) {
                 input->batch = NULL;
                 if (rc != PAIMON_ITEROVER) {
-                    writer->failed = true; /* rows of this input were written: never commit */
+                    writer->failed = true;      /* rows of this input were written: never commit */
                     name_input(input, rc, err); /* the reader says "line L, column C: " */
                 }
                 break;
@@ -312,8 +312,8 @@ PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, in
             int64_t bad = pm_table_write_bad_row(writer->tw);
             writer->failed = true;
             if (bad >= 0) { /* one row refused: its line, in the input */
-                pm_err_prefix(err, rc, "line %lld: ",
-                              (long long)pm_input_row_line(input->in, first + bad));
+                pm_err_prefix(err, rc,
+                              "line %lld: ", (long long)pm_input_row_line(input->in, first + bad));
                 name_input(input, rc, err);
             }
             break;
