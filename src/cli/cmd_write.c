@@ -178,7 +178,7 @@ int cli_cmd_write(int argc, char **argv)
         file = stdin;
         input_name = "stdin";
     } else if ((file = fopen(input_path, "rb")) == NULL) {
-        fprintf(stderr, "paimon: %s: cannot open the input: %s\n", input_path, strerror(errno));
+        cli_error("%s: cannot open the input: %s", input_path, strerror(errno));
         free(part_copy);
         return CLI_EXIT_FAILED;
     } else {
@@ -228,8 +228,8 @@ int cli_cmd_write(int argc, char **argv)
         co.identifier = user == NULL ? commits : ident >= 0 ? ident + commits : INT64_MAX;
         co.result = &res;
         if (ident >= 0 && co.identifier == INT64_MAX) {
-            fprintf(stderr, "paimon: %s: commit identifier %lld + %lld is too large\n", table_path,
-                    ident, (long long)commits);
+            cli_error("%s: commit identifier %lld + %lld is too large", table_path, ident,
+                      (long long)commits);
             goto done;
         }
         paimon_commit_messages_free(messages);
