@@ -94,7 +94,7 @@ static void write_run(pm_fs *fs, const char *path, int64_t rows, int run, int ru
             pm_column_append_f64(b->columns[3], (double)(h % 100000) / 7.0);
             pm_column_append_bytes(b->columns[4], s, 16);
         }
-        if (pm_batch_set_rows(b, n, &err) != 0 || pm_table_write_batch(w, b, NULL, 0, &err) != 0)
+        if (pm_batch_set_rows(b, n, &err) != 0 || pm_table_write_batch(w, b, NULL, &err) != 0)
             die(&err);
         done += n;
     }

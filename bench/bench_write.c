@@ -213,7 +213,7 @@ static double run(bool pk, const char *extra_key, const char *extra_value, int64
         if (b >= POOL && b % POOL == 0)
             for (int p = 0; p < POOL; p++)
                 shift_keys(pool[p], 7919, keys);
-        if (pm_table_write_batch(w, batch, NULL, written, &err))
+        if (pm_table_write_batch(w, batch, NULL, &err))
             bench_die("write", &err);
         written += batch->row_count;
         since += batch->row_count;

@@ -59,9 +59,13 @@ typedef struct paimon_snapshot_info {
     const char *changelog_manifest_list; /* NULL when absent */
     const char *index_manifest;          /* NULL when absent */
     const char *json;                    /* every field of the file, Java's names and order */
+    const char *unreadable; /* NULL; or why the file cannot be read (damaged, unreadable):
+                               then only `id` is set, the other fields are 0 or NULL */
 } paimon_snapshot_info;
 
-/* All snapshots, oldest first.  A table without snapshots gives an empty list. */
+/* All snapshots, oldest first.  A table without snapshots gives an empty list.  A snapshot
+ * file that is damaged or cannot be read is listed with `unreadable` saying why, so that one
+ * bad file hides none of the others. */
 PAIMON_API int paimon_table_snapshots(paimon_table *table, paimon_list **out, paimon_error *err);
 PAIMON_API const paimon_snapshot_info *paimon_list_snapshot(const paimon_list *list, size_t i);
 

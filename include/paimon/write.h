@@ -141,7 +141,8 @@ typedef struct paimon_commit_options {
     const char *commit_user;      /* stable per writer; NULL: a fresh UUID */
     int64_t identifier;           /* strictly increasing per user; batch commits use INT64_MAX */
     int overwrite;                /* replace data: the partitions below, or as Java decides */
-    const char *const *partition; /* overwrite only: "k=v" items naming the partitions */
+    const char *const *partition; /* overwrite only: "k=v" items naming the partitions (see
+                                     paimon_table_check_partition) */
     size_t partition_count;
     paimon_commit_result *result; /* version 2; may be NULL: receives what the commit did */
 } paimon_commit_options;
@@ -156,6 +157,18 @@ typedef struct paimon_commit_options {
  * PAIMON_COMMIT_OPTIONS_VERSION), as PAIMON_COMMIT_OPTIONS_INIT does, writing only the bytes
  * that version has.  0, or PAIMON_EINVALID for a version this library does not know. */
 PAIMON_API int paimon_commit_options_init(paimon_commit_options *options, unsigned int version);
+
+/* Checks `partition_count` "k=v" items naming partitions of `table` (its schema when
+ * opened), as paimon_table_commit() and paimon_table_compact() read them: each value is
+ * parsed as its partition column's type, in the text form rows are written in (DATE
+ * 2026-04-19, TIMESTAMP 2026-04-19 10:11:12.5, DECIMAL 1.50, BOOLEAN true, BINARY
+ * base64:AQI=, strings as they are), and the table's partition.default-name
+ * (__DEFAULT_PARTITION__) stands for null.  Partitions are then matched by value, never by
+ * directory name.  0, or PAIMON_EINVALID naming the item: not k=v, a column that is not a
+ * partition key or is given twice, a value that does not parse.  Lets a caller tell a bad
+ * request from a failed operation before doing any work. */
+PAIMON_API int paimon_table_check_partition(paimon_table *table, const char *const *partition,
+                                            size_t partition_count, paimon_error *err);
 
 /* Commits `messages` to `table`; `options` may be NULL (the defaults).  `*snapshot_id` (may be NULL) receives the id of the last
  * new snapshot, or 0 when nothing was committed (empty commits are skipped, as Java's batch
@@ -205,7 +218,8 @@ typedef struct paimon_compact_options {
     unsigned int version;         /* PAIMON_COMPACT_OPTIONS_VERSION */
     int full;                     /* everything into the highest level (else: as the strategy
                                      picks, Java's universal compaction) */
-    const char *const *partition; /* "k=v" items: only partitions matching all; none: all */
+    const char *const *partition; /* "k=v" items: only partitions matching all; none: all
+                                     (see paimon_table_check_partition) */
     size_t partition_count;
     const char *commit_user; /* NULL: a fresh UUID */
 } paimon_compact_options;
@@ -338,13 +352,19 @@ typedef struct paimon_input paimon_input;
 PAIMON_API int paimon_input_open(paimon_input **out, const paimon_writer *writer, FILE *file,
                                  const char *format, paimon_error *err);
 
+/* Names the input in messages ("stdin", a file name; NULL: none, the default): errors about
+ * the input or one of its rows then read "NAME: line L, column C: ...".  Errors of anything
+ * else (a table's metadata file, say) never carry it: they name their own file.  The name
+ * is copied. */
+PAIMON_API int paimon_input_set_name(paimon_input *input, const char *name, paimon_error *err);
+
 /* Reads rows and writes them into `writer`: at most `max_rows` (<= 0: no limit), so that a
  * caller can prepare a commit every so many rows.  `*rows` (may be NULL) receives the rows
  * read by this call.  Returns 0 when the limit was reached (more rows may follow),
  * PAIMON_ITEROVER at the end of the input, or an error: a malformed record or a bad value is
- * PAIMON_EINVALID naming the input line (1-based, where the record starts) and the column,
- * as do the writer's own row checks (a row kind the table refuses); a read error is
- * PAIMON_EIO.  After an error the writer is unusable: free it without committing, and
+ * PAIMON_EINVALID naming the input (paimon_input_set_name), the line (1-based, where the
+ * record starts) and the column, as do the writer's own row checks (a row kind the table
+ * refuses); a read error is PAIMON_EIO.  After an error the writer is unusable: free it without committing, and
  * nothing of this input is committed.  One thread at a time per reader and writer. */
 PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, int64_t max_rows,
                                   int64_t *rows, paimon_error *err);

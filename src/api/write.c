@@ -7,6 +7,7 @@
 
 #include "api/api.h"
 #include "paimon/write.h"
+#include "meta/partition_spec.h"
 #include "table/alter.h"
 #include "table/commit.h"
 #include "table/compact.h"
@@ -115,6 +116,19 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     if (snapshot_id != NULL)
         *snapshot_id = id;
     return rc;
+}
+
+PAIMON_API int paimon_table_check_partition(paimon_table *table, const char *const *partition,
+                                            size_t partition_count, paimon_error *err)
+{
+    pm_partition_spec *spec = NULL;
+    int rc;
+    paimon_error_clear(err);
+    if (table == NULL || (partition == NULL && partition_count > 0))
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_table_check_partition: table needed");
+    rc = pm_partition_spec_parse(&spec, table->schema, partition, partition_count, err);
+    pm_partition_spec_free(spec);
+    return rc != 0 ? pm_err_prefix(err, rc, "%s: ", table->path) : 0;
 }
 
 PAIMON_API int paimon_commit_messages_abort(paimon_table *table,

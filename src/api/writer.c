@@ -66,13 +66,25 @@ PAIMON_API int paimon_writer_arrow_schema(const paimon_writer *writer, struct Ar
     return pm_arrow_export_schema(pm_table_write_type(writer->tw), out, err);
 }
 
+/* The table write refused one row of the batch just handed over (rows from `handed` on):
+ * name it, as the only layer that numbers the rows of this API.  Other failures name their
+ * own context. */
+static void name_row(const paimon_writer *w, paimon_error *err)
+{
+    int64_t bad = pm_table_write_bad_row(w->tw);
+    if (bad >= 0)
+        pm_err_prefix(err, PAIMON_EINVALID, "row %lld: ", (long long)(w->handed + bad));
+}
+
 /* Hands the rows written one at a time to the table write. */
 PM_MUST_CHECK static int flush_rows(paimon_writer *w, paimon_error *err)
 {
     int rc;
     if (w->rows == NULL || w->rows->row_count == 0)
         return 0;
-    rc = pm_table_write_batch(w->tw, w->rows, w->kinds, w->handed, err);
+    rc = pm_table_write_batch(w->tw, w->rows, w->kinds, err);
+    if (rc != 0)
+        name_row(w, err);
     w->handed += w->rows->row_count;
     pm_batch_reset(w->rows);
     if (rc != 0)
@@ -105,7 +117,9 @@ PAIMON_API int paimon_writer_write_arrow(paimon_writer *writer, const struct Arr
         return rc;
     if ((rc = pm_arrow_import_batch(pm_table_write_type(writer->tw), schema, array, &b, err)) != 0)
         return rc; /* nothing was written: the writer stays usable */
-    rc = pm_table_write_batch(writer->tw, b, kinds, writer->handed, err);
+    rc = pm_table_write_batch(writer->tw, b, kinds, err);
+    if (rc != 0)
+        name_row(writer, err);
     writer->handed += b->row_count;
     pm_batch_free(b);
     if (rc != 0)
@@ -194,6 +208,7 @@ struct paimon_input {
     pm_batch *slice;     /* rows off..off+k when a limit cuts a batch */
     int64_t *idx;        /* their indexes */
     int64_t last_line;   /* line of the last row read */
+    char *name;          /* owned: names the input in messages, or NULL */
 };
 
 PAIMON_API int paimon_input_open(paimon_input **out, const paimon_writer *writer, FILE *file,
@@ -219,18 +234,24 @@ PAIMON_API int paimon_input_open(paimon_input **out, const paimon_writer *writer
     return 0;
 }
 
-/* Rewrites a writer check's "row N: ..." message as "line L: ...". */
-static void name_line(paimon_input *in, const paimon_writer *w, int64_t first, paimon_error *err)
+PAIMON_API int paimon_input_set_name(paimon_input *input, const char *name, paimon_error *err)
 {
-    int64_t bad = pm_table_write_bad_row(w->tw);
-    const char *rest;
-    char msg[sizeof(err->message)];
-    if (bad < 0 || strncmp(err->message, "row ", 4) != 0 ||
-        (rest = strchr(err->message, ':')) == NULL)
-        return;
-    snprintf(msg, sizeof(msg), "line %lld%s", (long long)pm_input_row_line(in->in, first + bad),
-             rest);
-    memcpy(err->message, msg, sizeof(msg));
+    char *copy = NULL;
+    paimon_error_clear(err);
+    if (input == NULL)
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_input_set_name: no input");
+    if (name != NULL && (copy = pm_strdup(name)) == NULL)
+        return pm_nomem(err);
+    pm_free(input->name);
+    input->name = copy;
+    return 0;
+}
+
+/* An error about the input itself: named once, by the input's name. */
+static void name_input(const paimon_input *in, int rc, paimon_error *err)
+{
+    if (in->name != NULL)
+        pm_err_prefix(err, rc, "%s: ", in->name);
 }
 
 PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, int64_t max_rows,
@@ -255,8 +276,10 @@ PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, in
             rc = pm_input_next(input->in, &input->batch, &input->kinds, err);
             if (rc != 0) {
                 input->batch = NULL;
-                if (rc != PAIMON_ITEROVER)
-                    writer->failed = true; /* rows of this input were written: never commit */
+                if (rc != PAIMON_ITEROVER) {
+                    writer->failed = true;      /* rows of this input were written: never commit */
+                    name_input(input, rc, err); /* the reader says "line L, column C: " */
+                }
                 break;
             }
             first = 0;
@@ -280,14 +303,19 @@ PAIMON_API int paimon_input_write(paimon_input *input, paimon_writer *writer, in
                 break;
             b = input->slice;
         }
-        rc = pm_table_write_batch(writer->tw, b, input->kinds + first, writer->handed, err);
+        rc = pm_table_write_batch(writer->tw, b, input->kinds + first, err);
         writer->handed += k;
         input->off += k;
         done += k;
         input->last_line = pm_input_row_line(input->in, first + k - 1);
         if (rc != 0) {
+            int64_t bad = pm_table_write_bad_row(writer->tw);
             writer->failed = true;
-            name_line(input, writer, first, err);
+            if (bad >= 0) { /* one row refused: its line, in the input */
+                pm_err_prefix(err, rc,
+                              "line %lld: ", (long long)pm_input_row_line(input->in, first + bad));
+                name_input(input, rc, err);
+            }
             break;
         }
     }
@@ -306,6 +334,7 @@ PAIMON_API void paimon_input_free(paimon_input *input)
     if (input == NULL)
         return;
     pm_input_free(input->in);
+    pm_free(input->name);
     pm_batch_free(input->slice);
     pm_free(input->idx);
     pm_free(input);

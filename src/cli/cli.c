@@ -7,10 +7,54 @@
 #include <string.h>
 #include <time.h>
 
+/* The length of the strict UTF-8 sequence at s (RFC 3629: shortest form, no surrogates,
+ * nothing past U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+    unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    if (n == 0 || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+void cli_error(const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    /* one printable line, as the library's messages are: what a user typed or a file held
+     * may be anything (util/error.h has the same rule) */
+    fputs("paimon: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p != '\0';) {
+        size_t n = *p < 0x80 ? 1 : utf8_len(p);
+        if (*p >= 0x20 && *p != 0x7f && n > 0) {
+            fwrite(p, 1, n, stderr);
+            p += n;
+            continue;
+        }
+        if (*p == '\n' || *p == '\t' || *p == '\r')
+            fprintf(stderr, "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+        else
+            fprintf(stderr, "\\x%02x", *p);
+        p++;
+    }
+    fputc('\n', stderr);
+}
+
 int cli_fail(const paimon_error *err, bool usage_on_invalid)
 {
-    fprintf(stderr, "paimon: %s\n",
-            err->message[0] != '\0' ? err->message : paimon_strerror(err->code));
+    cli_error("%s", err->message[0] != '\0' ? err->message : paimon_strerror(err->code));
     if (usage_on_invalid && err->code == PAIMON_EINVALID)
         return CLI_EXIT_USAGE;
     return CLI_EXIT_FAILED;
@@ -18,12 +62,12 @@ int cli_fail(const paimon_error *err, bool usage_on_invalid)
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char msg[1536];
     va_list ap;
-    fprintf(stderr, "paimon: %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see paimon %s --help)\n", cmd);
+    cli_error("%s: %s (see paimon %s --help)", cmd, msg, cmd);
     return CLI_EXIT_USAGE;
 }
 

@@ -18,6 +18,11 @@
 #define CLI_EXIT_FAILED 1
 #define CLI_EXIT_USAGE  2
 
+/* Prints "paimon: MESSAGE" on one line of stderr, control characters and bytes that are
+ * not strict UTF-8 escaped (\n, \t, \r, \xNN): user text (names, paths, values) may be
+ * anything. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Prints "paimon: MESSAGE" for a failed library call and returns CLI_EXIT_FAILED, or
  * CLI_EXIT_USAGE when the error is a parse error of the user's own argument
  * (usage_on_invalid and code PAIMON_EINVALID). */

@@ -81,7 +81,7 @@ int cli_cmd_alter(int argc, char **argv)
     if ((change.kind == PAIMON_ALTER_ADD_COLUMN &&
          paimon_columns_check(change.column, &err) != 0) ||
         (change.kind == PAIMON_ALTER_ALTER_TYPE && paimon_type_check(change.value, &err) != 0)) {
-        fprintf(stderr, "paimon: alter: %s\n", err.message);
+        cli_error("alter: %s", err.message);
         return CLI_EXIT_USAGE;
     }
     if (change.kind == PAIMON_ALTER_SET_OPTION) {

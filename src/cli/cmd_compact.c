@@ -19,7 +19,8 @@ static const char USAGE[] =
     "Compacts the buckets of a primary-key table and commits one COMPACT snapshot.\n"
     "--full       merges every bucket's files into the highest level (else: what universal\n"
     "             compaction picks, as Java's writers would)\n"
-    "--partition  only the partitions matching every k=v (repeatable)\n"
+    "--partition  only the partitions matching every k=v (repeatable); v is written as in\n"
+    "             rows (dt=2026-04-19), __DEFAULT_PARTITION__ for null\n"
     "Nothing to compact: no snapshot is made.\n";
 
 static const cli_option OPTIONS[] = {
@@ -69,8 +70,15 @@ int cli_cmd_compact(int argc, char **argv)
     o.full = cli_has(&a, "full");
     o.partition = nitems > 0 ? items : NULL;
     o.partition_count = nitems;
-    if (paimon_table_open(&table, a.positional[0], &err) != 0 ||
-        paimon_table_compact(table, &o, &id, &err) != 0) {
+    if (paimon_table_open(&table, a.positional[0], &err) != 0) {
+        exit_code = cli_fail(&err, false);
+        goto done;
+    }
+    if (paimon_table_check_partition(table, o.partition, o.partition_count, &err) != 0) {
+        exit_code = cli_fail(&err, true); /* a value that does not parse: bad usage */
+        goto done;
+    }
+    if (paimon_table_compact(table, &o, &id, &err) != 0) {
         exit_code = cli_fail(&err, false);
         goto done;
     }

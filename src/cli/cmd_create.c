@@ -71,7 +71,7 @@ int cli_cmd_create(int argc, char **argv)
         return cli_usage_error("create", "missing --schema 'COLUMNS'");
     /* A schema that does not parse is bad usage (exit 2), as DESIGN.md says. */
     if (paimon_columns_check(cli_get(&a, "schema"), &err) != 0) {
-        fprintf(stderr, "paimon: create: %s\n", err.message);
+        cli_error("create: %s", err.message);
         return CLI_EXIT_USAGE;
     }
     o.columns = cli_get(&a, "schema");

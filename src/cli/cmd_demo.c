@@ -35,7 +35,7 @@ static int write_batch(const char *self, const char *dir, const char *table, con
     FILE *f;
     snprintf(path, sizeof(path), "%s/orders-%d.jsonl", dir, n);
     if ((f = fopen(path, "w")) == NULL) {
-        fprintf(stderr, "paimon: demo: cannot create %s\n", path);
+        cli_error("demo: cannot create %s", path);
         return -1;
     }
     printf("\n%s (%s):\n", title, path);
@@ -136,7 +136,7 @@ int cli_cmd_demo(int argc, char **argv)
     if (stat(schema_dir, &st) == 0)
         nftw(table, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     if (mkdir(dir, 0755) != 0 && stat(dir, &st) != 0) {
-        fprintf(stderr, "paimon: demo: cannot create %s\n", dir);
+        cli_error("demo: cannot create %s", dir);
         return CLI_EXIT_FAILED;
     }
 

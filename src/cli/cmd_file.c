@@ -39,7 +39,7 @@ static int count_rows(paimon_cursor *cur)
     for (;;) {
         if (s.get_next(&s, &a) != 0) {
             const char *msg = s.get_last_error(&s);
-            fprintf(stderr, "paimon: %s\n", msg != NULL ? msg : "read failed");
+            cli_error("%s", msg != NULL ? msg : "read failed");
             s.release(&s);
             return CLI_EXIT_FAILED;
         }

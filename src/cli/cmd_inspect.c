@@ -64,14 +64,22 @@ static int view_snapshots(paimon_table *t, bool jsonl, paimon_error *err)
 {
     paimon_list *l = NULL;
     cli_table *tab;
+    size_t bad = 0;
     int rc = paimon_table_snapshots(t, &l, err);
     if (rc != 0)
         return rc;
     if (jsonl) {
-        for (size_t i = 0; i < paimon_list_count(l); i++)
-            printf("%s\n", paimon_list_snapshot(l, i)->json);
-        paimon_list_free(l);
-        return 0;
+        for (size_t i = 0; i < paimon_list_count(l); i++) {
+            const paimon_snapshot_info *s = paimon_list_snapshot(l, i);
+            if (s->unreadable == NULL) {
+                printf("%s\n", s->json);
+                continue;
+            }
+            printf("{\"id\":%" PRId64 ",\"unreadable\":", s->id);
+            cli_json_string(stdout, s->unreadable);
+            fputs("}\n", stdout);
+        }
+        goto unreadable;
     }
     tab = cli_table_new(8);
     cli_table_add(tab, (const char *[]){"id", "kind", "committed (UTC)", "schema", "total rows",
@@ -80,6 +88,10 @@ static int view_snapshots(paimon_table *t, bool jsonl, paimon_error *err)
         const paimon_snapshot_info *s = paimon_list_snapshot(l, i);
         char id[24], when[40], schema[24], total[24], delta[24], cl[24];
         i64(id, sizeof(id), s->id);
+        if (s->unreadable != NULL) {
+            cli_table_add(tab, (const char *[]){id, "UNREADABLE", "-", "-", "-", "-", "-", "-"});
+            continue;
+        }
         cli_format_millis(when, sizeof(when), s->time_millis);
         i64(schema, sizeof(schema), s->schema_id);
         count(total, sizeof(total), s->total_record_count);
@@ -90,7 +102,21 @@ static int view_snapshots(paimon_table *t, bool jsonl, paimon_error *err)
     }
     cli_table_print(tab, stdout);
     cli_table_free(tab);
+unreadable:
+    /* every other snapshot is listed; each damaged one is named on stderr, and the exit
+     * status says that something could not be read */
+    for (size_t i = 0; i < paimon_list_count(l); i++)
+        if (paimon_list_snapshot(l, i)->unreadable != NULL) {
+            if (bad++ > 0)
+                cli_error("%s", err->message);
+            snprintf(err->message, sizeof(err->message), "%s",
+                     paimon_list_snapshot(l, i)->unreadable);
+        }
     paimon_list_free(l);
+    if (bad > 0) {
+        err->code = PAIMON_ECORRUPT;
+        return PAIMON_ECORRUPT;
+    }
     return 0;
 }
 
@@ -283,7 +309,8 @@ static int view_summary(paimon_table *t, bool jsonl, paimon_error *err)
         cli_json_string(stdout, paimon_table_path(t));
         printf(",\"schema\":%s,\"snapshots\":%zu,\"latest_snapshot\":", s->json,
                paimon_list_count(snaps));
-        if (paimon_list_count(snaps) > 0)
+        if (paimon_list_count(snaps) > 0 &&
+            paimon_list_snapshot(snaps, paimon_list_count(snaps) - 1)->json != NULL)
             printf("%s", paimon_list_snapshot(snaps, paimon_list_count(snaps) - 1)->json);
         else
             fputs("null", stdout);
@@ -307,9 +334,15 @@ static int view_summary(paimon_table *t, bool jsonl, paimon_error *err)
             bytes += paimon_list_file(files, i)->file_size;
         }
         cli_format_millis(when, sizeof(when), latest->time_millis);
+        size_t bad = 0;
+        for (size_t i = 0; i < paimon_list_count(snaps); i++)
+            bad += paimon_list_snapshot(snaps, i)->unreadable != NULL;
         printf("snapshots   %zu (%" PRId64 "..%" PRId64 "); latest %s at %s UTC\n",
                paimon_list_count(snaps), paimon_list_snapshot(snaps, 0)->id, latest->id,
                latest->commit_kind, when);
+        if (bad > 0)
+            printf("            %zu unreadable (paimon inspect %s snapshots)\n", bad,
+                   paimon_table_path(t));
         printf("live files  %zu, %" PRId64 " rows, %" PRId64 " bytes\n", paimon_list_count(files),
                rows, bytes);
     }

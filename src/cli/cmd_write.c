@@ -19,6 +19,7 @@
  * and a failed overwrite changes nothing; the writer streams rows into files, so one
  * commit at the end needs no more memory.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,9 @@ static const char USAGE[] =
     "            (change events, op c r u d)\n"
     "--overwrite replaces the data of the partitions written (or of the whole table when it\n"
     "            is not partitioned) in one commit; --partition names the partitions to\n"
-    "            replace instead, and every row must lie in them.  Not with --commit-every:\n"
+    "            replace instead (values written as in rows: dt=2026-04-19;\n"
+    "            __DEFAULT_PARTITION__ for null), and every row must lie in them.  Not\n"
+    "            with --commit-every:\n"
     "            readers see the old rows or the new ones, never a mix\n"
     "--commit-user, --commit-identifier\n"
     "            exactly-once retries: commit K of this write (0, 1, ...) is identifier N+K of\n"
@@ -175,7 +178,7 @@ int cli_cmd_write(int argc, char **argv)
         file = stdin;
         input_name = "stdin";
     } else if ((file = fopen(input_path, "rb")) == NULL) {
-        fprintf(stderr, "paimon: %s: cannot open the input\n", input_path);
+        cli_error("%s: cannot open the input: %s", input_path, strerror(errno));
         free(part_copy);
         return CLI_EXIT_FAILED;
     } else {
@@ -184,9 +187,17 @@ int cli_cmd_write(int argc, char **argv)
 
     wo.overwrite = cli_has(&a, "overwrite");
     wo.commit_user = user;
-    if (paimon_table_open(&table, table_path, &err) != 0 ||
-        paimon_writer_open(&writer, table, &wo, &err) != 0 ||
-        paimon_input_open(&input, writer, file, format, &err) != 0) {
+    if (paimon_table_open(&table, table_path, &err) != 0) {
+        exit_code = cli_fail(&err, false);
+        goto done;
+    }
+    if (paimon_table_check_partition(table, items, nitems, &err) != 0) {
+        exit_code = cli_fail(&err, true); /* a value that does not parse: bad usage */
+        goto done;
+    }
+    if (paimon_writer_open(&writer, table, &wo, &err) != 0 ||
+        paimon_input_open(&input, writer, file, format, &err) != 0 ||
+        paimon_input_set_name(input, input_name, &err) != 0) {
         exit_code = cli_fail(&err, false);
         goto done;
     }
@@ -199,8 +210,9 @@ int cli_cmd_write(int argc, char **argv)
         if (rc == PAIMON_ITEROVER)
             at_end = true;
         else if (rc != 0) {
-            /* one line (DESIGN.md): the input, then the reader's "line L, column C: ..." */
-            fprintf(stderr, "paimon: %s: %s\n", input_name, err.message);
+            /* one line (DESIGN.md): the input's errors name it and the line ("stdin: line L,
+             * column C: ..."), those of the table's files name the file */
+            cli_fail(&err, false);
             say_committed_before(table_path, commits, committed_rows, first_snapshot,
                                  last_snapshot);
             goto done;
@@ -216,8 +228,8 @@ int cli_cmd_write(int argc, char **argv)
         co.identifier = user == NULL ? commits : ident >= 0 ? ident + commits : INT64_MAX;
         co.result = &res;
         if (ident >= 0 && co.identifier == INT64_MAX) {
-            fprintf(stderr, "paimon: %s: commit identifier %lld + %lld is too large\n", table_path,
-                    ident, (long long)commits);
+            cli_error("%s: commit identifier %lld + %lld is too large", table_path, ident,
+                      (long long)commits);
             goto done;
         }
         paimon_commit_messages_free(messages);

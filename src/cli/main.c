@@ -56,6 +56,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; COMMANDS[i].name != NULL; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
             return COMMANDS[i].run(argc - 2, argv + 2);
-    fprintf(stderr, "paimon: unknown command '%s' (see paimon --help)\n", argv[1]);
+    cli_error("unknown command '%s' (see paimon --help)", argv[1]);
     return CLI_EXIT_USAGE;
 }

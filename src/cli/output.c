@@ -12,6 +12,8 @@
  *          NULL.  A string value that could be mistaken for it or for another value -- NULL
  *          in any case, the empty string, one starting or ending with a space, one starting
  *          with a double quote -- is printed in double quotes, with its quotes doubled.
+ *          Control characters and backslashes in strings are escaped as in C (\n, \t, \r,
+ *          \\, \xNN): a row stays on one line.
  *          Columns of numeric types (TINYINT .. BIGINT, FLOAT, DOUBLE, DECIMAL) are
  *          right-aligned, all others left-aligned: the column's type decides, never how a
  *          value looks.
@@ -214,23 +216,36 @@ cli_output *cli_output_of(cli_format format, FILE *out, const paimon_cursor *cur
     return o;
 }
 
-/* A string value as the table shows it: quoted when it could pass for NULL or another. */
+/* A string value as the table shows it: on one line, control characters and backslashes
+ * escaped as in C (\n, \t, \r, \\, \xNN), so a row never breaks the alignment; then quoted
+ * when it could pass for NULL or another value. */
 static char *table_string(const char *text, size_t len)
 {
+    static const char hex[] = "0123456789abcdef";
     bool quote = len == 0 || text[0] == ' ' || text[len - 1] == ' ' || text[0] == '"' ||
                  (len == 4 && strncasecmp(text, "NULL", 4) == 0);
-    char *cell, *p;
-    if (!quote)
-        return cli_strdup(text);
-    cell = cli_calloc(2 * len + 3, 1);
-    p = cell;
-    *p++ = '"';
+    char *cell = cli_calloc(4 * len + 3, 1), *p = cell;
+    if (quote)
+        *p++ = '"';
     for (size_t i = 0; i < len; i++) {
-        if (text[i] == '"')
+        unsigned char c = (unsigned char)text[i];
+        if (c == '"' && quote) {
             *p++ = '"';
-        *p++ = text[i];
+            *p++ = '"';
+        } else if (c == '\\' || c == '\n' || c == '\t' || c == '\r') {
+            *p++ = '\\';
+            *p++ = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+        } else if (c < 0x20 || c == 0x7f) {
+            *p++ = '\\';
+            *p++ = 'x';
+            *p++ = hex[c >> 4];
+            *p++ = hex[c & 15];
+        } else {
+            *p++ = (char)c;
+        }
     }
-    *p = '"';
+    if (quote)
+        *p = '"';
     return cell;
 }
 

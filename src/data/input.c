@@ -133,6 +133,8 @@ int pm_input_fail(pm_input_ctx *x, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    if (x->line <= 0 && x->column == NULL) /* a value outside any input (pm_input_value) */
+        return pm_err_set(x->err, PAIMON_EINVALID, "%s", msg);
     o = (size_t)snprintf(where, sizeof(where), "line %lld", (long long)x->line);
     if (x->column != NULL) {
         o += (size_t)snprintf(where + o, sizeof(where) - o, ", column %s", x->column);
@@ -151,6 +153,20 @@ int pm_input_fail(pm_input_ctx *x, const char *fmt, ...)
     if (o >= sizeof(where))
         where[sizeof(where) - 1] = '\0';
     return pm_err_set(x->err, PAIMON_EINVALID, "%s: %s", where, msg);
+}
+
+int pm_input_value(pm_column *c, const uint8_t *s, size_t len, paimon_error *err)
+{
+    pm_input_ctx x;
+    int rc;
+    memset(&x, 0, sizeof(x));
+    x.err = err;
+    pm_buf_init(&x.unescaped, 0);
+    pm_buf_init(&x.decoded, 0);
+    rc = pm_input_text(&x, c, s, len, NULL);
+    pm_buf_free(&x.unescaped);
+    pm_buf_free(&x.decoded);
+    return rc;
 }
 
 int pm_input_fail_buf(pm_input_ctx *x, int rc)

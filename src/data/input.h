@@ -123,6 +123,12 @@ PM_MUST_CHECK int pm_input_next(pm_row_input *in, pm_batch **batch, const int8_t
  * messages of later checks (a primary key that is null, a partition value). */
 int64_t pm_input_row_line(const pm_row_input *in, int64_t row);
 
+/* Parses one value from its text as the CSV form writes it (strings as they are, nested
+ * values as their JSON, every check above applied) and appends it to `c`, a column of the
+ * value's type: the one parser for values given as text outside an input (partition specs).
+ * PAIMON_EINVALID says why, without a position (the caller names the value). */
+PM_MUST_CHECK int pm_input_value(pm_column *c, const uint8_t *s, size_t len, paimon_error *err);
+
 /* Releases the reader (and its batch).  Accepts NULL. */
 void pm_input_free(pm_row_input *in);
 

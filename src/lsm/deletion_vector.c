@@ -232,6 +232,14 @@ done:
     return rc;
 }
 
+int pm_dv_index_check(const uint8_t *data, size_t len, const char *path, paimon_error *err)
+{
+    if (len < 1 || data[0] != PM_DV_INDEX_VERSION)
+        return pm_corrupt(err, "%s: deletion vector index file of version %d, expected %d", path,
+                          len < 1 ? -1 : data[0], PM_DV_INDEX_VERSION);
+    return 0;
+}
+
 int pm_dv_read(pm_fs *fs, const char *path, int64_t offset, int64_t length, pm_dv **out,
                paimon_error *err)
 {
@@ -248,6 +256,11 @@ int pm_dv_read(pm_fs *fs, const char *path, int64_t offset, int64_t length, pm_d
                           (long long)offset, (long long)length);
     if ((rc = fs->open(fs, path, &in, err)) != 0)
         return rc;
+    /* the file's version first, as a restoring writer checks it (one rule for both) */
+    if ((rc = in->size < 1 ? pm_dv_index_check(head, 0, path, err)
+                           : in->read_at(in, 0, 1, head, err)) != 0 ||
+        (rc = pm_dv_index_check(head, 1, path, err)) != 0)
+        goto done;
     if ((rc = in->read_at(in, (uint64_t)offset, 4, head, err)) != 0)
         goto done;
     size = pm_load_be32(head);

@@ -54,7 +54,14 @@ bool pm_dv_is_64(const pm_dv *dv);
 PM_MUST_CHECK int pm_dv_decode(const uint8_t *data, size_t len, int64_t range_length,
                                const char *what, uint64_t offset, pm_dv **out, paimon_error *err);
 
-/* Reads the vector of a range (offset, length) of index file `path`. */
+/* Checks the version byte that opens every index file (data[0..len), len 0 for an empty
+ * file): PAIMON_ECORRUPT naming `path` when it is not PM_DV_INDEX_VERSION.  Readers and
+ * restoring writers check it alike. */
+PM_MUST_CHECK int pm_dv_index_check(const uint8_t *data, size_t len, const char *path,
+                                    paimon_error *err);
+
+/* Reads the vector of a range (offset, length) of index file `path`, after checking the
+ * file's version byte. */
 PM_MUST_CHECK int pm_dv_read(pm_fs *fs, const char *path, int64_t offset, int64_t length,
                              pm_dv **out, paimon_error *err);
 

@@ -380,7 +380,7 @@ int pm_table_alter(pm_fs *fs, const char *path, const paimon_alter *change, int6
         s = NULL;
         if ((rc = pm_schema_read_latest(fs, path, &s, err)) != 0 ||
             (rc = pm_snapshot_latest_id(fs, path, &snap_id, &has_snapshots, err)) != 0)
-            goto done;
+            goto named; /* these name the table or the file themselves */
         if ((rc = apply(s, change, has_snapshots, err)) != 0)
             goto done;
         s->id++;
@@ -392,12 +392,14 @@ int pm_table_alter(pm_fs *fs, const char *path, const paimon_alter *change, int6
             continue; /* another writer took the id: re-apply to its schema */
         if (rc == 0 && new_id != NULL)
             *new_id = s->id;
-        goto done;
+        goto named; /* a failed schema write names its file */
     }
     rc = pm_err_set(err, PAIMON_ECONFLICT, "schema changes kept racing with other writers");
 done:
-    if (rc != 0 && rc != PAIMON_ECONFLICT)
+    /* the change or the table's options: name the table, once */
+    if (rc != 0)
         pm_err_prefix(err, rc, "%s: ", path);
+named:
     pm_schema_free(s);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "meta/manifest_write.h"
 #include "meta/option_catalog.h"
 #include "meta/partition.h"
+#include "meta/partition_spec.h"
 #include "meta/paths.h"
 #include "meta/schema.h"
 #include "util/alloc.h"
@@ -111,6 +112,7 @@ typedef struct table_view {
     const pm_type *key_types[MAX_KEY_FIELDS]; /* trimmed primary key types */
     size_t key_count;
     pm_partition_naming naming;
+    pm_partition_spec *spec; /* the overwrite spec, or NULL */
 } table_view;
 
 PM_MUST_CHECK static int view_load(pm_fs *fs, const char *table, table_view *v, paimon_error *err)
@@ -133,65 +135,12 @@ PM_MUST_CHECK static int view_load(pm_fs *fs, const char *table, table_view *v, 
     return 0;
 }
 
-/* Does the partition (serialized row) match every "k=v" item of the overwrite spec?  The
- * comparison is on the directory names Java derives, so values match as Java prints them. */
+/* Does the partition (serialized row) match the overwrite spec (meta/partition_spec.h)? */
 PM_MUST_CHECK static int partition_matches(const table_view *v, const pm_avro_bytes *part,
-                                           const char *const *spec, size_t spec_count, bool *out,
-                                           paimon_error *err)
+                                           bool *out, paimon_error *err)
 {
-    pm_binrow row;
-    pm_buf path, item;
-    int rc;
     *out = true;
-    if (spec_count == 0)
-        return 0;
-    if ((rc = pm_binrow_deserialize(&row, part->ptr, part->len, err)) != 0)
-        return rc;
-    pm_buf_init(&path, 0);
-    pm_buf_init(&item, 0);
-    if ((rc = pm_buf_putc(&path, '/')) != 0 ||
-        (rc = pm_partition_path(&path, v->parts, v->part_count, &row, &v->naming, err)) != 0)
-        goto done;
-    for (size_t i = 0; i < spec_count && *out; i++) {
-        const char *eq = strchr(spec[i], '=');
-        pm_buf_reset(&item);
-        if (eq == NULL) {
-            rc = pm_err_set(err, PAIMON_EINVALID, "partition '%s' is not k=v", spec[i]);
-            goto done;
-        }
-        if ((rc = pm_buf_putc(&item, '/')) != 0 ||
-            (rc = pm_partition_escape(&item, spec[i], (size_t)(eq - spec[i]))) != 0 ||
-            (rc = pm_buf_putc(&item, '=')) != 0 ||
-            (rc = pm_partition_escape(&item, eq + 1, strlen(eq + 1))) != 0 ||
-            (rc = pm_buf_putc(&item, '/')) != 0) {
-            rc = pm_buf_error(err, rc);
-            goto done;
-        }
-        *out = strstr(pm_buf_cstr(&path), pm_buf_cstr(&item)) != NULL;
-    }
-done:
-    pm_buf_free(&path);
-    pm_buf_free(&item);
-    return rc;
-}
-
-PM_MUST_CHECK static int check_spec_keys(const table_view *v, const pm_commit_opts *o,
-                                         paimon_error *err)
-{
-    for (size_t i = 0; i < o->partition_count; i++) {
-        const char *eq = strchr(o->partition[i], '=');
-        bool known = false;
-        if (eq == NULL)
-            return pm_err_set(err, PAIMON_EINVALID, "partition '%s' is not k=v", o->partition[i]);
-        for (size_t k = 0; k < v->part_count; k++)
-            known |=
-                strlen(v->parts[k]->name) == (size_t)(eq - o->partition[i]) &&
-                strncmp(v->parts[k]->name, o->partition[i], (size_t)(eq - o->partition[i])) == 0;
-        if (!known)
-            return pm_err_set(err, PAIMON_EINVALID, "partition '%s': not a partition column",
-                              o->partition[i]);
-    }
-    return 0;
+    return v->spec == NULL ? 0 : pm_partition_spec_match(v->spec, part->ptr, part->len, out, err);
 }
 
 /* ---- conflicts ------------------------------------------------------------------------- */
@@ -361,8 +310,7 @@ PM_MUST_CHECK static int build_delta(attempt *a, const table_view *v, const pm_c
                 for (size_t k = 0; k < m->data_count && !hit; k++)
                     hit = m->data[k].kind == PM_FILE_KIND_ADD &&
                           same_bytes(&m->data[k].partition, &live[i]->partition);
-            } else if ((rc = partition_matches(v, &live[i]->partition, o->partition,
-                                               o->partition_count, &hit, err)) != 0) {
+            } else if ((rc = partition_matches(v, &live[i]->partition, &hit, err)) != 0) {
                 return rc;
             }
             if (!hit)
@@ -380,8 +328,7 @@ PM_MUST_CHECK static int build_delta(attempt *a, const table_view *v, const pm_c
                 hit = false;
                 for (size_t k = 0; k < m->data_count && !hit; k++)
                     hit = same_bytes(&m->data[k].partition, &prev_index[i].partition);
-            } else if ((rc = partition_matches(v, &prev_index[i].partition, o->partition,
-                                               o->partition_count, &hit, err)) != 0) {
+            } else if ((rc = partition_matches(v, &prev_index[i].partition, &hit, err)) != 0) {
                 return rc;
             }
             if (hit) {
@@ -393,8 +340,7 @@ PM_MUST_CHECK static int build_delta(attempt *a, const table_view *v, const pm_c
     for (size_t i = 0; i < m->data_count; i++) {
         if (o->overwrite && o->partition_count > 0 && m->data[i].kind == PM_FILE_KIND_ADD) {
             bool hit;
-            if ((rc = partition_matches(v, &m->data[i].partition, o->partition, o->partition_count,
-                                        &hit, err)) != 0)
+            if ((rc = partition_matches(v, &m->data[i].partition, &hit, err)) != 0)
                 return rc;
             if (!hit)
                 return pm_err_set(err, PAIMON_EINVALID,
@@ -718,7 +664,9 @@ PM_MUST_CHECK static int commit_one(pm_fs *fs, const char *table, const pm_commi
     pm_strlist_init(&a.ctx.written);
     if ((rc = view_load(fs, table, &v, err)) != 0)
         goto done;
-    if ((rc = read_conf(v.schema, &conf, err)) != 0 || (rc = check_spec_keys(&v, o, err)) != 0) {
+    if ((rc = read_conf(v.schema, &conf, err)) != 0 ||
+        (o->partition_count > 0 && (rc = pm_partition_spec_parse(&v.spec, v.schema, o->partition,
+                                                                 o->partition_count, err)) != 0)) {
         pm_err_prefix(err, rc, "%s: ", table); /* the table's options, the overwrite spec */
         goto done;
     }
@@ -850,6 +798,7 @@ hints:
 done:
     attempt_cleanup(&a, false);
     pm_arena_free(&a.arena);
+    pm_partition_spec_free(v.spec);
     pm_schema_free(v.schema);
     return rc;
 }

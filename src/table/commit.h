@@ -13,8 +13,8 @@
  * manifest_write.c, file_entry.c).
  *
  *   0. Once per snapshot: the table's schema and key types, the commit.* options, the keys
- *      of an overwrite spec.
- *        view_load, read_conf, check_spec_keys
+ *      of an overwrite spec, parsed as values of the partition columns.
+ *        view_load, read_conf, pm_partition_spec_parse
  *
  * One attempt (Java FileStoreCommitImpl.tryCommitOnce):
  *

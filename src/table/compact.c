@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "data/binary_row.h"
-#include "meta/partition.h"
+#include "meta/partition_spec.h"
 #include "meta/schema.h"
 #include "table/commit.h"
 #include "table/write/changelog_compact.h"
@@ -13,53 +13,12 @@
 #include "util/alloc.h"
 #include "util/buf.h"
 
-typedef struct part_filter {
-    const pm_compact_opts *o;
-    const pm_field *parts[PM_WRITE_MAX_KEYS];
-    size_t part_count;
-    pm_partition_naming naming;
-    pm_buf path, item;
-} part_filter;
-
-/* Does the partition match every "k=v" item?  Compared on the directory names Java
- * derives (as overwrite partitions are), so values match as Java prints them. */
+/* Does the partition match the --partition spec (meta/partition_spec.h)?  A partition
+ * row that does not decode matches nothing (the scan that listed it reports it). */
 static bool matches(void *arg, const uint8_t *partition, size_t len)
 {
-    part_filter *f = arg;
-    pm_binrow row;
-    f->path.len = 0;
-    if (pm_binrow_deserialize(&row, partition, len, NULL) != 0 || pm_buf_putc(&f->path, '/') ||
-        pm_partition_path(&f->path, f->parts, f->part_count, &row, &f->naming, NULL) != 0)
-        return false;
-    for (size_t i = 0; i < f->o->partition_count; i++) {
-        const char *s = f->o->partition[i], *eq = strchr(s, '=');
-        f->item.len = 0;
-        if (eq == NULL || pm_buf_putc(&f->item, '/') != 0 ||
-            pm_partition_escape(&f->item, s, (size_t)(eq - s)) != 0 ||
-            pm_buf_putc(&f->item, '=') != 0 ||
-            pm_partition_escape(&f->item, eq + 1, strlen(eq + 1)) != 0 ||
-            pm_buf_putc(&f->item, '/') != 0)
-            return false;
-        if (strstr(pm_buf_cstr(&f->path), pm_buf_cstr(&f->item)) == NULL)
-            return false;
-    }
-    return true;
-}
-
-PM_MUST_CHECK static int check_items(const part_filter *f, paimon_error *err)
-{
-    for (size_t i = 0; i < f->o->partition_count; i++) {
-        const char *s = f->o->partition[i], *eq = strchr(s, '=');
-        bool known = false;
-        if (eq == NULL || eq == s)
-            return pm_err_set(err, PAIMON_EINVALID, "partition '%s' is not k=v", s);
-        for (size_t k = 0; k < f->part_count; k++)
-            known |= strlen(f->parts[k]->name) == (size_t)(eq - s) &&
-                     strncmp(f->parts[k]->name, s, (size_t)(eq - s)) == 0;
-        if (!known)
-            return pm_err_set(err, PAIMON_EINVALID, "partition '%s': not a partition column", s);
-    }
-    return 0;
+    bool hit = false;
+    return pm_partition_spec_match(arg, partition, len, &hit, NULL) == 0 && hit;
 }
 
 /* ---- the compaction job of unaware-bucket append tables ------------------------------------ */
@@ -157,20 +116,14 @@ int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int
     pm_table_write_opts wo = {false, o->commit_user, true};
     pm_commit_messages m;
     pm_commit_opts co;
-    part_filter f;
+    pm_partition_spec *spec = NULL;
     int64_t before = 0, after = 0;
     int rc;
 
     *snapshot_id = 0;
-    memset(&f, 0, sizeof(f));
-    f.o = o;
-    pm_buf_init(&f.path, 0);
-    pm_buf_init(&f.item, 0);
     pm_commit_messages_init(&m);
     PM_TRY(pm_schema_read_latest(fs, table, &schema, err));
-    PM_TRY(pm_schema_partition_fields(schema, f.parts, PM_WRITE_MAX_KEYS, &f.part_count, err));
-    PM_TRY(pm_partition_naming_from(schema, &f.naming, err));
-    rc = check_items(&f, err);
+    rc = pm_partition_spec_parse(&spec, schema, o->partition, o->partition_count, err);
     if (rc == 0)
         rc = pm_table_write_new(&w, fs, table, &wo, err);
     if (rc != 0) {
@@ -181,9 +134,9 @@ int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int
         goto done;
     }
     if (pm_table_write_is_unaware(w))
-        PM_TRY(compact_unaware(w, table, o->partition_count > 0 ? matches : NULL, &f, &m, err));
+        PM_TRY(compact_unaware(w, table, o->partition_count > 0 ? matches : NULL, spec, &m, err));
     else
-        PM_TRY(pm_table_write_compact(w, o->full, o->partition_count > 0 ? matches : NULL, &f, &m,
+        PM_TRY(pm_table_write_compact(w, o->full, o->partition_count > 0 ? matches : NULL, spec, &m,
                                       err));
     for (size_t i = 0; i < m.compact_count; i++) {
         before += m.compact[i].kind == PM_FILE_KIND_DELETE;
@@ -211,7 +164,6 @@ done:
     pm_table_write_free(w);
     pm_commit_messages_release(&m);
     pm_schema_free(schema);
-    pm_buf_free(&f.path);
-    pm_buf_free(&f.item);
+    pm_partition_spec_free(spec);
     return rc;
 }

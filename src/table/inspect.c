@@ -110,6 +110,18 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
             rc = 0; /* expired between listing and reading */
             continue;
         }
+        if (rc == PAIMON_ECORRUPT || rc == PAIMON_EIO) {
+            /* one damaged file hides nothing else: the entry says why it is unreadable */
+            memset(info, 0, sizeof(*info));
+            info->id = ids[i];
+            info->unreadable = keep(l, err != NULL ? err->message : "unreadable", &failed);
+            paimon_error_clear(err);
+            kept++;
+            rc = failed ? pm_nomem(err) : 0;
+            if (rc != 0)
+                goto done;
+            continue;
+        }
         if (rc != 0)
             goto done;
         info->id = s->id;
@@ -127,6 +139,7 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
         info->changelog_manifest_list = keep(l, s->changelog_manifest_list, &failed);
         info->index_manifest = keep(l, s->index_manifest, &failed);
         info->json = keep_json(l, s->json, &failed);
+        info->unreadable = NULL;
         pm_snapshot_free(s);
         kept++;
         if (failed) {

@@ -92,7 +92,8 @@ int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema, paimon_error
 {
     int64_t *ids = NULL;
     size_t n = 0;
-    int rc;
+    uint64_t size;
+    int rc, kind = 0;
 
     if ((rc = pm_schema_validate(schema, err)) != 0)
         return rc;
@@ -104,6 +105,11 @@ int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema, paimon_error
                           "it is not supported");
     if ((rc = pm_table_options_check(schema, err)) != 0)
         return rc;
+    if ((rc = fs->stat(fs, path, &kind, &size, err)) != 0)
+        return rc;
+    if (kind == 1) /* a table is a directory */
+        return pm_err_set(err, PAIMON_EEXISTS, "%s: exists and is a file, not a table directory",
+                          path);
     if ((rc = pm_schema_list_ids(fs, path, &ids, &n, err)) != 0)
         return rc;
     pm_free(ids);

@@ -4,7 +4,10 @@
  * Conventions (STYLE.md): functions return 0 or a negative PAIMON_E* code and fill the
  * caller's paimon_error (which may be NULL).  A caller that adds context prefixes the
  * message with pm_err_prefix() and returns the code unchanged.  Corrupt input always goes
- * through pm_corrupt() so a single breakpoint catches every PAIMON_ECORRUPT.
+ * through pm_corrupt() so a single breakpoint catches every PAIMON_ECORRUPT.  Messages are
+ * one printable line: whatever bytes a caller formats into one (a name or value a user
+ * typed, a string from a damaged file), control characters and bytes that are not strict
+ * UTF-8 are escaped (\n, \t, \r, \xNN) by pm_err_set, pm_err_prefix and pm_corrupt.
  */
 #ifndef PM_UTIL_ERROR_H
 #define PM_UTIL_ERROR_H

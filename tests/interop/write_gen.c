@@ -335,7 +335,7 @@ int main(int argc, char **argv)
         }
         if (pm_batch_set_rows(b, n, &err))
             die("batch rows", &err);
-        if (pm_table_write_batch(tw, b, kinds, written, &err))
+        if (pm_table_write_batch(tw, b, kinds, &err))
             die("write", &err);
         /* the model */
         for (long long r = 0; r < n; r++) {

@@ -49,11 +49,8 @@ PM_MUST_CHECK static int restore(pm_dv_maintainer *m, pm_fs *fs, const pm_index_
     int rc;
     if ((rc = pm_fs_read_all(fs, path, MAX_INDEX_FILE, &data, &len, err)) != 0)
         return rc;
-    if (len < 1 || data[0] != PM_DV_INDEX_VERSION) {
-        rc = pm_corrupt(err, "%s: deletion vector index file of version %d, expected %d", path,
-                        len < 1 ? -1 : data[0], PM_DV_INDEX_VERSION);
+    if ((rc = pm_dv_index_check(data, len, path, err)) != 0)
         goto done;
-    }
     for (size_t i = 0; i < e->dv_ranges.count; i++) {
         const pm_dv_range *r = (const pm_dv_range *)e->dv_ranges.items + i;
         pm_dv *dv = NULL;

@@ -68,6 +68,8 @@ struct pm_table_write {
     /* column checks */
     int *not_null;
     size_t not_null_count;
+    int *map_cols; /* columns with a MAP or MULTISET inside: null keys are refused */
+    size_t map_count;
     bool has_defaults;
 
     /* partitions and writers */
@@ -202,6 +204,19 @@ PM_MUST_CHECK static int setup_buckets(pm_table_write *w, paimon_error *err)
     return pm_bucket_fn_init(&w->bucket_fn, s, s->row, err);
 }
 
+/* Does the type hold a MAP or MULTISET at any depth? */
+static bool has_map(const pm_type *t)
+{
+    if (t->id == PM_TYPE_MAP || t->id == PM_TYPE_MULTISET)
+        return true;
+    if (t->id == PM_TYPE_ARRAY)
+        return has_map(t->element);
+    for (size_t i = 0; t->id == PM_TYPE_ROW && i < t->field_count; i++)
+        if (has_map(t->fields[i].type))
+            return true;
+    return false;
+}
+
 PM_MUST_CHECK static int setup_checks(pm_table_write *w, paimon_error *err)
 {
     const pm_schema *s = w->schema;
@@ -222,11 +237,14 @@ PM_MUST_CHECK static int setup_checks(pm_table_write *w, paimon_error *err)
     for (size_t k = 0; k < w->ctx.part_count; k++)
         if ((w->part_col[k] = column_of(s->row, w->ctx.part_fields[k]->name, err)) < 0)
             return w->part_col[k];
-    if ((w->not_null = pm_calloc(s->row->field_count + 1, sizeof(int))) == NULL)
+    if ((w->not_null = pm_calloc(s->row->field_count + 1, sizeof(int))) == NULL ||
+        (w->map_cols = pm_calloc(s->row->field_count + 1, sizeof(int))) == NULL)
         return pm_nomem(err);
     for (size_t i = 0; i < s->row->field_count; i++) {
         if (!s->row->fields[i].type->nullable)
             w->not_null[w->not_null_count++] = (int)i;
+        if (has_map(s->row->fields[i].type))
+            w->map_cols[w->map_count++] = (int)i;
         if (s->row->fields[i].default_value != NULL)
             w->has_defaults = true;
     }
@@ -276,7 +294,8 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
     *out = w;
     return 0;
 done:
-    if (rc != 0)
+    /* the table's options and schema: name the table (files name themselves) */
+    if (rc != 0 && rc != PAIMON_ENOMEM && rc != PAIMON_ECORRUPT && rc != PAIMON_EIO)
         pm_err_prefix(err, rc, "%s: ", table);
     pm_table_write_free(w);
     return rc;
@@ -528,7 +547,7 @@ PM_MUST_CHECK static int slot_of(pm_table_write *w, int64_t pid, int32_t bucket,
 /* ---- per row --------------------------------------------------------------------------- */
 
 PM_MUST_CHECK static int row_kind_of(pm_table_write *w, const pm_batch *b, const int8_t *kinds,
-                                     int64_t r, int64_t first_row, int8_t *kind, paimon_error *err)
+                                     int64_t r, int8_t *kind, paimon_error *err)
 {
     if (w->rowkind_col >= 0) {
         const pm_column *c = b->columns[w->rowkind_col];
@@ -543,14 +562,13 @@ PM_MUST_CHECK static int row_kind_of(pm_table_write *w, const pm_batch *b, const
         }
         w->bad_row = r;
         return pm_err_set(err, PAIMON_EINVALID,
-                          "row %lld: column %s (rowkind.field) must be +I, -U, +U or -D",
-                          (long long)(first_row + r), b->type->fields[w->rowkind_col].name);
+                          "column %s (rowkind.field) must be +I, -U, +U or -D",
+                          b->type->fields[w->rowkind_col].name);
     }
     *kind = kinds != NULL ? kinds[r] : PM_KIND_INSERT;
     if (*kind < 0 || *kind > 3) {
         w->bad_row = r;
-        return pm_err_set(err, PAIMON_EINVALID, "row %lld: row kind %d is not one of +I -U +U -D",
-                          (long long)(first_row + r), *kind);
+        return pm_err_set(err, PAIMON_EINVALID, "row kind %d is not one of +I -U +U -D", *kind);
     }
     return 0;
 }
@@ -657,8 +675,52 @@ done:
     return rc;
 }
 
+/* A null map key (or multiset element) in slot `i` of `c`, at any depth?  Java's Parquet
+ * layout makes keys required whatever their type says, Avro maps have string keys, and the
+ * write buffer spills to Parquet: a null key can be stored nowhere, so it is refused with
+ * the row, not later by a file writer naming a file the user never saw. */
+static bool null_map_key(const pm_column *c, int64_t i)
+{
+    if (!pm_column_is_valid(c, i))
+        return false;
+    switch (c->layout) {
+    case PM_LAYOUT_MAP:
+        for (int32_t j = pm_column_offset(c, i); j < pm_column_offset(c, i + 1); j++)
+            if (!pm_column_is_valid(c->children[0], j) || null_map_key(c->children[0], j) ||
+                null_map_key(c->children[1], j))
+                return true;
+        return false;
+    case PM_LAYOUT_LIST:
+        for (int32_t j = pm_column_offset(c, i); j < pm_column_offset(c, i + 1); j++)
+            if (null_map_key(c->children[0], j))
+                return true;
+        return false;
+    case PM_LAYOUT_STRUCT:
+        for (size_t k = 0; k < c->child_count; k++)
+            if (null_map_key(c->children[k], i))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
+PM_MUST_CHECK static int check_map_keys(pm_table_write *w, const pm_batch *b, const int8_t *keep,
+                                        paimon_error *err)
+{
+    for (size_t k = 0; k < w->map_count; k++)
+        for (int64_t r = 0; r < b->row_count; r++)
+            if (keep[r] && null_map_key(b->columns[w->map_cols[k]], r)) {
+                w->bad_row = r;
+                return pm_err_set(err, PAIMON_EINVALID,
+                                  "column %s: a map key (or multiset element) is null, which "
+                                  "no data file can store",
+                                  w->schema->row->fields[w->map_cols[k]].name);
+            }
+    return 0;
+}
+
 PM_MUST_CHECK static int check_not_null(pm_table_write *w, const pm_batch *b, const int8_t *keep,
-                                        int64_t first_row, paimon_error *err)
+                                        paimon_error *err)
 {
     for (size_t k = 0; k < w->not_null_count; k++) {
         const pm_column *c = b->columns[w->not_null[k]];
@@ -667,9 +729,8 @@ PM_MUST_CHECK static int check_not_null(pm_table_write *w, const pm_batch *b, co
         for (int64_t r = 0; r < b->row_count; r++)
             if (keep[r] && !pm_column_is_valid(c, r)) {
                 w->bad_row = r;
-                return pm_err_set(
-                    err, PAIMON_EINVALID, "row %lld: Cannot write null to non-null column(%s)",
-                    (long long)(first_row + r), w->schema->row->fields[w->not_null[k]].name);
+                return pm_err_set(err, PAIMON_EINVALID, "Cannot write null to non-null column(%s)",
+                                  w->schema->row->fields[w->not_null[k]].name);
             }
     }
     return 0;
@@ -828,7 +889,7 @@ done:
 }
 
 int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *kinds,
-                         int64_t first_row, paimon_error *err)
+                         paimon_error *err)
 {
     const pm_batch *b = in;
     pm_batch *filled = NULL, *crossed = NULL;
@@ -852,7 +913,7 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
     /* 1. row kinds and filters (row_slot: -1 drops the row) */
     for (int64_t r = 0; r < n; r++) {
         int8_t k = 0;
-        PM_TRY(row_kind_of(w, b, kinds, r, first_row, &k, err));
+        PM_TRY(row_kind_of(w, b, kinds, r, &k, err));
         w->row_kind[r] = k;
         w->row_slot[r] = 0;
         if ((w->ignore_delete && !pm_kind_is_add(k)) ||
@@ -863,17 +924,17 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
         if (!w->ctx.primary_key && !pm_kind_is_add(k)) {
             w->bad_row = r;
             rc = pm_err_set(err, PAIMON_EINVALID,
-                            "row %lld: Append-only writer can only accept insert or "
+                            "Append-only writer can only accept insert or "
                             "update_after row kind, but current row kind is: %s. You can "
                             "configure 'ignore-delete' to ignore retract records.",
-                            (long long)(first_row + r),
                             k == PM_KIND_DELETE ? "DELETE" : "UPDATE_BEFORE");
             goto done;
         }
     }
     for (int64_t r = 0; r < n; r++)
         w->kinds[r] = w->row_slot[r] < 0 ? 0 : 1;
-    PM_TRY(check_not_null(w, b, w->kinds, first_row, err));
+    PM_TRY(check_not_null(w, b, w->kinds, err));
+    PM_TRY(check_map_keys(w, b, w->kinds, err));
 
     /* 2. partition and bucket of each row */
     if (w->mode == MODE_CROSS) {
@@ -1087,6 +1148,7 @@ void pm_table_write_free(pm_table_write *w)
         pm_write_ctx_release(&w->ctx);
     pm_schema_free(w->schema);
     pm_free(w->not_null);
+    pm_free(w->map_cols);
     pm_free(w->row_slot);
     pm_free(w->row_kind);
     pm_free(w->rows);

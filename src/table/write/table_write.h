@@ -56,13 +56,15 @@ PM_MUST_CHECK int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char
 const pm_type *pm_table_write_type(const pm_table_write *w);
 
 /* Writes the rows of `b` (columns as pm_table_write_type(), nullability aside) with their
- * row kinds (`kinds`: one RowKind byte per row, NULL for all +I).  `first_row` numbers the
- * batch's first row in messages ("row N"). */
+ * row kinds (`kinds`: one RowKind byte per row, NULL for all +I).  A row the table refuses
+ * (a null in a NOT NULL column, a row kind it takes none of) is PAIMON_EINVALID saying why,
+ * without saying where: pm_table_write_bad_row() is its index in the batch, and the caller,
+ * which knows what the rows are (API row numbers, input lines), names it. */
 PM_MUST_CHECK int pm_table_write_batch(pm_table_write *w, const pm_batch *b, const int8_t *kinds,
-                                       int64_t first_row, paimon_error *err);
+                                       paimon_error *err);
 
-/* After pm_table_write_batch() failed on one row (its message starts "row N: "): that row's
- * index in the batch; else -1. */
+/* After pm_table_write_batch() failed on one row: that row's index in the batch; else -1
+ * (the failure is not about one row: the message names its own context). */
 int64_t pm_table_write_bad_row(const pm_table_write *w);
 
 /* Flushes every writer and appends what they wrote to `out`. */

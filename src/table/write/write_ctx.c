@@ -456,23 +456,12 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
 
 int pm_write_ctx_tmp_dir(pm_write_ctx *c, paimon_error *err)
 {
-    const char *base = getenv("TMPDIR");
-    char *dir;
-    size_t n;
+    int rc;
     if (c->tmp_dir != NULL)
         return 0;
-    if (base == NULL || base[0] == '\0')
-        base = "/tmp";
-    n = strlen(base) + 32;
-    if ((dir = pm_malloc(n)) == NULL)
-        return pm_nomem(err);
-    snprintf(dir, n, "%s/paimon-write-XXXXXX", base);
-    if (mkdtemp(dir) == NULL) {
-        int rc = pm_err_set(err, PAIMON_EIO, "%s: cannot create a temporary directory", dir);
-        pm_free(dir);
+    if ((rc = pm_tmp_dir_create(&c->tmp, "paimon-write-", err)) != 0)
         return rc;
-    }
-    c->tmp_dir = dir;
+    c->tmp_dir = c->tmp.path;
     return 0;
 }
 
@@ -491,10 +480,7 @@ int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition, size_t p
 
 void pm_write_ctx_release(pm_write_ctx *c)
 {
-    if (c->tmp_dir != NULL) {
-        (void)rmdir(c->tmp_dir);
-        pm_free(c->tmp_dir);
-    }
+    pm_tmp_dir_release(&c->tmp);
     pm_fs_free(c->tmp_fs);
     pm_options_free(&c->spill_opts);
     pm_merge_fn_free(c->merge);

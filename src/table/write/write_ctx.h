@@ -19,6 +19,7 @@
 
 #include "format/file_writer.h"
 #include "io/fs.h"
+#include "io/tmp_dir.h"
 #include "lsm/merge_function.h"
 #include "meta/partition.h"
 #include "meta/schema.h"
@@ -93,8 +94,9 @@ typedef struct pm_write_ctx {
     bool spillable;       /* write-buffer-spillable */
     int64_t spill_fan_in; /* local-sort.max-num-file-handles */
     const char *spill_codec;
-    char *tmp_dir;         /* owned: spill and lookup files; made on first use, removed at
-                              the end (pm_write_ctx_tmp_dir) */
+    pm_tmp_dir tmp;        /* owned: spill and lookup files; made on first use, removed at
+                              the end, locked while alive (io/tmp_dir.h) */
+    const char *tmp_dir;   /* tmp.path (pm_write_ctx_tmp_dir) */
     pm_fs *tmp_fs;         /* owned: the local file system of spill files */
     pm_options spill_opts; /* owned: the Parquet layout of spill files (small row groups) */
 
@@ -120,8 +122,9 @@ PM_MUST_CHECK int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *parti
                                      paimon_error *err);
 
 /* The write's local temporary directory, $TMPDIR/paimon-write-XXXXXX (Java's io tmp dirs):
- * spill files and local lookup files.  Made on first use; release removes it (its users
- * remove their files first). */
+ * spill files and local lookup files.  Made on first use, after removing the directories
+ * that killed writers left behind (io/tmp_dir.h); release removes it (its users remove
+ * their files first). */
 PM_MUST_CHECK int pm_write_ctx_tmp_dir(pm_write_ctx *c, paimon_error *err);
 
 /* The directory of a partition and bucket (data-file.path-directory, the partition path as

@@ -342,6 +342,58 @@ static void test_overwrite(void **state)
     pm_free(path);
 }
 
+/* Partition specs through the C API: a DATE partition named by its value (its directory is
+ * dt=20562), in paimon_table_check_partition, an overwrite commit and a compaction; values
+ * that do not parse and columns that are no partition keys are PAIMON_EINVALID. */
+static void test_partition_spec(void **state)
+{
+    char *path = make_table("writer-spec", "id BIGINT, dt DATE", NULL, "dt", "write-only", "true");
+    const char *good[1] = {"dt=2026-04-19"}, *bad[1] = {"dt=20562"}, *other[1] = {"id=1"};
+    paimon_table *t;
+    paimon_error err;
+    paimon_value row[2];
+    paimon_compact_options ko = PAIMON_COMPACT_OPTIONS_INIT;
+    int64_t id = 0;
+    char *got;
+    size_t n;
+    (void)state;
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    assert_int_equal(paimon_table_check_partition(t, good, 1, &err), 0);
+    assert_int_equal(paimon_table_check_partition(t, bad, 1, &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "partition 'dt=20562': column dt: "));
+    assert_int_equal(paimon_table_check_partition(t, other, 1, &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "id is not a partition column"));
+    for (int round = 0; round < 3; round++) {
+        paimon_writer *w;
+        paimon_commit_messages *m;
+        paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
+        assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
+        row[0] = integer(round);
+        row[1] = text(round == 1 ? "2026-04-20" : "2026-04-19");
+        assert_int_equal(paimon_writer_write_row(w, row, 2, PAIMON_ROW_INSERT, &err), 0);
+        assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
+        assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
+        co.overwrite = round == 2; /* replaces 2026-04-19 only */
+        co.partition = round == 2 ? good : NULL;
+        co.partition_count = round == 2;
+        if (paimon_table_commit(t, m, &co, &id, &err) != 0)
+            fail_msg("%s", err.message);
+        paimon_commit_messages_free(m);
+        paimon_writer_free(w);
+    }
+    got = read_rows(path, &n);
+    assert_string_equal(got,
+                        "{\"id\":1,\"dt\":\"2026-04-20\"}\n{\"id\":2,\"dt\":\"2026-04-19\"}\n");
+    pm_free(got);
+    ko.partition = bad;
+    ko.partition_count = 1;
+    assert_int_equal(paimon_table_compact(t, &ko, &id, &err), PAIMON_EINVALID);
+    ko.partition = good;
+    assert_int_equal(paimon_table_compact(t, &ko, &id, &err), 0);
+    paimon_table_free(t);
+    pm_free(path);
+}
+
 /* Text input through paimon_input_write(): a row limit cuts batches (a commit every 3 rows
  * of 10), row kinds from _ROW_KIND, and an error of the writer's own checks names the line. */
 static void test_input(void **state)
@@ -501,7 +553,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_and_arrow), cmocka_unit_test(test_threads),
         cmocka_unit_test(test_bad_rows),       cmocka_unit_test(test_overwrite),
-        cmocka_unit_test(test_input),          cmocka_unit_test(test_orc_avro),
+        cmocka_unit_test(test_partition_spec), cmocka_unit_test(test_input),
+        cmocka_unit_test(test_orc_avro),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,7 +177,7 @@ static char *indexed_table(const char *tag, const char *items)
         }
         assert_int_equal(pm_batch_set_rows(b, 100, &err), 0);
         pm_commit_messages_init(&m);
-        assert_int_equal(pm_table_write_batch(w, b, NULL, 0, &err), 0);
+        assert_int_equal(pm_table_write_batch(w, b, NULL, &err), 0);
         assert_int_equal(pm_table_write_prepare(w, &m, &err), 0);
         memset(&o, 0, sizeof(o));
         o.commit_user = "u";

@@ -62,7 +62,7 @@ static void write_rows(const char *t, int from, int to, pm_commit_messages *m)
     }
     if (pm_batch_set_rows(b, to - from, &err) != 0)
         fail_msg("%s", err.message);
-    if (pm_table_write_batch(w, b, NULL, 0, &err) != 0 || pm_table_write_prepare(w, m, &err) != 0)
+    if (pm_table_write_batch(w, b, NULL, &err) != 0 || pm_table_write_prepare(w, m, &err) != 0)
         fail_msg("%s", err.message);
     pm_batch_free(b);
     pm_table_write_free(w);

@@ -93,7 +93,7 @@ static int write_commit(pm_fs *fs, const char *t, int from, int to, int64_t iden
     }
     if (pm_batch_set_rows(b, to - from, &err) != 0)
         fail_msg("%s", err.message);
-    if ((rc = pm_table_write_batch(w, b, NULL, 0, &err)) != 0 ||
+    if ((rc = pm_table_write_batch(w, b, NULL, &err)) != 0 ||
         (rc = pm_table_write_prepare(w, &m, &err)) != 0)
         goto done;
     memset(&o, 0, sizeof(o));
