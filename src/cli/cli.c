@@ -119,6 +119,23 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cl
     return CLI_EXIT_OK;
 }
 
+int cli_parse_table_command(const char *cmd, const char *usage, int argc, char **argv,
+                            const cli_option *opts, size_t max_positional, cli_args *out)
+{
+    int rc = cli_parse(cmd, argc, argv, opts, out);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (out->help) {
+        fputs(usage, stdout);
+        return CLI_HELP_SHOWN;
+    }
+    if (out->positional_count == 0)
+        return cli_usage_error(cmd, "missing TABLE");
+    if (out->positional_count > max_positional)
+        return cli_usage_error(cmd, "unexpected argument '%s'", out->positional[max_positional]);
+    return CLI_EXIT_OK;
+}
+
 const char *cli_get(const cli_args *a, const char *name)
 {
     const char *value = NULL;

@@ -58,6 +58,15 @@ typedef struct cli_args {
  * errors: the message is printed and CLI_EXIT_USAGE returned. */
 int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cli_args *out);
 
+/* The start of every command on a table: cli_parse(), then `usage` printed for --help, then
+ * the positional arguments checked: TABLE first (missing: a usage error), at most
+ * `max_positional` in all (one more: a usage error naming it).  CLI_EXIT_OK to go on;
+ * CLI_HELP_SHOWN when --help was answered (the command returns CLI_EXIT_OK); else the exit
+ * code of the usage error, already printed. */
+#define CLI_HELP_SHOWN (-1)
+int cli_parse_table_command(const char *cmd, const char *usage, int argc, char **argv,
+                            const cli_option *opts, size_t max_positional, cli_args *out);
+
 /* The last value of an option, or NULL; cli_has() for flags. */
 const char *cli_get(const cli_args *a, const char *name);
 bool cli_has(const cli_args *a, const char *name);

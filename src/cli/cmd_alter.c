@@ -48,17 +48,12 @@ int cli_cmd_alter(int argc, char **argv)
     char *kv = NULL;
     int64_t id = 0;
     size_t act = sizeof(ACTIONS) / sizeof(ACTIONS[0]);
-    int rc = cli_parse("alter", argc, argv, OPTIONS, &a);
+    int rc = cli_parse_table_command("alter", USAGE, argc, argv, OPTIONS, CLI_MAX_POSITIONAL, &a);
 
     if (rc != CLI_EXIT_OK)
-        return rc;
-    if (a.help) {
-        fputs(USAGE, stdout);
-        return CLI_EXIT_OK;
-    }
+        return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     if (a.positional_count < 2)
-        return cli_usage_error("alter", a.positional_count == 0 ? "missing TABLE"
-                                                                : "missing the change to make");
+        return cli_usage_error("alter", "missing the change to make");
     for (size_t i = 0; i < sizeof(ACTIONS) / sizeof(ACTIONS[0]); i++)
         if (strcmp(a.positional[1], ACTIONS[i].name) == 0)
             act = i;

@@ -75,17 +75,10 @@ int cli_cmd_cat(int argc, char **argv)
     cli_output *out = NULL;
     char *base = NULL;
     long long limit = -1, count = 0, v;
-    int rc = cli_parse("cat", argc, argv, OPTIONS, &a), given = 0;
+    int rc = cli_parse_table_command("cat", USAGE, argc, argv, OPTIONS, 1, &a), given = 0;
 
     if (rc != CLI_EXIT_OK)
-        return rc;
-    if (a.help) {
-        fputs(USAGE, stdout);
-        return CLI_EXIT_OK;
-    }
-    if (a.positional_count != 1)
-        return cli_usage_error("cat", a.positional_count == 0 ? "missing TABLE"
-                                                              : "more than one TABLE given");
+        return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     if (cli_get(&a, "format") != NULL &&
         (rc = cli_format_parse("cat", cli_get(&a, "format"),
                                CLI_FORMATS(CLI_FORMAT_JSONL) | CLI_FORMATS(CLI_FORMAT_CSV) |

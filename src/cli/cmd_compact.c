@@ -39,18 +39,11 @@ int cli_cmd_compact(int argc, char **argv)
     paimon_compact_options o = PAIMON_COMPACT_OPTIONS_INIT;
     paimon_error err = {0, {0}};
     int64_t id = 0;
-    int rc = cli_parse("compact", argc, argv, OPTIONS, &a), exit_code = CLI_EXIT_FAILED;
+    int rc = cli_parse_table_command("compact", USAGE, argc, argv, OPTIONS, 1, &a),
+        exit_code = CLI_EXIT_FAILED;
 
     if (rc != CLI_EXIT_OK)
-        return rc;
-    if (a.help) {
-        fputs(USAGE, stdout);
-        return CLI_EXIT_OK;
-    }
-    if (a.positional_count != 1)
-        return cli_usage_error(
-            "compact", a.positional_count == 0 ? "missing TABLE" : "unexpected argument '%s'",
-            a.positional_count > 1 ? a.positional[1] : "");
+        return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     nvalues = cli_get_all(&a, "partition", values, CLI_MAX_VALUES);
     for (size_t v = 0; v < nvalues; v++) {
         char *copy = cli_strdup(values[v]);

@@ -56,17 +56,10 @@ int cli_cmd_create(int argc, char **argv)
     const char *keys[CLI_MAX_VALUES], *values[CLI_MAX_VALUES];
     char *pk_text = NULL, *part_text = NULL, *opt_copies[CLI_MAX_VALUES];
     size_t nopt;
-    int rc = cli_parse("create", argc, argv, OPTIONS, &a);
+    int rc = cli_parse_table_command("create", USAGE, argc, argv, OPTIONS, 1, &a);
 
     if (rc != CLI_EXIT_OK)
-        return rc;
-    if (a.help) {
-        fputs(USAGE, stdout);
-        return CLI_EXIT_OK;
-    }
-    if (a.positional_count != 1)
-        return cli_usage_error("create", a.positional_count == 0 ? "missing TABLE"
-                                                                 : "more than one TABLE given");
+        return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     if (cli_get(&a, "schema") == NULL)
         return cli_usage_error("create", "missing --schema 'COLUMNS'");
     /* A schema that does not parse is bad usage (exit 2), as DESIGN.md says. */

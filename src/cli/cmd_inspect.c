@@ -363,18 +363,10 @@ int cli_cmd_inspect(int argc, char **argv)
     const char *view = "summary", *format;
     long long snapshot = PAIMON_LATEST_SNAPSHOT;
     bool jsonl = false, known = false;
-    int rc = cli_parse("inspect", argc, argv, OPTIONS, &a);
+    int rc = cli_parse_table_command("inspect", USAGE, argc, argv, OPTIONS, 2, &a);
 
     if (rc != CLI_EXIT_OK)
-        return rc;
-    if (a.help) {
-        fputs(USAGE, stdout);
-        return CLI_EXIT_OK;
-    }
-    if (a.positional_count < 1)
-        return cli_usage_error("inspect", "missing TABLE");
-    if (a.positional_count > 2)
-        return cli_usage_error("inspect", "unexpected argument '%s'", a.positional[2]);
+        return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     if (a.positional_count == 2)
         view = a.positional[1];
     for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)

@@ -121,17 +121,10 @@ int cli_cmd_tail(int argc, char **argv)
     cli_output *out = NULL;
     const char **names = NULL, **types = NULL;
     const char *to;
-    int rc = cli_parse("tail", argc, argv, OPTIONS, &a);
+    int rc = cli_parse_table_command("tail", USAGE, argc, argv, OPTIONS, 1, &a);
 
     if (rc != CLI_EXIT_OK)
-        return rc;
-    if (a.help) {
-        fputs(USAGE, stdout);
-        return CLI_EXIT_OK;
-    }
-    if (a.positional_count != 1)
-        return cli_usage_error("tail", a.positional_count == 0 ? "missing TABLE"
-                                                               : "more than one TABLE given");
+        return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     if (cli_get(&a, "format") != NULL &&
         (rc = cli_format_parse("tail", cli_get(&a, "format"),
                                CLI_FORMATS(CLI_FORMAT_JSONL) | CLI_FORMATS(CLI_FORMAT_CSV) |

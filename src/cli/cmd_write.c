@@ -115,18 +115,11 @@ int cli_cmd_write(int argc, char **argv)
     FILE *file = NULL;
     const char *input_name;
     bool at_end = false;
-    int rc = cli_parse("write", argc, argv, OPTIONS, &a), exit_code = CLI_EXIT_FAILED;
+    int rc = cli_parse_table_command("write", USAGE, argc, argv, OPTIONS, 1, &a),
+        exit_code = CLI_EXIT_FAILED;
 
     if (rc != CLI_EXIT_OK)
-        return rc;
-    if (a.help) {
-        fputs(USAGE, stdout);
-        return CLI_EXIT_OK;
-    }
-    if (a.positional_count != 1)
-        return cli_usage_error(
-            "write", a.positional_count == 0 ? "missing TABLE" : "unexpected argument '%s'",
-            a.positional_count > 1 ? a.positional[1] : "");
+        return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     table_path = a.positional[0];
     input_path = cli_get(&a, "input");
     format = cli_get(&a, "format");
