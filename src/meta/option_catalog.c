@@ -75,6 +75,9 @@ typedef struct option_limit {
     const char *range; /* the message's "must be ..." */
 } option_limit;
 
+/* No upper bound for LONG and MemorySize options (their parsers bound them to int64_t). */
+#define NO_MAX ((double)INT64_MAX)
+
 static const option_limit LIMITS[] = {
     /* the pages of lookup files (lsm/lookup_file.h) */
     {"cache-page-size", 64, 1 << 30, false, false, PAIMON_EUNSUPPORTED,
@@ -82,7 +85,7 @@ static const option_limit LIMITS[] = {
     /* ChangelogCompactTask buffers it in one byte array */
     {"changelog.precommit-compact.buffer-size", 0, INT32_MAX, false, false, PAIMON_EINVALID,
      "at most 2147483647 bytes"},
-    {"dynamic-bucket.target-row-num", 1, INT64_MAX, false, false, PAIMON_EINVALID, "at least 1"},
+    {"dynamic-bucket.target-row-num", 1, NO_MAX, false, false, PAIMON_EINVALID, "at least 1"},
     /* zstd's levels; the writers of all three formats take 1 to 22 */
     {"file.compression.zstd-level", 1, 22, false, false, PAIMON_EUNSUPPORTED,
      "paimon-c writes zstd levels 1 to 22"},
@@ -91,15 +94,15 @@ static const option_limit LIMITS[] = {
      "a probability above 0 and below 1"},
     {"lookup.hash-load-factor", 0, 1, true, true, PAIMON_EINVALID, "above 0 and below 1"},
     /* ManifestFileMerger: "Manifest full compaction size trigger cannot be zero." */
-    {"manifest.full-compaction-threshold-size", 1, INT64_MAX, false, false, PAIMON_EINVALID,
+    {"manifest.full-compaction-threshold-size", 1, NO_MAX, false, false, PAIMON_EINVALID,
      "at least 1 byte"},
-    {"manifest.target-file-size", 1, INT64_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
+    {"manifest.target-file-size", 1, NO_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
     /* level 0 plus at least one sorted level; paimon-c keeps at most 1000 levels */
     {"num-levels", 2, 1000, false, false, PAIMON_EINVALID, "2 to 1000"},
     {"num-sorted-run.compaction-trigger", 1, INT32_MAX, false, false, PAIMON_EINVALID,
      "at least 1"},
-    {"target-file-size", 1, INT64_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
-    {"write-buffer-size", 1, INT64_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
+    {"target-file-size", 1, NO_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
+    {"write-buffer-size", 1, NO_MAX, false, false, PAIMON_EINVALID, "at least 1 byte"},
 };
 
 static int limit_cmp(const void *key, const void *elem)
