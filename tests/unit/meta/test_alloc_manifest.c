@@ -83,9 +83,11 @@ typedef struct check_ctx {
     size_t expected;
 } check_ctx;
 
-static void check_entries(void *ctx, long n, int rc)
+static void check_entries(void *ctx, long n, int rc, int injected)
 {
     check_ctx *c = ctx;
+    if (rc == 0 && injected)
+        fail_msg("allocation %ld failed, yet the read reports success", n);
     if (rc == 0 && c->read.entries != c->expected)
         fail_msg("%s: allocation %ld: %zu records, expected %zu", c->read.table, n, c->read.entries,
                  c->expected);

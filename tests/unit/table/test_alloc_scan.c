@@ -82,9 +82,11 @@ static int check_op(void *ctx, paimon_error *err)
     return read_table(&((check_ctx *)ctx)->scan, err);
 }
 
-static void check_rows(void *ctx, long n, int rc)
+static void check_rows(void *ctx, long n, int rc, int injected)
 {
     check_ctx *c = ctx;
+    if (rc == 0 && injected)
+        fail_msg("allocation %ld failed, yet the read reports success", n);
     if (rc == 0 && strcmp(c->scan.rows != NULL ? c->scan.rows : "", c->expected) != 0)
         fail_msg("%s: allocation %ld: the rows differ from a read without failures", c->scan.path,
                  n);
