@@ -173,19 +173,26 @@ void pm_test_table_image_restore(const char *path, const pm_test_table_image *be
 void pm_test_table_image_check(const char *path, const pm_test_table_image *before,
                                const char *what, long n)
 {
+    char *rows = pm_test_table_rows(path);
+    if (strcmp(rows, before->rows) != 0)
+        fail_msg("%s: allocation %ld failed, yet the rows changed", what, n);
+    pm_free(rows);
+    pm_test_table_files_check(path, before, what, n);
+}
+
+void pm_test_table_files_check(const char *path, const pm_test_table_image *before,
+                               const char *what, long n)
+{
     int64_t snapshot = pm_test_latest_snapshot(path);
-    char *rows = pm_test_table_rows(path), *files = pm_test_list_files(path);
+    char *files = pm_test_list_files(path);
     if (snapshot != before->snapshot)
         fail_msg("%s: allocation %ld failed, yet the latest snapshot is %lld (was %lld)", what, n,
                  (long long)snapshot, (long long)before->snapshot);
-    if (strcmp(rows, before->rows) != 0)
-        fail_msg("%s: allocation %ld failed, yet the rows changed", what, n);
     if (strcmp(files, before->files) != 0) {
         char diff[2048];
         diff_lines(before->files, files, diff, sizeof(diff));
         fail_msg("%s: allocation %ld failed, yet the files changed: %s", what, n, diff);
     }
-    pm_free(rows);
     pm_free(files);
 }
 

@@ -67,6 +67,10 @@ void pm_test_table_image_take(const char *path, pm_test_table_image *out);
 /* Fails the test (naming `what` and allocation `n`) when the table differs from `before`. */
 void pm_test_table_image_check(const char *path, const pm_test_table_image *before,
                                const char *what, long n);
+/* The same without reading the rows (they cannot change while the snapshot and the files
+ * stay): for loops over operations that commit nothing, such as writers. */
+void pm_test_table_files_check(const char *path, const pm_test_table_image *before,
+                               const char *what, long n);
 /* Puts the table back as `before` was taken: removes the files added since, writes back the
  * files removed or changed (the hints).  For runs that completed although an allocation
  * failed (a commit whose snapshot landed before its LATEST hint failed): the next run

@@ -285,9 +285,17 @@ static bool same_file(const pm_manifest_entry *a, const pm_manifest_entry *b)
     return a->file.level == b->file.level && strcmp(a->file.file_name, b->file.file_name) == 0;
 }
 
+/* Removes `name` of the bucket's directory; the path is built on the stack when it fits, so
+ * that cleaning up after an allocation failure needs no memory. */
 static void remove_file(pm_bucket_writer *w, const char *name)
 {
+    char stack[1024];
     pm_buf p;
+    int n = snprintf(stack, sizeof(stack), "%s/%s", pm_buf_cstr(&w->dir), name);
+    if (n >= 0 && (size_t)n < sizeof(stack)) {
+        (void)w->c->fs->remove(w->c->fs, stack, NULL);
+        return;
+    }
     pm_buf_init(&p, 0);
     if (pm_buf_printf(&p, "%s/%s", pm_buf_cstr(&w->dir), name) == 0)
         (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
@@ -349,6 +357,30 @@ static void compact_bucket(pm_bucket_writer *w, pm_compact_bucket *b)
     b->lookup = w->lookup;
 }
 
+/* Removes the files a compaction wrote (its outputs, except inputs it only moved up a level,
+ * and its changelog files) when taking its result failed part way: the writer is unusable
+ * then and would not know them all when freed (removing one twice is harmless). */
+static void discard_result(pm_bucket_writer *w, const pm_commit_messages *res)
+{
+    const pm_manifest_entry *lists[2] = {res->compact, res->compact_changelog};
+    size_t counts[2] = {res->compact_count, res->compact_changelog_count};
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < counts[l]; i++) {
+            const pm_data_file_meta *f = &lists[l][i].file;
+            bool upgraded = false;
+            if (lists[l][i].kind != PM_FILE_KIND_ADD)
+                continue;
+            for (size_t j = 0; l == 0 && j < res->compact_count; j++)
+                upgraded |= res->compact[j].kind == PM_FILE_KIND_DELETE &&
+                            strcmp(res->compact[j].file.file_name, f->file_name) == 0;
+            if (upgraded)
+                continue;
+            remove_file(w, f->file_name);
+            for (size_t k = 0; k < f->extra_files.count; k++)
+                remove_file(w, ((const char *const *)f->extra_files.items)[k]);
+        }
+}
+
 /* A compaction's result into the levels and the increment; its changelog files stay with the
  * writer's messages until a commit takes them (or a failure removes them with the other
  * pending files). */
@@ -356,11 +388,17 @@ static int take_result(pm_bucket_writer *w, const pm_commit_messages *res, paimo
 {
     int rc;
     if ((rc = apply_result(w, res, err)) != 0)
-        return rc;
+        goto done;
     for (size_t i = 0; i < res->compact_changelog_count; i++)
-        if (pm_commit_messages_add_compact_changelog(&w->pending, &res->compact_changelog[i]) != 0)
-            return pm_nomem(err);
-    return 0;
+        if (pm_commit_messages_add_compact_changelog(&w->pending, &res->compact_changelog[i]) !=
+            0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+done:
+    if (rc != 0)
+        discard_result(w, res);
+    return rc;
 }
 
 /* ForceUpLevel0Compaction: when the universal pick has nothing, every level-0 run (and the

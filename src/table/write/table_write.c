@@ -457,10 +457,8 @@ static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_er
         if ((sid = pm_bytes_map_find(&w->restore_seq, w->key.data, w->key.len)) >= 0)
             next_seq = w->restore_seq.values[sid] + 1;
     }
-    id = pm_bytes_map_put(&w->slot_ids, k, sizeof(k), 0, &inserted);
-    if (id < 0)
-        return pm_nomem(err);
-    if ((size_t)id >= w->slot_cap) {
+    /* room for the new slot first: every id in slot_ids must have one (the free walks them) */
+    if (w->slot_ids.count >= w->slot_cap) {
         size_t cap = w->slot_cap == 0 ? 16 : w->slot_cap * 2;
         writer_slot *grown = pm_realloc(w->slots, cap * sizeof(*grown));
         if (grown == NULL)
@@ -469,6 +467,9 @@ static int64_t slot_of(pm_table_write *w, int64_t pid, int32_t bucket, paimon_er
         w->slots = grown;
         w->slot_cap = cap;
     }
+    id = pm_bytes_map_put(&w->slot_ids, k, sizeof(k), 0, &inserted);
+    if (id < 0)
+        return pm_nomem(err);
     w->slots[id].partition = pid;
     w->slots[id].bucket = bucket;
     {
