@@ -551,7 +551,10 @@ static int append_rewrite(pm_bucket_writer *w, const pm_manifest_entry **files, 
     pm_commit_messages_init(&res);
     PM_TRY(pm_compact_append(w->k, &b, files, n, &res, err));
     /* the levels hold the queue: apply_result takes the inputs out and puts every output in */
-    PM_TRY(apply_result(w, &res, err));
+    if ((rc = apply_result(w, &res, err)) != 0) {
+        discard_result(w, &res);
+        goto done;
+    }
     for (size_t i = 0; i < res.compact_count; i++)
         if (res.compact[i].kind == PM_FILE_KIND_ADD)
             last = &res.compact[i];
@@ -712,7 +715,14 @@ static int write_vectors(pm_bucket_writer *w, paimon_error *err)
     return rc;
 }
 
-int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err)
+void pm_bucket_writer_release_pending(pm_bucket_writer *w)
+{
+    pm_commit_messages_release(&w->pending);
+    pm_commit_messages_init(&w->pending);
+}
+
+int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool keep,
+                             paimon_error *err)
 {
     int rc;
     if (w->buffer != NULL) {
@@ -751,8 +761,8 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimo
     }
     if (pm_commit_messages_append(out, &w->pending) != 0)
         return pm_nomem(err);
-    pm_commit_messages_release(&w->pending);
-    pm_commit_messages_init(&w->pending);
+    if (!keep)
+        pm_bucket_writer_release_pending(w);
     return 0;
 }
 
@@ -773,15 +783,9 @@ static void remove_pending(pm_bucket_writer *w)
     for (int l = 0; l < 3; l++)
         for (size_t i = 0; i < counts[l]; i++) {
             const pm_data_file_meta *f = &lists[l][i].file;
-            p.len = 0;
-            if (pm_buf_printf(&p, "%s/%s", pm_buf_cstr(&w->dir), f->file_name) == 0)
-                (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
-            for (size_t k = 0; k < f->extra_files.count; k++) {
-                p.len = 0;
-                if (pm_buf_printf(&p, "%s/%s", pm_buf_cstr(&w->dir),
-                                  ((const char *const *)f->extra_files.items)[k]) == 0)
-                    (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
-            }
+            remove_file(w, f->file_name);
+            for (size_t k = 0; k < f->extra_files.count; k++)
+                remove_file(w, ((const char *const *)f->extra_files.items)[k]);
         }
     for (size_t i = 0; i < w->pending.compact_index_count; i++) {
         p.len = 0;
@@ -790,6 +794,19 @@ static void remove_pending(pm_bucket_writer *w)
             (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
     }
     pm_buf_free(&p);
+    /* the compaction outputs drained into the increment (a prepare that failed after
+     * draining), except upgrades: the same name DELETEd at its old level */
+    for (size_t i = 0; i < w->pending.compact_count; i++) {
+        const pm_manifest_entry *e = &w->pending.compact[i];
+        bool upgraded = false;
+        if (e->kind != PM_FILE_KIND_ADD)
+            continue;
+        for (size_t j = 0; j < w->pending.compact_count; j++)
+            upgraded |= w->pending.compact[j].kind == PM_FILE_KIND_DELETE &&
+                        strcmp(w->pending.compact[j].file.file_name, e->file.file_name) == 0;
+        if (!upgraded)
+            remove_file(w, e->file.file_name);
+    }
 }
 
 /* Removes files compaction wrote that no commit took (not upgrades of committed files). */

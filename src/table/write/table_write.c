@@ -46,6 +46,7 @@ struct pm_table_write {
     pm_write_ctx ctx;
     bool ctx_ok;
     pm_table_write_opts o;
+    bool keep_pending; /* prepares leave the files pending too (the compaction job) */
     char *commit_user;
     bucket_mode mode;
     int32_t num_buckets;
@@ -965,7 +966,7 @@ int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_er
 {
     for (size_t s = 0; s < w->slot_ids.count; s++) {
         writer_slot *sl = &w->slots[s];
-        int rc = pm_bucket_writer_prepare(sl->w, out, err);
+        int rc = pm_bucket_writer_prepare(sl->w, out, w->keep_pending, err);
         if (rc != 0)
             return rc;
         w->memory -= sl->memory;
@@ -1048,6 +1049,17 @@ int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match matc
         if ((rc = pm_bucket_writer_compact(w->slots[s].w, full, err)) != 0)
             return rc;
     return pm_table_write_prepare(w, out, err);
+}
+
+void pm_table_write_keep_pending(pm_table_write *w)
+{
+    w->keep_pending = true;
+}
+
+void pm_table_write_release_pending(pm_table_write *w)
+{
+    for (size_t s = 0; s < w->slot_ids.count; s++)
+        pm_bucket_writer_release_pending(w->slots[s].w);
 }
 
 void pm_table_write_free(pm_table_write *w)
