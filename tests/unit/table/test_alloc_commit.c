@@ -105,8 +105,8 @@ static void commit_loop(const char *tag, int pk, const char *const *opts, size_t
     commit_ctx c;
     char *ref;
     paimon_error err;
-    /* every allocation point: a commit makes a few hundred */
-    pm_test_alloc_loop_opts lo = {200, 1, 0};
+    /* every allocation up to 200, then one in 2: a commit makes 200 to 500 */
+    pm_test_alloc_loop_opts lo = {200, 2, 0};
     memset(&c, 0, sizeof(c));
     c.overwrite = overwrite;
     /* the rows a commit without failures gives */
