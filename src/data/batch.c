@@ -541,6 +541,23 @@ void pm_batch_free(pm_batch *b)
     pm_free(b);
 }
 
+/* Whether every type in the tree of `t` has a column layout (no VARIANT or BLOB inside). */
+static bool is_representable(const pm_type *t)
+{
+    switch (pm_layout_of(t, NULL)) {
+    case PM_LAYOUT_NONE: return false;
+    case PM_LAYOUT_LIST: return is_representable(t->element);
+    case PM_LAYOUT_MAP:
+        return is_representable(t->element) && (t->id != PM_TYPE_MAP || is_representable(t->value));
+    case PM_LAYOUT_STRUCT:
+        for (size_t i = 0; i < t->field_count; i++)
+            if (!is_representable(t->fields[i].type))
+                return false;
+        return true;
+    default: return true;
+    }
+}
+
 int pm_batch_new(pm_batch **out, const pm_type *row_type, paimon_error *err)
 {
     pm_batch *b = NULL;
@@ -557,15 +574,14 @@ int pm_batch_new(pm_batch **out, const pm_type *row_type, paimon_error *err)
     }
     for (size_t i = 0; i < b->type->field_count; i++) {
         const pm_field *f = &b->type->fields[i];
-        uint32_t w;
-        if (pm_layout_of(f->type, &w) == PM_LAYOUT_NONE) {
+        if (!is_representable(f->type)) {
             rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
                             "%s: VARIANT and BLOB columns are not supported", f->name);
             goto done;
         }
+        /* every type in the tree has a layout, so NULL is an allocation failure */
         if ((b->columns[i] = pm_column_new(f->type)) == NULL) {
-            rc = pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: unsupported type (or out of memory)",
-                            f->name);
+            rc = pm_nomem(err);
             goto done;
         }
         b->column_count = i + 1;

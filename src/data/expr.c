@@ -326,7 +326,7 @@ static int literal(lexer *lx, const pm_type *t, pm_buf *store, pm_datum *out)
         }
         pm_buf_free(&tmp);
         if (rc == PAIMON_ENOMEM)
-            return rc;
+            return pm_nomem(lx->err); /* the cast's message went to cast_err */
         if (rc != 0 || out->is_null) {
             char what[160];
             pm_buf tn;

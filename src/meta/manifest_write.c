@@ -307,7 +307,7 @@ PM_MUST_CHECK static int file_close(pm_manifest_ctx *c, one_file *f, pm_arena *a
         goto done;
     }
     if ((path = pm_table_file(c->table, PM_DIR_MANIFEST, pm_buf_cstr(&name))) == NULL ||
-        pm_strlist_push(&c->written, pm_buf_cstr(&name)) != 0) {
+        pm_strlist_push(&c->written, path) != 0) {
         rc = pm_nomem(err);
         goto done;
     }
@@ -368,6 +368,7 @@ PM_MUST_CHECK static int write_named(pm_manifest_ctx *c, pm_file_kind_name kind,
                                      paimon_error *err)
 {
     pm_buf name;
+    char *path;
     int64_t sz = 0;
     int rc;
     pm_buf_init(&name, 0);
@@ -375,10 +376,13 @@ PM_MUST_CHECK static int write_named(pm_manifest_ctx *c, pm_file_kind_name kind,
         pm_buf_free(&name);
         return pm_buf_error(err, rc);
     }
-    if (pm_strlist_push(&c->written, pm_buf_cstr(&name)) != 0) {
+    path = pm_table_file(c->table, PM_DIR_MANIFEST, pm_buf_cstr(&name));
+    if (path == NULL || pm_strlist_push(&c->written, path) != 0) {
+        pm_free(path);
         pm_buf_free(&name);
         return pm_nomem(err);
     }
+    pm_free(path);
     if (c->format == PM_MANIFEST_ORC)
         rc = pm_manifest_file_write_format(c->fs, c->table, pm_buf_cstr(&name), c->format, rd,
                                            records, count, c->codec, c->level, &sz, err);

@@ -12,8 +12,9 @@
  *    of consecutive groups reaching the target size, the last group only with at least
  *    manifest.merge-min-count manifests.
  *
- * Every file written is recorded in ctx->written so that a failed commit can remove what
- * it wrote (leftovers would only be orphans, never visible: DESIGN.md invariant 1).
+ * Every file is recorded in ctx->written, by its full path and before it is written, so
+ * that a failed commit can remove what it wrote without allocating (the failure may be a
+ * lack of memory; leftovers would only be orphans, never visible: DESIGN.md invariant 1).
  */
 #ifndef PM_META_MANIFEST_WRITE_H
 #define PM_META_MANIFEST_WRITE_H
@@ -40,7 +41,7 @@ typedef struct pm_manifest_ctx {
     const pm_type *const *partition_types; /* partition columns in key order */
     size_t partition_count;
     int64_t schema_id;  /* recorded for an empty manifest */
-    pm_strlist written; /* manifest and list names written so far (owned) */
+    pm_strlist written; /* full paths of the manifests and lists written so far (owned) */
 } pm_manifest_ctx;
 
 /* A growable array of ManifestFileMeta (strings in the arena given to the functions). */

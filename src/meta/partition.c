@@ -119,8 +119,12 @@ int pm_partition_path(pm_buf *out, const pm_field *const *fields, size_t count,
         pm_buf_reset(&value);
         if ((rc = pm_binrow_get(row, (int32_t)i, fields[i]->type, &d, err)) != 0)
             break;
-        if (!d.is_null && (rc = value_text(&value, fields[i]->type, &d, naming->legacy, err)) != 0)
+        if (!d.is_null &&
+            (rc = value_text(&value, fields[i]->type, &d, naming->legacy, err)) != 0) {
+            if (rc == PAIMON_ENOMEM || rc == PAIMON_ELIMIT) /* from the buffer: no message */
+                rc = pm_buf_error(err, rc);
             break;
+        }
         /* Java: StringUtils.isNullOrWhitespaceOnly -> the default name. */
         if (d.is_null || whitespace_only(value.data, value.len)) {
             pm_buf_reset(&value);

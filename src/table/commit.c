@@ -262,22 +262,21 @@ typedef struct attempt {
     entry_vec delta;
     pm_snapshot *latest;
     int64_t schema_id;
+    char *snapshot_path; /* the snapshot file this attempt writes (owned) */
 } attempt;
 
 static void attempt_cleanup(attempt *a, bool remove_files)
 {
-    for (size_t i = 0; remove_files && i < a->ctx.written.count; i++) {
-        char *p = pm_table_file(a->ctx.table, PM_DIR_MANIFEST, a->ctx.written.items[i]);
-        if (p != NULL)
-            (void)a->ctx.fs->remove(a->ctx.fs, p, NULL);
-        pm_free(p);
-    }
+    for (size_t i = 0; remove_files && i < a->ctx.written.count; i++)
+        (void)a->ctx.fs->remove(a->ctx.fs, a->ctx.written.items[i], NULL);
     pm_strlist_free(&a->ctx.written);
     pm_strlist_init(&a->ctx.written);
     pm_free(a->delta.items);
     memset(&a->delta, 0, sizeof(a->delta));
     pm_snapshot_free(a->latest);
     a->latest = NULL;
+    pm_free(a->snapshot_path);
+    a->snapshot_path = NULL;
     pm_arena_free(&a->arena);
     pm_arena_init(&a->arena, 64 * 1024);
 }
@@ -636,6 +635,21 @@ PM_MUST_CHECK static int read_back(pm_fs *fs, const char *table, int64_t id, con
     return 0;
 }
 
+/* read_back after a failed write of snapshot `id` at `path`: first whether the file is
+ * there at all, which needs no memory, so a write that failed for lack of memory is known
+ * not to have landed (reading the snapshot back would fail the same way). */
+PM_MUST_CHECK static int read_back_failed(pm_fs *fs, const char *table, const char *path,
+                                          int64_t id, const char *delta_list, bool *ours,
+                                          paimon_error *err)
+{
+    int kind = 0;
+    uint64_t size = 0;
+    *ours = false;
+    if (fs->stat(fs, path, &kind, &size, err) == 0 && kind == 0)
+        return 0;
+    return read_back(fs, table, id, delta_list, ours, err);
+}
+
 /* What one snapshot's commit did, beyond its id. */
 typedef struct one_outcome {
     int64_t committed_before; /* skipped: this snapshot of the user has our identifier */
@@ -723,6 +737,11 @@ PM_MUST_CHECK static int commit_one(pm_fs *fs, const char *table, const pm_commi
         snap.commit_user = (char *)o->commit_user;
         snap.commit_identifier = o->identifier;
         snap.time_millis = pm_now_millis();
+        if ((a.snapshot_path = pm_snapshot_path(table, snap.id)) == NULL) {
+            rc = pm_nomem(err);
+            attempt_cleanup(&a, true);
+            goto done;
+        }
         if (o->before_snapshot != NULL)
             o->before_snapshot(o->before_snapshot_arg, snap.id);
         rc = pm_snapshot_commit(fs, table, &snap, err);
@@ -733,7 +752,8 @@ PM_MUST_CHECK static int commit_one(pm_fs *fs, const char *table, const pm_commi
         if (rc != PAIMON_EEXISTS) {
             /* Not a lost race (permission, I/O, no space): no retry.  Did it land anyway? */
             paimon_error check;
-            int crc = read_back(fs, table, snap.id, snap.delta_manifest_list, &ours, &check);
+            int crc = read_back_failed(fs, table, a.snapshot_path, snap.id,
+                                       snap.delta_manifest_list, &ours, &check);
             if (crc == 0 && ours) {
                 *snapshot_id = snap.id;
                 goto hints;

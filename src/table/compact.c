@@ -133,6 +133,7 @@ int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int
             pm_err_prefix(err, rc, "%s: ", table);
         goto done;
     }
+    pm_table_write_keep_pending(w);
     if (pm_table_write_is_unaware(w))
         PM_TRY(compact_unaware(w, table, o->partition_count > 0 ? matches : NULL, spec, &m, err));
     else
@@ -150,9 +151,11 @@ int pm_table_compact(pm_fs *fs, const char *table, const pm_compact_opts *o, int
         co.kind = PM_COMMIT_COMPACT;
         co.result = &res;
         rc = pm_changelog_compact_commit(fs, table, &m, &co, snapshot_id, err);
-        if (rc != 0 && !res.uncertain)
-            /* nothing was committed: the compaction's files name nothing (best effort) */
-            PM_IGNORE(pm_commit_messages_abort(fs, table, &m, false, true, NULL));
+        /* Committed, or maybe: the files are the snapshot's.  Otherwise nothing names them
+         * and freeing the writer removes them (keep_pending), which needs no memory: the
+         * failure may be a lack of it. */
+        if (rc == 0 || res.uncertain)
+            pm_table_write_release_pending(w);
         if (rc != 0)
             goto done;
     }

@@ -66,7 +66,6 @@ typedef struct avro_file {
     const int64_t *ranges;
     size_t range_count, range_idx;
     int64_t total_rows;
-    bool counted;
 } avro_file;
 
 /* ---- types ----------------------------------------------------------------------------- */
@@ -627,6 +626,28 @@ static void avro_close(void *impl)
     pm_free(f);
 }
 
+/* Sums the blocks' object counts into f->total_rows (a second reader: f->reader stays at
+ * the first block). */
+PM_MUST_CHECK static int count_rows(avro_file *f, paimon_error *err)
+{
+    pm_avro_reader r;
+    pm_buf block;
+    int64_t n;
+    size_t off;
+    int rc = 0;
+    pm_buf_init(&block, PM_AVRO_DEFAULT_MAX_BLOCK);
+    if ((rc = pm_avro_reader_open(&r, f->data, f->len, f->path, err)) != 0)
+        goto done;
+    while ((rc = pm_avro_reader_next_block(&r, &block, &n, &off, err)) == 0)
+        f->total_rows += n;
+    pm_avro_reader_close(&r);
+    if (rc == PAIMON_ITEROVER)
+        rc = 0;
+done:
+    pm_buf_free(&block);
+    return rc;
+}
+
 PM_MUST_CHECK static int avro_open(void **impl, pm_input *in, const char *path, paimon_error *err)
 {
     avro_file *f = pm_calloc(1, sizeof(*f));
@@ -654,8 +675,11 @@ PM_MUST_CHECK static int avro_open(void **impl, pm_input *in, const char *path, 
     PM_TRY(in->read_at(in, 0, f->len, f->data, err));
     PM_TRY(pm_avro_reader_open(&f->reader, f->data, f->len, f->path, err));
     f->reader_open = true;
-    if ((rc = pm_avro_data_type_of(f->reader.schema, &f->type, err)) != 0)
+    if ((rc = pm_avro_data_type_of(f->reader.schema, &f->type, err)) != 0) {
         rc = pm_err_prefix(err, rc, "%s: ", f->path);
+        goto done;
+    }
+    rc = count_rows(f, err);
 done:
     in->close(in);
     if (rc != 0) {
@@ -671,26 +695,11 @@ static const pm_type *avro_type(void *impl)
     return ((avro_file *)impl)->type;
 }
 
-/* Records in the file: the sum of the blocks' counts (read once). */
+/* Records in the file: the sum of the blocks' counts, counted by avro_open (row_count has
+ * no error to report, so a failure to decompress a block, memory included, shows there). */
 static int64_t avro_rows(void *impl)
 {
-    avro_file *f = impl;
-    if (!f->counted) {
-        pm_avro_reader r;
-        pm_buf block;
-        int64_t n, total = 0;
-        size_t off;
-        pm_buf_init(&block, PM_AVRO_DEFAULT_MAX_BLOCK);
-        if (pm_avro_reader_open(&r, f->data, f->len, f->path, NULL) == 0) {
-            while (pm_avro_reader_next_block(&r, &block, &n, &off, NULL) == 0)
-                total += n;
-            pm_avro_reader_close(&r);
-        }
-        pm_buf_free(&block);
-        f->total_rows = total;
-        f->counted = true;
-    }
-    return f->total_rows;
+    return ((avro_file *)impl)->total_rows;
 }
 
 PM_MUST_CHECK static int avro_start(void *impl, const pm_read_options *o, paimon_error *err)

@@ -101,7 +101,8 @@ static void free_chunks(pm_pq_reader *r)
     for (int i = 0; i < r->schema.leaf_count; i++) {
         pm_free(r->chunks[i]);
         r->chunks[i] = NULL;
-        r->chunk_caps[i] = 0;
+        if (r->chunk_caps != NULL) /* NULL when allocating it failed */
+            r->chunk_caps[i] = 0;
     }
 }
 

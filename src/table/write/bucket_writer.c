@@ -291,10 +291,21 @@ static bool same_file(const pm_manifest_entry *a, const pm_manifest_entry *b)
 }
 
 /* Removes file `name` of this bucket's directory (a file this writer wrote; the name is
- * checked all the same, as every path a removal takes, meta/file_path.h). */
+ * checked all the same, as every path a removal takes, meta/file_path.h).  The path is built
+ * on the stack when it fits, so that cleaning up after an allocation failure needs no
+ * memory. */
 static void remove_file(pm_bucket_writer *w, const char *name)
 {
+    char stack[1024];
     pm_buf p;
+    int n;
+    if (pm_file_name_check(w->c->table, "data file", name, NULL) != 0)
+        return;
+    n = snprintf(stack, sizeof(stack), "%s/%s", pm_buf_cstr(&w->dir), name);
+    if (n >= 0 && (size_t)n < sizeof(stack)) {
+        (void)w->c->fs->remove(w->c->fs, stack, NULL);
+        return;
+    }
     pm_buf_init(&p, 0);
     if (pm_file_path_resolve(w->c->table, w->c->opts, pm_buf_cstr(&w->dir), name, NULL, &p, NULL) ==
         0)
@@ -358,6 +369,30 @@ static void compact_bucket(pm_bucket_writer *w, pm_compact_bucket *b)
     b->lookup = w->lookup;
 }
 
+/* Removes the files a compaction wrote (its outputs, except inputs it only moved up a level,
+ * and its changelog files) when taking its result failed part way: the writer is unusable
+ * then and would not know them all when freed (removing one twice is harmless). */
+static void discard_result(pm_bucket_writer *w, const pm_commit_messages *res)
+{
+    const pm_manifest_entry *lists[2] = {res->compact, res->compact_changelog};
+    size_t counts[2] = {res->compact_count, res->compact_changelog_count};
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < counts[l]; i++) {
+            const pm_data_file_meta *f = &lists[l][i].file;
+            bool upgraded = false;
+            if (lists[l][i].kind != PM_FILE_KIND_ADD)
+                continue;
+            for (size_t j = 0; l == 0 && j < res->compact_count; j++)
+                upgraded |= res->compact[j].kind == PM_FILE_KIND_DELETE &&
+                            strcmp(res->compact[j].file.file_name, f->file_name) == 0;
+            if (upgraded)
+                continue;
+            remove_file(w, f->file_name);
+            for (size_t k = 0; k < f->extra_files.count; k++)
+                remove_file(w, ((const char *const *)f->extra_files.items)[k]);
+        }
+}
+
 /* A compaction's result into the levels and the increment; its changelog files stay with the
  * writer's messages until a commit takes them (or a failure removes them with the other
  * pending files). */
@@ -366,11 +401,17 @@ PM_MUST_CHECK static int take_result(pm_bucket_writer *w, const pm_commit_messag
 {
     int rc;
     if ((rc = apply_result(w, res, err)) != 0)
-        return rc;
+        goto done;
     for (size_t i = 0; i < res->compact_changelog_count; i++)
-        if (pm_commit_messages_add_compact_changelog(&w->pending, &res->compact_changelog[i]) != 0)
-            return pm_nomem(err);
-    return 0;
+        if (pm_commit_messages_add_compact_changelog(&w->pending, &res->compact_changelog[i]) !=
+            0) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+done:
+    if (rc != 0)
+        discard_result(w, res);
+    return rc;
 }
 
 /* ForceUpLevel0Compaction: when the universal pick has nothing, every level-0 run (and the
@@ -524,7 +565,10 @@ PM_MUST_CHECK static int append_rewrite(pm_bucket_writer *w, const pm_manifest_e
     pm_commit_messages_init(&res);
     PM_TRY(pm_compact_append(w->k, &b, files, n, &res, err));
     /* the levels hold the queue: apply_result takes the inputs out and puts every output in */
-    PM_TRY(apply_result(w, &res, err));
+    if ((rc = apply_result(w, &res, err)) != 0) {
+        discard_result(w, &res);
+        goto done;
+    }
     for (size_t i = 0; i < res.compact_count; i++)
         if (res.compact[i].kind == PM_FILE_KIND_ADD)
             last = &res.compact[i];
@@ -686,7 +730,14 @@ PM_MUST_CHECK static int write_vectors(pm_bucket_writer *w, paimon_error *err)
     return rc;
 }
 
-int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimon_error *err)
+void pm_bucket_writer_release_pending(pm_bucket_writer *w)
+{
+    pm_commit_messages_release(&w->pending);
+    pm_commit_messages_init(&w->pending);
+}
+
+int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool keep,
+                             paimon_error *err)
 {
     int rc;
     if (w->buffer != NULL) {
@@ -725,8 +776,8 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, paimo
     }
     if (pm_commit_messages_append(out, &w->pending) != 0)
         return pm_nomem(err);
-    pm_commit_messages_release(&w->pending);
-    pm_commit_messages_init(&w->pending);
+    if (!keep)
+        pm_bucket_writer_release_pending(w);
     return 0;
 }
 
@@ -762,6 +813,19 @@ static void remove_pending(pm_bucket_writer *w)
     }
     pm_buf_free(&p);
     pm_buf_free(&dir);
+    /* the compaction outputs drained into the increment (a prepare that failed after
+     * draining), except upgrades: the same name DELETEd at its old level */
+    for (size_t i = 0; i < w->pending.compact_count; i++) {
+        const pm_manifest_entry *e = &w->pending.compact[i];
+        bool upgraded = false;
+        if (e->kind != PM_FILE_KIND_ADD)
+            continue;
+        for (size_t j = 0; j < w->pending.compact_count; j++)
+            upgraded |= w->pending.compact[j].kind == PM_FILE_KIND_DELETE &&
+                        strcmp(w->pending.compact[j].file.file_name, e->file.file_name) == 0;
+        if (!upgraded)
+            remove_file(w, e->file.file_name);
+    }
 }
 
 /* Removes files compaction wrote that no commit took (not upgrades of committed files). */

@@ -73,9 +73,13 @@ size_t pm_bucket_writer_memory(const pm_bucket_writer *w);
  * not spill. */
 PM_MUST_CHECK int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err);
 
-/* Flushes everything and moves the pending files to `out`. */
-PM_MUST_CHECK int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out,
+/* Flushes everything and moves the pending files to `out`.  With `keep` they are copied
+ * and stay pending (freeing the writer removes them) until
+ * pm_bucket_writer_release_pending(): for callers whose commit may still fail when memory
+ * is short, as removing them through the messages needs memory. */
+PM_MUST_CHECK int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool keep,
                                            paimon_error *err);
+void pm_bucket_writer_release_pending(pm_bucket_writer *w);
 
 /* The next sequence number the writer would give. */
 int64_t pm_bucket_writer_next_seq(const pm_bucket_writer *w);

@@ -101,9 +101,10 @@ int pm_kv_buffer_new(pm_kv_buffer **out, pm_write_ctx *c, paimon_error *err)
     seq->nullable = kind->nullable = false;
     rc = pm_type_row_add(b->run_type, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", seq);
     seq = NULL;
-    if (rc == 0)
+    if (rc == 0) {
         rc = pm_type_row_add(b->run_type, PM_VALUE_KIND_ID, "_VALUE_KIND", kind);
-    kind = NULL;
+        kind = NULL; /* taken, also on failure; otherwise freed below */
+    }
     if (rc != 0)
         goto nomem;
     *out = b;

@@ -47,6 +47,7 @@ struct pm_table_write {
     pm_write_ctx ctx;
     bool ctx_ok;
     pm_table_write_opts o;
+    bool keep_pending; /* prepares leave the files pending too (the compaction job) */
     char *commit_user;
     bucket_mode mode;
     int32_t num_buckets;
@@ -487,9 +488,8 @@ PM_MUST_CHECK static int slot_of(pm_table_write *w, int64_t pid, int32_t bucket,
         if ((sid = pm_bytes_map_find(&w->restore_seq, w->key.data, w->key.len)) >= 0)
             next_seq = w->restore_seq.values[sid] + 1;
     }
-    if (pm_bytes_map_put(&w->slot_ids, k, sizeof(k), 0, &id, &inserted) != 0)
-        return pm_nomem(err);
-    if ((size_t)id >= w->slot_cap) {
+    /* room for the new slot first: every id in slot_ids must have one (the free walks them) */
+    if (w->slot_ids.count >= w->slot_cap) {
         size_t cap = w->slot_cap == 0 ? 16 : w->slot_cap * 2;
         writer_slot *grown = pm_realloc(w->slots, cap * sizeof(*grown));
         if (grown == NULL)
@@ -498,6 +498,8 @@ PM_MUST_CHECK static int slot_of(pm_table_write *w, int64_t pid, int32_t bucket,
         w->slots = grown;
         w->slot_cap = cap;
     }
+    if (pm_bytes_map_put(&w->slot_ids, k, sizeof(k), 0, &id, &inserted) != 0)
+        return pm_nomem(err);
     w->slots[id].partition = pid;
     w->slots[id].bucket = bucket;
     {
@@ -1032,7 +1034,7 @@ int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_er
 {
     for (size_t s = 0; s < w->slot_ids.count; s++) {
         writer_slot *sl = &w->slots[s];
-        int rc = pm_bucket_writer_prepare(sl->w, out, err);
+        int rc = pm_bucket_writer_prepare(sl->w, out, w->keep_pending, err);
         if (rc != 0)
             return rc;
         w->memory -= sl->memory;
@@ -1114,6 +1116,17 @@ int pm_table_write_compact(pm_table_write *w, bool full, pm_partition_match matc
         if ((rc = pm_bucket_writer_compact(w->slots[s].w, full, err)) != 0)
             return rc;
     return pm_table_write_prepare(w, out, err);
+}
+
+void pm_table_write_keep_pending(pm_table_write *w)
+{
+    w->keep_pending = true;
+}
+
+void pm_table_write_release_pending(pm_table_write *w)
+{
+    for (size_t s = 0; s < w->slot_ids.count; s++)
+        pm_bucket_writer_release_pending(w->slots[s].w);
 }
 
 void pm_table_write_free(pm_table_write *w)

@@ -70,6 +70,13 @@ int64_t pm_table_write_bad_row(const pm_table_write *w);
 /* Flushes every writer and appends what they wrote to `out`. */
 PM_MUST_CHECK int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out,
                                          paimon_error *err);
+/* Makes prepares leave the files to the writers too, so that freeing the writer removes
+ * them, until pm_table_write_release_pending(): for the compaction job, whose commit may
+ * fail for lack of memory, when removing them through the messages would fail too. */
+void pm_table_write_keep_pending(pm_table_write *w);
+/* The prepared files are the commit's alone from now on (it landed, or may have: freeing
+ * the writer then removes nothing of them). */
+void pm_table_write_release_pending(pm_table_write *w);
 
 /* The dedicated compaction (Java's compact job over AbstractFileStoreWrite.compact): for
  * every bucket of the latest snapshot in a partition `match` accepts (NULL: all), restores
