@@ -133,6 +133,10 @@ cli_output *cli_output_of(cli_format format, FILE *out, const paimon_cursor *cur
 int cli_output_row(cli_output *o, paimon_cursor *cursor, paimon_error *err);
 /* Finishes: the table and "(N rows)", or the count for CLI_FORMAT_NONE. */
 void cli_output_end(cli_output *o);
+/* The command's exit code once stdout is flushed: `rc`, or CLI_EXIT_FAILED with "paimon:
+ * CMD: cannot write the output" when it was CLI_EXIT_OK and the output could not be written
+ * (a full disk, a closed pipe): rows that did not arrive are never a success. */
+int cli_flush_output(const char *cmd, int rc);
 void cli_output_free(cli_output *o);
 
 /* ---- JSON output ----------------------------------------------------------------------- */

@@ -151,10 +151,7 @@ int cli_cmd_cat(int argc, char **argv)
     cli_output_end(out);
     rc = CLI_EXIT_OK;
 done:
-    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
-        fprintf(stderr, "paimon: cat: cannot write the output\n");
-        rc = CLI_EXIT_FAILED;
-    }
+    rc = cli_flush_output("cat", rc);
     cli_output_free(out);
     paimon_cursor_free(cur);
     paimon_scan_free(scan);

@@ -81,6 +81,7 @@ static int cat(const char *path, const paimon_file_read_options *o, cli_format f
     cli_output_end(out);
     rc = CLI_EXIT_OK;
 done:
+    rc = cli_flush_output("file", rc);
     cli_output_free(out);
     paimon_cursor_free(cur);
     paimon_file_free(f);
@@ -98,7 +99,7 @@ static int meta(const char *path)
     }
     fputs(text, stdout);
     paimon_file_free(f);
-    return CLI_EXIT_OK;
+    return cli_flush_output("file", CLI_EXIT_OK);
 }
 
 int cli_cmd_file(int argc, char **argv)

@@ -402,9 +402,5 @@ int cli_cmd_inspect(int argc, char **argv)
     else
         rc = view_summary(t, jsonl, &err);
     paimon_table_free(t);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "paimon: inspect: cannot write the output\n");
-        return CLI_EXIT_FAILED;
-    }
-    return rc != 0 ? cli_fail(&err, false) : CLI_EXIT_OK;
+    return cli_flush_output("inspect", rc != 0 ? cli_fail(&err, false) : CLI_EXIT_OK);
 }

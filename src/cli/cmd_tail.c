@@ -194,10 +194,7 @@ int cli_cmd_tail(int argc, char **argv)
     cli_output_end(out);
     rc = CLI_EXIT_OK;
 done:
-    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
-        fprintf(stderr, "paimon: tail: cannot write the output\n");
-        rc = CLI_EXIT_FAILED;
-    }
+    rc = cli_flush_output("tail", rc);
     cli_output_free(out);
     free(names);
     free(types);

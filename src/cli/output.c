@@ -297,6 +297,15 @@ int cli_output_row(cli_output *o, paimon_cursor *cur, paimon_error *err)
     return 0;
 }
 
+int cli_flush_output(const char *cmd, int rc)
+{
+    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
+        cli_error("%s: cannot write the output", cmd);
+        return CLI_EXIT_FAILED;
+    }
+    return rc;
+}
+
 void cli_output_end(cli_output *o)
 {
     if (o->format == CLI_FORMAT_TABLE) {
