@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/columns.h"
 #include "paimon/changes.h"
 #include "table/changes.h"
 #include "table/file_reader.h"
@@ -34,8 +35,7 @@ struct paimon_changes {
     int64_t first, last, next_id;
     int *columns; /* data columns (indexes into schema->row) */
     size_t column_count;
-    pm_type *out_type; /* _ROW_KIND, then the data columns */
-    char **type_names; /* per output column */
+    pm_api_columns cols; /* the output: _ROW_KIND, then the data columns */
     int64_t batch_rows;
     pm_scan_plan *plan; /* of the current snapshot until a cursor takes it, or NULL */
     int64_t current;    /* the current snapshot's id, 0 before the first */
@@ -80,11 +80,8 @@ PAIMON_API void paimon_changes_free(paimon_changes *c)
         return;
     pm_scan_plan_free(c->plan);
     pm_free(c->commit_kind);
-    for (size_t i = 0; c->type_names != NULL && i <= c->column_count; i++)
-        pm_free(c->type_names[i]);
-    pm_free(c->type_names);
     pm_free(c->columns);
-    pm_type_free(c->out_type);
+    pm_api_columns_release(&c->cols);
     pm_schema_free(c->schema);
     pm_free(c);
 }
@@ -94,38 +91,43 @@ PM_MUST_CHECK static int build_columns(paimon_changes *c, const paimon_changes_o
                                        paimon_error *err)
 {
     const pm_type *row = c->schema->row;
-    pm_type *kind = pm_type_new(PM_TYPE_VARCHAR);
+    pm_type *kind = pm_type_new(PM_TYPE_VARCHAR), *out = pm_type_new(PM_TYPE_ROW);
+    int rc = 0;
     c->column_count = o->columns != NULL ? o->column_count : row->field_count;
     c->columns = pm_calloc(c->column_count + 1, sizeof(int));
-    c->type_names = pm_calloc(c->column_count + 2, sizeof(char *));
-    c->out_type = pm_type_new(PM_TYPE_ROW);
-    if (kind == NULL || c->columns == NULL || c->type_names == NULL || c->out_type == NULL) {
-        pm_type_free(kind);
-        return pm_nomem(err);
-    }
+    if (kind == NULL || c->columns == NULL || out == NULL)
+        goto nomem;
     kind->length = INT32_MAX;
     kind->nullable = false;
-    c->out_type->nullable = false;
-    if (pm_type_row_add(c->out_type, PM_ROW_KIND_ID, PM_ROW_KIND_NAME, kind) != 0)
-        return pm_nomem(err);
+    out->nullable = false;
+    rc = pm_type_row_add(out, PM_ROW_KIND_ID, PM_ROW_KIND_NAME, kind);
+    kind = NULL;
+    if (rc != 0)
+        goto nomem;
     for (size_t i = 0; i < c->column_count; i++) {
         size_t idx = i;
-        int rc;
         if (o->columns != NULL && (rc = pm_api_find_column(row, o->columns[i], &idx, err)) != 0)
-            return rc;
+            goto done;
         for (size_t k = 0; k < i; k++)
-            if (c->columns[k] == (int)idx)
-                return pm_err_set(err, PAIMON_EINVALID, "%s: column selected twice",
-                                  row->fields[idx].name);
+            if (c->columns[k] == (int)idx) {
+                rc = pm_err_set(err, PAIMON_EINVALID, "%s: column selected twice",
+                                row->fields[idx].name);
+                goto done;
+            }
         c->columns[i] = (int)idx;
-        if (pm_type_row_add(c->out_type, row->fields[idx].id, row->fields[idx].name,
+        if (pm_type_row_add(out, row->fields[idx].id, row->fields[idx].name,
                             pm_type_clone(row->fields[idx].type)) != 0)
-            return pm_nomem(err);
+            goto nomem;
     }
-    for (size_t i = 0; i < c->out_type->field_count; i++)
-        if ((c->type_names[i] = pm_api_type_string(c->out_type->fields[i].type)) == NULL)
-            return pm_nomem(err);
-    return 0;
+    rc = pm_api_columns_init(&c->cols, out, err); /* takes `out` */
+    out = NULL;
+    goto done;
+nomem:
+    rc = pm_nomem(err);
+done:
+    pm_type_free(kind);
+    pm_type_free(out);
+    return rc;
 }
 
 PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
@@ -180,17 +182,17 @@ PAIMON_API void paimon_changes_range(const paimon_changes *c, int64_t *first, in
 
 PAIMON_API size_t paimon_changes_column_count(const paimon_changes *c)
 {
-    return c != NULL ? c->out_type->field_count : 0;
+    return c != NULL ? pm_api_columns_count(&c->cols) : 0;
 }
 
 PAIMON_API const char *paimon_changes_column_name(const paimon_changes *c, size_t column)
 {
-    return c != NULL && column < c->out_type->field_count ? c->out_type->fields[column].name : NULL;
+    return c != NULL ? pm_api_columns_name(&c->cols, column) : NULL;
 }
 
 PAIMON_API const char *paimon_changes_column_type(const paimon_changes *c, size_t column)
 {
-    return c != NULL && column < c->out_type->field_count ? c->type_names[column] : NULL;
+    return c != NULL ? pm_api_columns_type(&c->cols, column) : NULL;
 }
 
 PAIMON_API int paimon_changes_next_snapshot(paimon_changes *c, paimon_changes_snapshot *info,
@@ -250,7 +252,7 @@ PAIMON_API int paimon_changes_cursor(paimon_cursor **out, paimon_changes *c, pai
     s->column_count = c->column_count;
     s->batch_rows = c->batch_rows;
     s->columns = pm_calloc(c->column_count + 1, sizeof(int));
-    s->type = pm_type_clone(c->out_type);
+    s->type = pm_type_clone(c->cols.type);
     if (s->columns == NULL || s->type == NULL) {
         source_release(s);
         return pm_nomem(err);

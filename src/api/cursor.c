@@ -16,13 +16,13 @@
 #include <strings.h>
 
 #include "api/api.h"
+#include "api/columns.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
 struct paimon_cursor {
     pm_batch_source src; /* ctx NULL once the source ended or went to a stream */
-    pm_type *type;       /* the columns (the cursor's own copy of src.type) */
-    char **type_names;   /* per column */
+    pm_api_columns cols; /* the cursor's own copy of src.type, and its type strings */
     int kind_column;     /* index of _ROW_KIND, or -1 */
     pm_batch *batch;     /* the current row's batch; NULL before the first and at the end */
     int64_t row;         /* the current row in `batch` */
@@ -86,10 +86,7 @@ PAIMON_API void paimon_cursor_free(paimon_cursor *c)
         return;
     release_source(c);
     pm_batch_free(c->batch);
-    for (size_t i = 0; c->type_names != NULL && i < c->type->field_count; i++)
-        pm_free(c->type_names[i]);
-    pm_free(c->type_names);
-    pm_type_free(c->type);
+    pm_api_columns_release(&c->cols);
     pm_buf_free(&c->text);
     pm_free(c);
 }
@@ -108,16 +105,7 @@ int pm_cursor_new(paimon_cursor **out, const pm_batch_source *src, int kind_colu
     c->src = *src;
     c->kind_column = kind_column;
     pm_buf_init(&c->text, 0);
-    if ((c->type = pm_type_clone(src->type)) == NULL ||
-        (c->type_names = pm_calloc(c->type->field_count + 1, sizeof(char *))) == NULL) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    for (size_t i = 0; i < c->type->field_count; i++)
-        if ((c->type_names[i] = pm_api_type_string(c->type->fields[i].type)) == NULL) {
-            rc = pm_nomem(err);
-            goto done;
-        }
+    PM_TRY(pm_api_columns_init(&c->cols, pm_type_clone(src->type), err));
     *out = c;
     c = NULL;
 done:
@@ -155,17 +143,17 @@ PAIMON_API int paimon_cursor_next(paimon_cursor *c, paimon_error *err)
 
 PAIMON_API size_t paimon_cursor_column_count(const paimon_cursor *c)
 {
-    return c != NULL ? c->type->field_count : 0;
+    return c != NULL ? pm_api_columns_count(&c->cols) : 0;
 }
 
 PAIMON_API const char *paimon_cursor_column_name(const paimon_cursor *c, size_t column)
 {
-    return c != NULL && column < c->type->field_count ? c->type->fields[column].name : NULL;
+    return c != NULL ? pm_api_columns_name(&c->cols, column) : NULL;
 }
 
 PAIMON_API const char *paimon_cursor_column_type(const paimon_cursor *c, size_t column)
 {
-    return c != NULL && column < c->type->field_count ? c->type_names[column] : NULL;
+    return c != NULL ? pm_api_columns_type(&c->cols, column) : NULL;
 }
 
 PAIMON_API int paimon_cursor_value_text(paimon_cursor *c, size_t column, const char **text,
@@ -274,7 +262,7 @@ PAIMON_API int paimon_cursor_arrow_stream(paimon_cursor *c, struct ArrowArrayStr
     memset(out, 0, sizeof(*out));
     if ((r = pm_calloc(1, sizeof(*r))) == NULL)
         return pm_nomem(err);
-    if ((r->type = pm_type_clone(c->type)) == NULL) {
+    if ((r->type = pm_type_clone(c->cols.type)) == NULL) {
         pm_free(r);
         return pm_nomem(err);
     }

@@ -1,0 +1,29 @@
+/*
+ * The columns a handle shows its callers (paimon_cursor_column_*, paimon_changes_column_*):
+ * an owned ROW type, and each column's type as the public API spells it.  Cursors and change
+ * reads hold one each, so the two sets of accessors answer alike.
+ */
+#ifndef PM_API_COLUMNS_H
+#define PM_API_COLUMNS_H
+
+#include <stddef.h>
+
+#include "data/types.h"
+#include "util/error.h"
+
+typedef struct pm_api_columns {
+    pm_type *type;     /* a ROW; owned */
+    char **type_names; /* one per column; owned */
+} pm_api_columns;
+
+/* Takes `type` (a ROW) and spells its columns' types; `type` is owned by `c` from now on,
+ * also when the call fails (pm_api_columns_release() frees what there is). */
+PM_MUST_CHECK int pm_api_columns_init(pm_api_columns *c, pm_type *type, paimon_error *err);
+void pm_api_columns_release(pm_api_columns *c);
+
+/* 0 for a released or failed set; NULL for a column out of range. */
+size_t pm_api_columns_count(const pm_api_columns *c);
+const char *pm_api_columns_name(const pm_api_columns *c, size_t column);
+const char *pm_api_columns_type(const pm_api_columns *c, size_t column);
+
+#endif /* PM_API_COLUMNS_H */
