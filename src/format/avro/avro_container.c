@@ -153,6 +153,11 @@ int pm_avro_reader_next_block(pm_avro_reader *r, pm_buf *block, int64_t *count, 
         return pm_corrupt(err, "%s: Avro block at offset %zu does not end with the sync marker",
                           r->what, r->pos);
     c.p += 16;
+    if (block == NULL) {
+        r->pos = (size_t)(c.p - r->data);
+        *count = n;
+        return 0;
+    }
 
     pm_buf_reset(block);
     saved_max = block->max;

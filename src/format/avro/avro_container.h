@@ -64,7 +64,9 @@ PM_MUST_CHECK int pm_avro_reader_open(pm_avro_reader *r, const uint8_t *data, si
                                       const char *what, paimon_error *err);
 
 /* Decompresses the next block into `block` (replacing its contents) and returns its
- * object count and the file offset of the block; PAIMON_ITEROVER after the last block. */
+ * object count and the file offset of the block; PAIMON_ITEROVER after the last block.
+ * With `block` NULL the block is only framed (its header and sync marker checked) and
+ * skipped: counting a file's objects decompresses nothing. */
 PM_MUST_CHECK int pm_avro_reader_next_block(pm_avro_reader *r, pm_buf *block, int64_t *count,
                                             size_t *block_off, paimon_error *err);
 

@@ -626,26 +626,21 @@ static void avro_close(void *impl)
     pm_free(f);
 }
 
-/* Sums the blocks' object counts into f->total_rows (a second reader: f->reader stays at
- * the first block). */
+/* Sums the blocks' object counts into f->total_rows: the blocks are framed (header and
+ * sync marker checked), not decompressed, and the reader goes back to the first block. */
 PM_MUST_CHECK static int count_rows(avro_file *f, paimon_error *err)
 {
-    pm_avro_reader r;
-    pm_buf block;
+    size_t first = f->reader.pos, off;
     int64_t n;
-    size_t off;
-    int rc = 0;
-    pm_buf_init(&block, PM_AVRO_DEFAULT_MAX_BLOCK);
-    if ((rc = pm_avro_reader_open(&r, f->data, f->len, f->path, err)) != 0)
-        goto done;
-    while ((rc = pm_avro_reader_next_block(&r, &block, &n, &off, err)) == 0)
+    int rc;
+    while ((rc = pm_avro_reader_next_block(&f->reader, NULL, &n, &off, err)) == 0) {
+        if (n > INT64_MAX - f->total_rows)
+            return pm_corrupt(err, "%s: Avro block at offset %zu: more than 2^63 rows", f->path,
+                              off);
         f->total_rows += n;
-    pm_avro_reader_close(&r);
-    if (rc == PAIMON_ITEROVER)
-        rc = 0;
-done:
-    pm_buf_free(&block);
-    return rc;
+    }
+    f->reader.pos = first;
+    return rc == PAIMON_ITEROVER ? 0 : rc;
 }
 
 PM_MUST_CHECK static int avro_open(void **impl, pm_input *in, const char *path, paimon_error *err)
@@ -696,7 +691,8 @@ static const pm_type *avro_type(void *impl)
 }
 
 /* Records in the file: the sum of the blocks' counts, counted by avro_open (row_count has
- * no error to report, so a failure to decompress a block, memory included, shows there). */
+ * no error to report, so a malformed block frame shows there; a block that does not
+ * decompress shows when it is read). */
 static int64_t avro_rows(void *impl)
 {
     return ((avro_file *)impl)->total_rows;

@@ -12,6 +12,7 @@
 #include "testlib.h"
 
 #include "data/batch.h"
+#include "format/avro/avro_container.h"
 #include "format/avro/avro_data.h"
 #include "format/data_file.h"
 #include "util/alloc.h"
@@ -388,12 +389,64 @@ static void test_damaged_files(void **state)
     pm_fs_free(fs);
 }
 
+/* Opening counts rows from the block frames alone (nothing is decompressed until a block is
+ * read): a file whose frames hold, with one damaged block payload, opens with its full row
+ * count and fails when that block is read (ECORRUPT naming the file and the block). */
+static void test_count_from_frames(void **state)
+{
+    pm_type *row;
+    paimon_error err = {0};
+    pm_fs *fs = pm_fs_memory_new();
+    pm_avro_reader r;
+    pm_data_file *f;
+    uint8_t *data;
+    uint64_t size;
+    pm_input *in;
+    size_t offs[64], nblocks = 0, off;
+    int64_t n, total = 0;
+    int rc;
+    (void)state;
+    assert_int_equal(pm_columns_parse(COLUMNS, &row, &err), 0);
+    write_file(fs, "/t/z.avro", row, 8, 2000, "deflate", NULL);
+    assert_int_equal(pm_fs_size(fs, "/t/z.avro", &size, &err), 0);
+    data = pm_malloc((size_t)size);
+    assert_int_equal(fs->open(fs, "/t/z.avro", &in, &err), 0);
+    assert_int_equal(in->read_at(in, 0, (size_t)size, data, &err), 0);
+    in->close(in);
+    /* the frames alone give every block and the rows written */
+    assert_int_equal(pm_avro_reader_open(&r, data, (size_t)size, "z", &err), 0);
+    while ((rc = pm_avro_reader_next_block(&r, NULL, &n, &off, &err)) == 0 && nblocks < 64) {
+        offs[nblocks++] = off;
+        total += n;
+    }
+    assert_int_equal(rc, PAIMON_ITEROVER);
+    pm_avro_reader_close(&r);
+    assert_int_equal(total, 8 * 2000);
+    assert_true(nblocks >= 2);
+    /* damage the middle of the second block's payload: the frame still holds */
+    {
+        size_t end = (nblocks > 2 ? offs[2] : (size_t)size) - 16; /* its sync marker */
+        data[offs[1] + (end - offs[1]) / 2] ^= 0xff;
+    }
+    assert_int_equal(fs->write_atomic(fs, "/t/d.avro", data, (size_t)size, true, &err), 0);
+    assert_int_equal(pm_data_file_open(&f, fs, "/t/d.avro", &err), 0);
+    assert_int_equal(f->format->row_count(f->impl), 8 * 2000);
+    pm_data_file_free(f);
+    assert_int_equal(read_file(fs, "/t/d.avro", NULL, NULL, &err), -1);
+    assert_true(err.code == PAIMON_ECORRUPT);
+    if (strstr(err.message, "/t/d.avro") == NULL || strstr(err.message, "block") == NULL)
+        fail_msg("%s", err.message);
+    pm_free(data);
+    pm_type_free(row);
+    pm_fs_free(fs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_type_round_trips), cmocka_unit_test(test_schema_text),
         cmocka_unit_test(test_resolution_and_ranges),  cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_damaged_files),
+        cmocka_unit_test(test_damaged_files),          cmocka_unit_test(test_count_from_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
