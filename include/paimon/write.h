@@ -123,13 +123,17 @@ typedef struct paimon_commit_result {
                                     was written: keep the messages' files */
     paimon_error compact_err;    /* code != 0: the compaction part failed after the data was
                                     committed (the call returned 0); its files are removed */
+    paimon_error maintain_err;   /* version 2.  code != 0: the table's upkeep after the commit
+                                    (expiring consumers, snapshots and partitions, automatic
+                                    tags) failed; the commit stands (the call returned 0) and
+                                    the next commit's upkeep finishes the job */
 } paimon_commit_result;
 
-#define PAIMON_COMMIT_RESULT_VERSION 1
+#define PAIMON_COMMIT_RESULT_VERSION 2 /* version 1 (without maintain_err) is still accepted */
 /* clang-format off */
 #define PAIMON_COMMIT_RESULT_INIT                                                                  \
     {                                                                                              \
-        PAIMON_COMMIT_RESULT_VERSION, 0, 0, 0, 0, { 0, { 0 } }                                     \
+        PAIMON_COMMIT_RESULT_VERSION, 0, 0, 0, 0, { 0, { 0 } }, { 0, { 0 } }                       \
     }
 /* clang-format on */
 
@@ -221,13 +225,16 @@ typedef struct paimon_compact_options {
     const char *const *partition; /* "k=v" items: only partitions matching all; none: all
                                      (see paimon_table_check_partition) */
     size_t partition_count;
-    const char *commit_user; /* NULL: a fresh UUID */
+    const char *commit_user;    /* NULL: a fresh UUID */
+    paimon_error *maintain_err; /* version 2; may be NULL: receives the failure of the table's
+                                   upkeep after the COMPACT commit (see paimon_commit_result),
+                                   code 0 when it succeeded; the compaction stands either way */
 } paimon_compact_options;
 
-#define PAIMON_COMPACT_OPTIONS_VERSION 1
+#define PAIMON_COMPACT_OPTIONS_VERSION 2 /* version 1 (without maintain_err) is still accepted */
 #define PAIMON_COMPACT_OPTIONS_INIT                                                                \
     {                                                                                              \
-        PAIMON_COMPACT_OPTIONS_VERSION, 0, NULL, 0, NULL                                           \
+        PAIMON_COMPACT_OPTIONS_VERSION, 0, NULL, 0, NULL, NULL                                     \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally

@@ -45,7 +45,10 @@ static const size_t COMMIT_SIZES[] = {
     offsetof(paimon_commit_options, result), /* 1 */
     sizeof(paimon_commit_options),           /* 2: result */
 };
-static const size_t COMPACT_SIZES[] = {sizeof(paimon_compact_options)};
+static const size_t COMPACT_SIZES[] = {
+    offsetof(paimon_compact_options, maintain_err), /* 1 */
+    sizeof(paimon_compact_options),                 /* 2: maintain_err */
+};
 static const size_t WRITER_SIZES[] = {sizeof(paimon_writer_options)};
 static const size_t ALTER_SIZES[] = {sizeof(paimon_alter)};
 

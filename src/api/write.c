@@ -8,6 +8,7 @@
 #include "api/api.h"
 #include "paimon/write.h"
 #include "meta/partition_spec.h"
+#include "table/maintain.h"
 #include "table/alter.h"
 #include "table/commit.h"
 #include "table/compact.h"
@@ -77,6 +78,22 @@ PAIMON_API size_t paimon_commit_messages_count(const paimon_commit_messages *mes
     return n;
 }
 
+/* The table's upkeep after a commit that made snapshot `id` (table/maintain.h), unless the
+ * table is write-only (a dedicated compaction job does it then).  The commit stands whatever
+ * happens here: a failure goes to the result (version 2), or nowhere when the caller gave
+ * none, as the next commit's upkeep redoes the work. */
+static void maintain_after_commit(paimon_table *table, int64_t id, paimon_commit_result *res)
+{
+    paimon_error merr;
+    bool write_only = false;
+    memset(&merr, 0, sizeof(merr));
+    if (pm_options_get_bool(&table->schema->options, "write-only", &write_only, &merr) != 0 ||
+        (!write_only && pm_table_maintain(table->fs, table->path, id, &merr) != 0)) {
+        if (res != NULL && res->version >= 2)
+            res->maintain_err = merr;
+    }
+}
+
 PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_messages *messages,
                                    const paimon_commit_options *options, int64_t *snapshot_id,
                                    paimon_error *err)
@@ -96,10 +113,12 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
                                  err)) != 0)
         return rc;
     res = given.result;
-    if (res != NULL && res->version != PAIMON_COMMIT_RESULT_VERSION)
+    if (res != NULL && (res->version < 1 || res->version > PAIMON_COMMIT_RESULT_VERSION))
         return pm_err_set(err, PAIMON_EINVALID,
-                          "paimon_table_commit: result version %u, this library knows %d",
+                          "paimon_table_commit: result version %u, this library knows 1 to %d",
                           res->version, PAIMON_COMMIT_RESULT_VERSION);
+    if (res != NULL && res->version >= 2)
+        memset(&res->maintain_err, 0, sizeof(res->maintain_err));
     memset(&o, 0, sizeof(o));
     if (given.commit_user == NULL && pm_uuid_v4(user) != 0)
         return pm_err_set(err, PAIMON_EIO, "no random numbers for a commit user");
@@ -115,6 +134,8 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     rc = pm_changelog_compact_commit(table->fs, table->path, messages, &o, &id, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
+    if (rc == 0 && id > 0)
+        maintain_after_commit(table, id, res);
     return rc;
 }
 
@@ -168,5 +189,14 @@ PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_op
     rc = pm_table_compact(table->fs, table->path, &o, &id, NULL, NULL, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;
+    if (given.maintain_err != NULL)
+        memset(given.maintain_err, 0, sizeof(*given.maintain_err));
+    /* a dedicated compaction does the upkeep even for write-only tables (they rely on it) */
+    if (rc == 0 && id > 0) {
+        paimon_error merr;
+        memset(&merr, 0, sizeof(merr));
+        if (pm_table_maintain(table->fs, table->path, id, &merr) != 0 && given.maintain_err != NULL)
+            *given.maintain_err = merr;
+    }
     return rc;
 }

@@ -38,6 +38,7 @@ int cli_cmd_compact(int argc, char **argv)
     paimon_table *table = NULL;
     paimon_compact_options o = PAIMON_COMPACT_OPTIONS_INIT;
     paimon_error err = {0, {0}};
+    paimon_error maintain_err = {0, {0}};
     int64_t id = 0;
     int rc = cli_parse_table_command("compact", USAGE, argc, argv, OPTIONS, 1, &a),
         exit_code = CLI_EXIT_FAILED;
@@ -63,6 +64,7 @@ int cli_cmd_compact(int argc, char **argv)
     o.full = cli_has(&a, "full");
     o.partition = nitems > 0 ? items : NULL;
     o.partition_count = nitems;
+    o.maintain_err = &maintain_err;
     if (paimon_table_open(&table, a.positional[0], &err) != 0) {
         exit_code = cli_fail(&err, false);
         goto done;
@@ -79,6 +81,9 @@ int cli_cmd_compact(int argc, char **argv)
         printf("nothing to compact\n");
     else
         printf("committed snapshot %lld (COMPACT)\n", (long long)id);
+    if (maintain_err.code != 0)
+        fprintf(stderr, "paimon: %s (the compaction is committed, in snapshot %lld)\n",
+                maintain_err.message, (long long)id);
     exit_code = CLI_EXIT_OK;
 done:
     for (size_t i = 0; i < ncopies; i++)

@@ -267,6 +267,9 @@ int cli_cmd_write(int argc, char **argv)
                     res.compact_err.message, (long long)res.snapshot_id);
             refresh = true;
         }
+        if (res.maintain_err.code != 0)
+            fprintf(stderr, "paimon: %s (the rows are committed, in snapshot %lld)\n",
+                    res.maintain_err.message, (long long)snapshot);
         fflush(stdout);
         /* The writer's view of its buckets includes files that are not in the table (a lost
          * compaction, or a skipped commit, whose files were removed): the next rows go to a
