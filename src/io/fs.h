@@ -69,6 +69,9 @@ struct pm_fs {
     int (*stat)(pm_fs *fs, const char *path, int *kind, uint64_t *size, paimon_error *err);
     int (*mkdirs)(pm_fs *fs, const char *path, paimon_error *err);
     void (*destroy)(pm_fs *fs);
+    /* The last modification time of a file, epoch milliseconds (orphan removal's age test,
+     * table/orphans.h).  NULL: the backend cannot tell (the in-memory one). */
+    int (*mtime)(pm_fs *fs, const char *path, int64_t *millis, paimon_error *err);
 };
 
 /* ---- backends -------------------------------------------------------------------------- */

@@ -16,7 +16,8 @@ typedef enum pm_list_kind {
     PM_LIST_SCHEMAS,
     PM_LIST_OPTIONS,
     PM_LIST_MANIFESTS,
-    PM_LIST_FILES
+    PM_LIST_FILES,
+    PM_LIST_TAGS /* table/tag_list.c */
 } pm_list_kind;
 
 struct paimon_list {

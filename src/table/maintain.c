@@ -1,6 +1,7 @@
 /* Post-commit upkeep: see maintain.h.  Each step lives in its own module; this file only
  * orders them. */
 #include "table/maintain.h"
+#include "table/tag_auto.h"
 
 int pm_table_maintain(pm_fs *fs, const char *table, int64_t committed_snapshot, paimon_error *err)
 {
@@ -13,5 +14,6 @@ int pm_table_maintain(pm_fs *fs, const char *table, int64_t committed_snapshot, 
     /* 2. snapshot and changelog expiration */
     /* 3. partition expiration */
     /* 4. automatic tag creation and retention */
+    rc = rc != 0 ? rc : pm_tag_auto_run(fs, table, err);
     return rc;
 }

@@ -1,0 +1,306 @@
+/* Orphan file removal: see orphans.h. */
+#include "table/orphans.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "meta/file_path.h"
+#include "meta/paths.h"
+#include "meta/schema.h"
+#include "meta/snapshot.h"
+#include "table/orphans_refs.h"
+#include "table/tag.h"
+#include "util/alloc.h"
+#include "util/error.h"
+#include "util/time.h"
+
+#define METADATA_MAX (256u << 20)
+
+typedef struct sweep {
+    pm_fs *fs;
+    const char *table;
+    const pm_orphan_args *args;
+    int64_t cutoff; /* epoch millis */
+    pm_refs meta, data;
+    uint64_t count, bytes;
+    int rc; /* the first deletion failure */
+    paimon_error *err;
+} sweep;
+
+/* ---- references ---------------------------------------------------------------------------- */
+
+PM_MUST_CHECK static int add_snapshots(sweep *s, paimon_error *err)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    int rc = 0;
+    PM_TRY(pm_snapshot_list_ids(s->fs, s->table, &ids, &n, err));
+    for (size_t i = 0; i < n; i++) {
+        pm_snapshot *snap = NULL;
+        rc = pm_snapshot_read(s->fs, s->table, ids[i], &snap, err);
+        if (rc == PAIMON_ENOTFOUND) { /* expired while we listed */
+            rc = 0;
+            continue;
+        }
+        if (rc == 0)
+            rc = pm_refs_add_snapshot(&s->meta, &s->data, s->fs, s->table, snap, true, err);
+        pm_snapshot_free(snap);
+        PM_TRY(rc);
+    }
+done:
+    pm_free(ids);
+    return rc;
+}
+
+PM_MUST_CHECK static int add_tags(sweep *s, paimon_error *err)
+{
+    pm_tag **tags = NULL;
+    size_t n = 0;
+    int rc = 0;
+    PM_TRY(pm_tag_read_all(s->fs, s->table, &tags, &n, err));
+    for (size_t i = 0; i < n; i++)
+        PM_TRY(pm_refs_add_snapshot(&s->meta, &s->data, s->fs, s->table, tags[i]->snapshot, true,
+                                    err));
+done:
+    pm_tag_free_all(tags, n);
+    return rc;
+}
+
+PM_MUST_CHECK static int add_changelogs(sweep *s, paimon_error *err)
+{
+    char *dir = pm_table_file(s->table, "changelog", NULL);
+    int64_t *ids = NULL;
+    size_t n = 0;
+    int rc = 0;
+    if (dir == NULL)
+        return pm_nomem(err);
+    PM_TRY(pm_list_versioned(s->fs, dir, "changelog-", &ids, &n, err));
+    for (size_t i = 0; i < n; i++) {
+        char name[40], *path;
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        pm_snapshot *snap = NULL;
+        snprintf(name, sizeof(name), "changelog-%" PRId64, ids[i]);
+        if ((path = pm_path_join(dir, name)) == NULL)
+            PM_TRY(pm_nomem(err));
+        rc = pm_fs_read_all(s->fs, path, METADATA_MAX, &bytes, &len, err);
+        if (rc == 0)
+            rc = pm_snapshot_parse(bytes, len, path, &snap, err);
+        if (rc == 0)
+            rc = pm_refs_add_snapshot(&s->meta, &s->data, s->fs, s->table, snap, true, err);
+        pm_snapshot_free(snap);
+        pm_free(bytes);
+        pm_free(path);
+        if (rc == PAIMON_ENOTFOUND && snap == NULL)
+            rc = 0; /* expired while we listed */
+        PM_TRY(rc);
+    }
+done:
+    pm_free(ids);
+    pm_free(dir);
+    return rc;
+}
+
+/* Branches keep references of their own, which this sweep does not read. */
+PM_MUST_CHECK static int refuse_branches(sweep *s, paimon_error *err)
+{
+    char *dir = pm_table_file(s->table, "branch", NULL);
+    pm_strlist names;
+    int kind = 0;
+    uint64_t size = 0;
+    int rc = 0;
+    if (dir == NULL)
+        return pm_nomem(err);
+    pm_strlist_init(&names);
+    PM_TRY(s->fs->stat(s->fs, dir, &kind, &size, err));
+    if (kind == 2)
+        PM_TRY(s->fs->list(s->fs, dir, &names, err));
+    for (size_t i = 0; i < names.count; i++)
+        if (strncmp(names.items[i], "branch-", 7) == 0)
+            PM_TRY(pm_err_set(err, PAIMON_EUNSUPPORTED,
+                              "%s: remove-orphans: the table has branches, which paimon-c does "
+                              "not read",
+                              s->table));
+done:
+    pm_strlist_free(&names);
+    pm_free(dir);
+    return rc;
+}
+
+/* ---- candidates ---------------------------------------------------------------------------- */
+
+typedef enum which { DATA_DIR, META_DIR, SNAPSHOT_DIR, CHANGELOG_DIR, TEMP_ONLY } which;
+
+static bool is_temp(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] == '.' && n > 4 && strcmp(name + n - 4, ".tmp") == 0;
+}
+
+static bool is_candidate(const sweep *s, which w, const char *name)
+{
+    switch (w) {
+    case DATA_DIR: return !pm_refs_has(&s->data, name) && !pm_refs_has(&s->meta, name);
+    case META_DIR: return !pm_refs_has(&s->meta, name);
+    case SNAPSHOT_DIR:
+        return strncmp(name, "snapshot-", 9) != 0 && strcmp(name, "EARLIEST") != 0 &&
+               strcmp(name, "LATEST") != 0;
+    case CHANGELOG_DIR:
+        return strncmp(name, "changelog-", 10) != 0 && strcmp(name, "EARLIEST") != 0 &&
+               strcmp(name, "LATEST") != 0;
+    case TEMP_ONLY: return is_temp(name);
+    }
+    return false;
+}
+
+static void note(sweep *s, int rc, const paimon_error *e)
+{
+    if (s->rc == 0 && rc != 0) {
+        s->rc = rc;
+        if (s->err != NULL)
+            *s->err = *e;
+    }
+}
+
+/* One file: old enough and unreferenced, it goes. */
+static void consider(sweep *s, which w, const char *path, const char *name)
+{
+    paimon_error e = {0, {0}};
+    int kind = 0;
+    uint64_t size = 0;
+    int64_t mtime = 0;
+    int rc;
+    if (!pm_file_name_is_plain(name) || !is_candidate(s, w, name))
+        return;
+    if ((rc = s->fs->stat(s->fs, path, &kind, &size, &e)) != 0 || kind != 1) {
+        note(s, rc, &e); /* a directory (kind 2) or gone (0): not ours */
+        return;
+    }
+    if ((rc = s->fs->mtime(s->fs, path, &mtime, &e)) != 0) {
+        if (rc != PAIMON_ENOTFOUND)
+            note(s, rc, &e);
+        return;
+    }
+    if (mtime >= s->cutoff)
+        return;
+    if (!s->args->dry_run && (rc = s->fs->remove(s->fs, path, &e)) != 0) {
+        if (rc != PAIMON_ENOTFOUND)
+            note(s, rc, &e);
+        return;
+    }
+    s->count++;
+    s->bytes += size;
+    if (s->args->on_file != NULL)
+        s->args->on_file(s->args->ctx, path, size);
+}
+
+/* The files of `dir` (a missing directory has none); `walk` > 0 descends into partition
+ * directories that many levels, then into bucket directories (the data layout). */
+static void sweep_dir(sweep *s, which w, const char *dir, int walk)
+{
+    pm_strlist names;
+    paimon_error e = {0, {0}};
+    int kind = 0;
+    uint64_t size = 0;
+    int rc;
+
+    pm_strlist_init(&names);
+    if ((rc = s->fs->stat(s->fs, dir, &kind, &size, &e)) != 0 || kind != 2 ||
+        (rc = s->fs->list(s->fs, dir, &names, &e)) != 0) {
+        if (rc != PAIMON_ENOTFOUND)
+            note(s, rc, &e);
+        pm_strlist_free(&names);
+        return;
+    }
+    pm_strlist_sort(&names);
+    for (size_t i = 0; i < names.count; i++) {
+        const char *name = names.items[i];
+        char *path = pm_path_join(dir, name);
+        if (path == NULL) {
+            note(s, pm_nomem(&e), &e);
+            break;
+        }
+        if (walk > 0 && strchr(name, '=') != NULL && pm_file_name_is_plain(name))
+            sweep_dir(s, w, path, walk - 1);
+        else if (walk == 0 && strncmp(name, "bucket-", 7) == 0 && pm_file_name_is_plain(name))
+            sweep_dir(s, w, path, -1);
+        else if (walk < 0)
+            consider(s, w, path, name);
+        pm_free(path);
+    }
+    pm_strlist_free(&names);
+}
+
+/* The data root: the table, or its data-file.path-directory (checked by file_path.h). */
+PM_MUST_CHECK static int data_root(const pm_schema *schema, const char *table, pm_buf *out,
+                                   paimon_error *err)
+{
+    const char *dir = pm_options_get(&schema->options, "data-file.path-directory");
+    paimon_error e = {0, {0}};
+    int rc = pm_file_path_check_options(&schema->options, &e);
+    if (rc != 0)
+        return pm_err_set(err, PAIMON_ECORRUPT, "%s: %s", table, e.message);
+    rc = pm_buf_printf(out, "%s%s%s", table, dir != NULL ? "/" : "", dir != NULL ? dir : "");
+    return rc != 0 ? pm_nomem(err) : 0;
+}
+
+int pm_table_remove_orphans(pm_fs *fs, const char *table, const pm_orphan_args *args,
+                            uint64_t *count, uint64_t *bytes, paimon_error *err)
+{
+    static const struct {
+        const char *dir;
+        which w;
+    } DIRS[] = {
+        {PM_DIR_MANIFEST, META_DIR},     {PM_DIR_INDEX, META_DIR},     {"statistics", META_DIR},
+        {PM_DIR_SNAPSHOT, SNAPSHOT_DIR}, {"changelog", CHANGELOG_DIR}, {PM_DIR_SCHEMA, TEMP_ONLY},
+        {PM_DIR_TAG, TEMP_ONLY},         {PM_DIR_CONSUMER, TEMP_ONLY},
+    };
+    pm_schema *schema = NULL;
+    pm_buf root;
+    sweep s;
+    int rc = 0;
+
+    memset(&s, 0, sizeof(s));
+    pm_refs_init(&s.meta);
+    pm_refs_init(&s.data);
+    pm_buf_init(&root, 0);
+    if (fs->mtime == NULL)
+        PM_TRY(pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "%s: remove-orphans: the %s file system keeps no modification times",
+                          table, fs->name));
+    if (args->older_than_ms < 0)
+        PM_TRY(pm_err_set(err, PAIMON_EINVALID, "%s: remove-orphans: a negative age", table));
+    s.fs = fs;
+    s.table = table;
+    s.args = args;
+    s.err = err;
+    s.cutoff = pm_now_millis() - args->older_than_ms;
+    PM_TRY(pm_schema_read_latest(fs, table, &schema, err));
+    PM_TRY(refuse_branches(&s, err));
+    /* every reference first: any unreadable one aborts before a file goes */
+    PM_TRY(add_snapshots(&s, err));
+    PM_TRY(add_tags(&s, err));
+    PM_TRY(add_changelogs(&s, err));
+    PM_TRY(data_root(schema, table, &root, err));
+
+    for (size_t i = 0; i < sizeof(DIRS) / sizeof(DIRS[0]); i++) {
+        char *dir = pm_table_file(table, DIRS[i].dir, NULL);
+        if (dir == NULL)
+            PM_TRY(pm_nomem(err));
+        sweep_dir(&s, DIRS[i].w, dir, -1);
+        pm_free(dir);
+    }
+    sweep_dir(&s, DATA_DIR, pm_buf_cstr(&root), (int)schema->partition_keys.count);
+    rc = s.rc;
+done:
+    if (count != NULL)
+        *count = s.count;
+    if (bytes != NULL)
+        *bytes = s.bytes;
+    pm_buf_free(&root);
+    pm_schema_free(schema);
+    pm_refs_free(&s.meta);
+    pm_refs_free(&s.data);
+    return rc;
+}
