@@ -2,6 +2,10 @@
 #ifndef PM_CLI_COMMANDS_H
 #define PM_CLI_COMMANDS_H
 
+#include <stdbool.h>
+
+#include "paimon.h"
+
 int cli_cmd_create(int argc, char **argv);
 int cli_cmd_alter(int argc, char **argv);
 int cli_cmd_inspect(int argc, char **argv);
@@ -11,5 +15,11 @@ int cli_cmd_file(int argc, char **argv);
 int cli_cmd_write(int argc, char **argv);
 int cli_cmd_tail(int argc, char **argv);
 int cli_cmd_compact(int argc, char **argv);
+int cli_cmd_tag(int argc, char **argv);
+int cli_cmd_rollback(int argc, char **argv);
+int cli_cmd_remove_orphans(int argc, char **argv);
+
+/* The tags of `t` as `tag list` and `inspect TABLE tags` print them (cmd_tag.c). */
+int cli_print_tags(paimon_table *t, bool jsonl, paimon_error *err);
 
 #endif

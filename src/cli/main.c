@@ -26,6 +26,10 @@ static const command COMMANDS[] = {
     {"tail", cli_cmd_tail, "print the changes (row kinds) of a range of snapshots"},
     {"demo", cli_cmd_demo, "create a demo warehouse and show what the tool does"},
     {"file", cli_cmd_file, "print the rows or the layout of one data file"},
+    {"tag", cli_cmd_tag, "create, delete, rename or list the tags of a table"},
+    {"rollback", cli_cmd_rollback, "roll a table back to a snapshot or a tag"},
+    {"remove-orphans", cli_cmd_remove_orphans,
+     "delete files no snapshot or tag references (killed writers' leftovers, rollbacks)"},
     {NULL, NULL, NULL},
 };
 
