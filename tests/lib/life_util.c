@@ -1,0 +1,178 @@
+/* Helpers of the table's-life tests: see life_util.h. */
+#define _XOPEN_SOURCE 700
+#include "life_util.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#include "testlib.h"
+
+#include "paimon.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+
+char *life_table(const char *tag, bool pk, const char *const *options)
+{
+    char *path = pm_test_table_path(tag);
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *pkeys[1] = {"id"}, *keys[16], *vals[16];
+    char copies[16][128];
+    size_t n = 0;
+    paimon_error err;
+    if (pk) {
+        keys[n] = "bucket";
+        vals[n++] = "1";
+    }
+    for (size_t i = 0; options != NULL && options[i] != NULL && n < 16; i++) {
+        char *eq;
+        snprintf(copies[i], sizeof(copies[i]), "%s", options[i]);
+        eq = strchr(copies[i], '=');
+        assert_non_null(eq);
+        *eq = '\0';
+        keys[n] = copies[i];
+        vals[n++] = eq + 1;
+    }
+    co.columns = pk ? "id BIGINT NOT NULL, v STRING" : "id BIGINT, v STRING";
+    co.primary_keys = pk ? pkeys : NULL;
+    co.primary_key_count = pk ? 1 : 0;
+    co.option_keys = keys;
+    co.option_values = vals;
+    co.option_count = n;
+    if (paimon_table_create(path, &co, &err) != 0)
+        fail_msg("%s", err.message);
+    return path;
+}
+
+int64_t life_write(const char *path, const char *jsonl, bool overwrite)
+{
+    paimon_table *t = NULL;
+    paimon_writer *w = NULL;
+    paimon_writer_options wo = PAIMON_WRITER_OPTIONS_INIT;
+    paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
+    paimon_commit_messages *m = NULL;
+    paimon_input *in = NULL;
+    paimon_error err;
+    FILE *f = fmemopen((void *)jsonl, strlen(jsonl), "r");
+    int64_t id = 0;
+    int rc;
+    assert_non_null(f);
+    wo.overwrite = overwrite;
+    co.overwrite = overwrite;
+    if (paimon_table_open(&t, path, &err) != 0 || paimon_writer_open(&w, t, &wo, &err) != 0 ||
+        paimon_input_open(&in, w, f, "jsonl", &err) != 0)
+        fail_msg("%s", err.message);
+    rc = paimon_input_write(in, w, 0, NULL, &err);
+    if (rc != PAIMON_ITEROVER && rc != 0)
+        fail_msg("%s", err.message);
+    if (paimon_commit_messages_new(&m, &err) != 0 ||
+        paimon_writer_prepare_commit(w, m, &err) != 0 ||
+        paimon_table_commit(t, m, &co, &id, &err) != 0)
+        fail_msg("%s", err.message);
+    paimon_commit_messages_free(m);
+    paimon_input_free(in);
+    paimon_writer_free(w);
+    paimon_table_free(t);
+    fclose(f);
+    return id;
+}
+
+char *life_rows(const char *path, int64_t snapshot, const char *tag, char *why, size_t cap)
+{
+    paimon_table *t = NULL;
+    paimon_scan *scan = NULL;
+    paimon_scan_options so = PAIMON_SCAN_OPTIONS_INIT;
+    paimon_cursor *rows = NULL;
+    paimon_error err = {0, {0}};
+    pm_strlist lines;
+    pm_buf all;
+    char *out = NULL;
+    pm_strlist_init(&lines);
+    pm_buf_init(&all, 0);
+    so.snapshot_id = snapshot > 0 ? snapshot : 0;
+    so.tag = tag;
+    if (paimon_table_open(&t, path, &err) != 0 || paimon_table_scan(&scan, t, &so, &err) != 0 ||
+        paimon_scan_cursor(&rows, scan, &err) != 0)
+        goto done;
+    for (;;) {
+        const char *json;
+        size_t len;
+        int rc = paimon_cursor_next(rows, &err);
+        if (rc == PAIMON_ITEROVER)
+            break;
+        if (rc != 0 || paimon_cursor_row_json(rows, &json, &len, &err) != 0)
+            goto done;
+        pm_strlist_pushn(&lines, json, len);
+    }
+    pm_strlist_sort(&lines);
+    for (size_t i = 0; i < lines.count; i++) {
+        pm_buf_puts(&all, lines.items[i]);
+        pm_buf_putc(&all, '\n');
+    }
+    out = (char *)pm_buf_detach(&all, NULL);
+done:
+    if (out == NULL && why != NULL)
+        snprintf(why, cap, "%s", err.message);
+    pm_buf_free(&all);
+    pm_strlist_free(&lines);
+    paimon_cursor_free(rows);
+    paimon_scan_free(scan);
+    paimon_table_free(t);
+    return out;
+}
+
+static pm_strlist *g_files;
+static size_t g_root_len;
+static int64_t g_age;
+
+static int collect(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_F)
+        pm_strlist_push(g_files, path + g_root_len + 1);
+    return 0;
+}
+
+void life_files(const char *dir, pm_strlist *out)
+{
+    g_files = out;
+    g_root_len = strlen(dir);
+    nftw(dir, collect, 16, FTW_PHYS);
+    pm_strlist_sort(out);
+}
+
+char *life_copy(const char *src, const char *tag)
+{
+    char *dst = pm_test_table_path(tag), cmd[4096];
+    snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s'", src, dst);
+    assert_int_equal(system(cmd), 0);
+    return dst;
+}
+
+void life_age(const char *path, int64_t seconds)
+{
+    struct timeval tv[2];
+    gettimeofday(&tv[0], NULL);
+    tv[0].tv_sec -= (time_t)seconds;
+    tv[1] = tv[0];
+    assert_int_equal(utimes(path, tv), 0);
+}
+
+static int age_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_F)
+        life_age(path, g_age);
+    return 0;
+}
+
+void life_age_all(const char *dir, int64_t seconds)
+{
+    g_age = seconds;
+    nftw(dir, age_one, 16, FTW_PHYS);
+}
