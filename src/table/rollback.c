@@ -92,6 +92,20 @@ done:
     return rc;
 }
 
+/* EARLIEST = the target when no older snapshot remains: the expired tag's snapshot (Java),
+ * also when a rerun finds the snapshot written back by the run that failed. */
+PM_MUST_CHECK static int earliest_hint(pm_fs *fs, const char *table, int64_t target,
+                                       paimon_error *err)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    int rc = pm_snapshot_list_ids(fs, table, &ids, &n, err);
+    if (rc == 0 && n > 0 && ids[0] == target)
+        rc = pm_snapshot_write_hint(fs, table, "EARLIEST", target, err);
+    pm_free(ids);
+    return rc;
+}
+
 int pm_table_rollback(pm_fs *fs, const char *table, int64_t snapshot_id, const char *tag_name,
                       paimon_error *err)
 {
@@ -146,8 +160,7 @@ int pm_table_rollback(pm_fs *fs, const char *table, int64_t snapshot_id, const c
     PM_TRY(clean_snapshots(fs, table, target->id, err));
     PM_TRY(clean_changelogs(fs, table, target->id, err));
     PM_TRY(clean_tags(fs, table, target->id, err));
-    if (!exists)
-        PM_TRY(pm_snapshot_write_hint(fs, table, "EARLIEST", target->id, err));
+    PM_TRY(earliest_hint(fs, table, target->id, err));
 done:
     pm_snapshot_free(target);
     pm_tag_free(tag);
