@@ -63,10 +63,10 @@ typedef struct paimon_scan_options {
     int64_t batch_rows; /* rows per batch; 0: 4096 */
     /* Version 2.  NULL: the table's rows.  Otherwise a system table of the table, by name
      * (any case, as Java): "snapshots", "schemas", "options", "files", "manifests",
-     * "partitions", "buckets", read from the table's metadata, or "ro", the read-optimized
+     * "partitions", "buckets", "tags", read from the table's metadata, or "ro", the read-optimized
      * table (primary-key tables read only the files at the highest LSM level, without
      * merging; other tables read as usual).  The snapshot selection above applies to files,
-     * manifests, partitions and ro; snapshots, schemas, options and buckets ignore it, as
+     * manifests, partitions and ro; snapshots, schemas, options, buckets and tags ignore it, as
      * Java does (buckets always shows the latest snapshot; files shows the selected
      * snapshot's files in the partitions the latest snapshot has).  A table without
      * snapshots gives no rows (ro too, like the table). */

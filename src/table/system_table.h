@@ -46,7 +46,8 @@ typedef enum pm_sys_kind {
     PM_SYS_MANIFESTS,
     PM_SYS_PARTITIONS,
     PM_SYS_BUCKETS,
-    PM_SYS_RO /* read-optimized: a scan of the table (table/scan.h), not read here */
+    PM_SYS_TAGS, /* system_tags.c */
+    PM_SYS_RO    /* read-optimized: a scan of the table (table/scan.h), not read here */
 } pm_sys_kind;
 
 /* Resolves a system table name, case-insensitively as Java does.  PAIMON_EUNSUPPORTED for

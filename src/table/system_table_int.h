@@ -86,5 +86,6 @@ PM_MUST_CHECK int pm_sys_open_manifests(pm_sys_table *st, paimon_table *t,
 PM_MUST_CHECK int pm_sys_open_partitions(pm_sys_table *st, paimon_table *t,
                                          const pm_snapshot_selector *sel, paimon_error *err);
 PM_MUST_CHECK int pm_sys_open_buckets(pm_sys_table *st, paimon_table *t, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_tags(pm_sys_table *st, paimon_table *t, paimon_error *err);
 
 #endif /* PM_TABLE_SYSTEM_TABLE_INT_H */
