@@ -38,8 +38,12 @@ static void usage(FILE *out)
     fprintf(out, "paimon %s: Apache Paimon tables from the shell (format %s)\n\n", paimon_version(),
             paimon_format_version());
     fprintf(out, "usage: paimon COMMAND [ARGS...]   (paimon COMMAND --help for details)\n\n");
+    int width = 10; /* the longest command name sets the column */
     for (size_t i = 0; COMMANDS[i].name != NULL; i++)
-        fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+        if ((int)strlen(COMMANDS[i].name) > width)
+            width = (int)strlen(COMMANDS[i].name);
+    for (size_t i = 0; COMMANDS[i].name != NULL; i++)
+        fprintf(out, "  %-*s %s\n", width, COMMANDS[i].name, COMMANDS[i].summary);
 }
 
 int main(int argc, char **argv)
