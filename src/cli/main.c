@@ -35,10 +35,10 @@ static const command COMMANDS[] = {
 
 static void usage(FILE *out)
 {
+    int width = 10; /* the longest command name sets the column */
     fprintf(out, "paimon %s: Apache Paimon tables from the shell (format %s)\n\n", paimon_version(),
             paimon_format_version());
     fprintf(out, "usage: paimon COMMAND [ARGS...]   (paimon COMMAND --help for details)\n\n");
-    int width = 10; /* the longest command name sets the column */
     for (size_t i = 0; COMMANDS[i].name != NULL; i++)
         if ((int)strlen(COMMANDS[i].name) > width)
             width = (int)strlen(COMMANDS[i].name);
