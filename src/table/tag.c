@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "meta/file_path.h"
 #include "meta/options.h"
 #include "meta/paths.h"
+#include "table/tag_auto.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/json.h"
@@ -258,6 +260,33 @@ done:
     return rc;
 }
 
+/* Java's validateNoAutoTag: with automatic creation on, a name of the auto-tag form may not
+ * tag a snapshot that already has an auto tag. */
+PM_MUST_CHECK static int no_second_auto_tag(paimon_table *t, const char *name,
+                                            const pm_snapshot *snap, paimon_error *err)
+{
+    const char *mode = pm_options_get_str(&t->schema->options, "tag.automatic-creation");
+    pm_tag_period p;
+    pm_tag **tags = NULL;
+    size_t n = 0;
+    int64_t ms;
+    int rc = 0;
+    if (strcasecmp(mode, "process-time") != 0 && strcasecmp(mode, "watermark") != 0)
+        return 0;
+    PM_TRY(pm_tag_period_from(&t->schema->options, &p, err));
+    if (!pm_tag_period_parse(&p, name, &ms))
+        goto done;
+    PM_TRY(pm_tag_read_all(t->fs, t->path, &tags, &n, err));
+    for (size_t i = 0; i < n; i++)
+        if (tags[i]->snapshot->id == snap->id && pm_tag_period_parse(&p, tags[i]->name, &ms))
+            PM_TRY(pm_err_set(err, PAIMON_EINVALID,
+                              "%s: snapshot %" PRId64 " is already auto-tagged with %s", t->path,
+                              snap->id, tags[i]->name));
+done:
+    pm_tag_free_all(tags, n);
+    return rc;
+}
+
 int pm_tag_create(paimon_table *t, const char *name, int64_t snapshot_id, int64_t retained_ms,
                   paimon_error *err)
 {
@@ -283,6 +312,7 @@ int pm_tag_create(paimon_table *t, const char *name, int64_t snapshot_id, int64_
                               name));
     }
     PM_TRY(find_snapshot(t->fs, t->path, snapshot_id, &snap, err));
+    PM_TRY(no_second_auto_tag(t, name, snap, err));
     PM_TRY(pm_tag_create_file(t->fs, t->path, name, snap, retained_ms, err));
 done:
     pm_snapshot_free(snap);

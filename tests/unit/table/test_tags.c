@@ -359,6 +359,18 @@ static void test_auto_creation(void **state)
         assert_int_equal(ms, 30 * day);
         pm_tag_free(tg);
     }
+    /* a manual tag in the auto form on an auto-tagged snapshot: Java refuses it */
+    {
+        paimon_table *h = NULL;
+        paimon_tag_options o = PAIMON_TAG_OPTIONS_INIT;
+        assert_int_equal(paimon_table_open(&h, path, &err), 0);
+        o.snapshot = 4;
+        assert_int_equal(paimon_tag_create(h, "2023-07-01", &o, &err), PAIMON_EINVALID);
+        assert_non_null(strstr(err.message, "already auto-tagged with 2023-07-27"));
+        assert_int_equal(paimon_tag_create(h, "manual", &o, &err), 0);
+        assert_int_equal(paimon_tag_delete(h, "manual", NULL, &err), 0);
+        paimon_table_free(h);
+    }
     /* a rerun changes nothing; a later snapshot past the next period adds one and the
      * oldest goes (tag.num-retained-max = 2) */
     assert_int_equal(pm_tag_auto_run_at(fs, path, t0 + 2 * day, &err), 0);
