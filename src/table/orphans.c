@@ -245,6 +245,47 @@ PM_MUST_CHECK static int data_root(const pm_schema *schema, const char *table, p
     return rc != 0 ? pm_nomem(err) : 0;
 }
 
+/* The local directory of an external root (`file:///a`, `file:/a`), or NULL: a root on
+ * another file system is not listed. */
+static const char *local_root(const char *root)
+{
+    if (strncmp(root, "file://", 7) == 0) {
+        root += 7;
+        if (strncmp(root, "localhost/", 10) == 0)
+            root += 9;
+        return root[0] == '/' ? root : NULL;
+    }
+    if (strncmp(root, "file:", 5) == 0)
+        return root[5] == '/' ? root + 5 : NULL;
+    return root[0] == '/' ? root : NULL;
+}
+
+/* The bucket directories under each local root of data-file.external-paths (Java lists
+ * them as it lists the table's own data directory). */
+static void sweep_external(sweep *s, const pm_schema *schema)
+{
+    const char *roots = pm_options_get(&schema->options, "data-file.external-paths");
+    pm_buf one;
+    if (roots == NULL)
+        return;
+    pm_buf_init(&one, 0);
+    for (const char *p = roots;; p = strchr(p, ',') + 1) {
+        const char *end = strchr(p, ','), *dir, *q = p;
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        while (len > 0 && (*q == ' ' || *q == '\t'))
+            q++, len--;
+        while (len > 0 && (q[len - 1] == ' ' || q[len - 1] == '\t' || q[len - 1] == '/'))
+            len--;
+        one.len = 0;
+        if (len > 0 && pm_buf_append(&one, q, len) == 0 && pm_buf_putc(&one, '\0') == 0 &&
+            (dir = local_root((const char *)one.data)) != NULL)
+            sweep_dir(s, DATA_DIR, dir, (int)schema->partition_keys.count);
+        if (end == NULL)
+            break;
+    }
+    pm_buf_free(&one);
+}
+
 int pm_table_remove_orphans(pm_fs *fs, const char *table, const pm_orphan_args *args,
                             uint64_t *count, uint64_t *bytes, paimon_error *err)
 {
@@ -292,6 +333,8 @@ int pm_table_remove_orphans(pm_fs *fs, const char *table, const pm_orphan_args *
         pm_free(dir);
     }
     sweep_dir(&s, DATA_DIR, pm_buf_cstr(&root), (int)schema->partition_keys.count);
+    if (pm_file_path_check_options(&schema->options, NULL) == 0) /* roots as create checks them */
+        sweep_external(&s, schema);
     rc = s.rc;
 done:
     if (count != NULL)

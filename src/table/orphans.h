@@ -15,9 +15,10 @@
  * snapshot or tag that disappears while being read (expiration, rollback) is skipped, as
  * Java skips it.  Data directories are found by walking the partition directories (names
  * with '=') down to `bucket-*` directories under the table (or its
- * data-file.path-directory); directories are never deleted.  Tables with branches are
- * refused (their references are not read): PAIMON_EUNSUPPORTED.  Files under
- * data-file.external-paths roots are not swept.
+ * data-file.path-directory), and the same way under each root of data-file.external-paths
+ * that is on the local file system (`file:` URIs; roots elsewhere are not listed), as Java
+ * lists them; directories are never deleted.  Tables with branches are refused (their
+ * references are not read): PAIMON_EUNSUPPORTED.
  *
  * A failed deletion does not stop the sweep; the first failure is returned after it, and
  * a rerun finishes the job.
