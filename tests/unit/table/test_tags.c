@@ -2,6 +2,7 @@
  * names, create/rename/list/delete with file cleanup, automatic creation and retention,
  * time expiry, and rollback to a snapshot, a tag and an expired tag. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -460,8 +461,30 @@ static void test_rollback(void **state)
     life_files(path, &after);
     assert_int_equal(after.count, before.count);
 
+    /* long-lived changelogs: the one above the target goes, the hint follows */
+    {
+        char src[4096], dst[4096], cmd[8300];
+        for (int id = 1; id <= 4; id += 3) {
+            snprintf(src, sizeof(src), "%s/snapshot/snapshot-%d", path, id);
+            snprintf(dst, sizeof(dst), "%s/changelog/changelog-%d", path, id);
+            snprintf(cmd, sizeof(cmd), "mkdir -p '%s/changelog' && cp '%s' '%s'", path, src, dst);
+            assert_int_equal(system(cmd), 0);
+        }
+    }
     assert_int_equal(paimon_table_rollback(t, 3, NULL, &err), 0);
     assert_int_equal(pm_test_latest_snapshot(path), 3);
+    assert_true(exists(path, "changelog/changelog-1"));
+    assert_false(exists(path, "changelog/changelog-4"));
+    {
+        char hint[4096];
+        size_t len = 0;
+        uint8_t *text;
+        snprintf(hint, sizeof(hint), "%s/changelog/LATEST", path);
+        text = pm_test_read_file(hint, &len);
+        assert_int_equal(len, 1);
+        assert_int_equal(text[0], '1');
+        pm_free(text);
+    }
     assert_false(exists(path, "snapshot/snapshot-4"));
     assert_false(exists(path, "tag/tag-four"));
     assert_true(exists(path, "tag/tag-two"));
