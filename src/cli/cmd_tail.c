@@ -285,9 +285,13 @@ static int follow(const cli_args *a, const paimon_changes_options *range, bool h
     so.column_count = range->column_count;
     so.no_inotify = cli_has(a, "no-inotify");
 
-    if (paimon_table_open(&t, a->positional[0], &err) != 0 ||
-        paimon_stream_open(&st, t, &so, &err) != 0) {
+    if (paimon_table_open(&t, a->positional[0], &err) != 0) {
         rc = cli_fail(&err, false);
+        goto done;
+    }
+    /* options that do not go together (a mode without its option, incremental) are usage */
+    if (paimon_stream_open(&st, t, &so, &err) != 0) {
+        rc = cli_fail(&err, true);
         goto done;
     }
     nc = paimon_stream_column_count(st);
