@@ -171,7 +171,8 @@ static void run_freshness(const char *paimon, const char *dir, const char *mode,
     paimon_error err = {0, {0}};
     follower f;
     double *committed = calloc((size_t)n, sizeof(double)), *lat = calloc((size_t)n, sizeof(double));
-    double *started = calloc((size_t)n, sizeof(double)), *from_start = calloc((size_t)n, sizeof(double));
+    double *started = calloc((size_t)n, sizeof(double)),
+           *from_start = calloc((size_t)n, sizeof(double));
     long missing = 0, early = 0;
     snprintf(table, sizeof(table), "%s/%s", dir, mode);
     make_table(table);
@@ -216,8 +217,7 @@ static void run_freshness(const char *paimon, const char *dir, const char *mode,
         printf("%-8s commits %ld  latency ms: median %.2f  p99 %.2f  max %.2f  (%ld printed "
                "before the commit call returned: 0)\n",
                mode, n, med, p99, m > 0 ? lat[m - 1] : 0, early);
-        med = m > 0 ? (m % 2 ? from_start[m / 2]
-                             : (from_start[m / 2 - 1] + from_start[m / 2]) / 2)
+        med = m > 0 ? (m % 2 ? from_start[m / 2] : (from_start[m / 2 - 1] + from_start[m / 2]) / 2)
                     : 0;
         p99 = m > 0 ? from_start[(size_t)((double)(m - 1) * 0.99)] : 0;
         printf("%-8s from the commit call's start, ms: median %.2f  p99 %.2f  max %.2f\n", mode,

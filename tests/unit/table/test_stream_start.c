@@ -105,32 +105,31 @@ static void test_modes(void **state)
     expect_start(t, (const char *[]){"log.scan", "latest", NULL}, PM_STREAM_START_NEXT, 8);
     /* compacted-full: the latest COMPACT; with delta-commits the latest whose identifier
      * divides; none: the latest */
-    expect_start(t, (const char *[]){"scan.mode", "compacted-full", NULL}, PM_STREAM_START_FULL,
-                 6);
-    expect_start(t,
-                 (const char *[]){"scan.mode", "compacted-full", "full-compaction.delta-commits",
-                                  "5", NULL},
-                 PM_STREAM_START_FULL, 5);
-    expect_start(t,
-                 (const char *[]){"scan.mode", "compacted-full", "full-compaction.delta-commits",
-                                  "3", NULL},
-                 PM_STREAM_START_FULL, 7);
+    expect_start(t, (const char *[]){"scan.mode", "compacted-full", NULL}, PM_STREAM_START_FULL, 6);
+    expect_start(
+        t,
+        (const char *[]){"scan.mode", "compacted-full", "full-compaction.delta-commits", "5", NULL},
+        PM_STREAM_START_FULL, 5);
+    expect_start(
+        t,
+        (const char *[]){"scan.mode", "compacted-full", "full-compaction.delta-commits", "3", NULL},
+        PM_STREAM_START_FULL, 7);
     /* from-timestamp: after the last snapshot committed before it */
     expect_start(t, (const char *[]){"scan.timestamp-millis", "250", NULL}, PM_STREAM_START_NEXT,
                  5);
-    expect_start(t, (const char *[]){"scan.mode", "from-timestamp", "scan.timestamp-millis", "50",
-                                     NULL},
-                 PM_STREAM_START_NEXT, 3);
+    expect_start(
+        t, (const char *[]){"scan.mode", "from-timestamp", "scan.timestamp-millis", "50", NULL},
+        PM_STREAM_START_NEXT, 3);
     expect_start(t, (const char *[]){"scan.timestamp-millis", "9999", NULL}, PM_STREAM_START_NEXT,
                  8);
     /* from-snapshot: changes from max(id, earliest) */
     expect_start(t, (const char *[]){"scan.snapshot-id", "1", NULL}, PM_STREAM_START_NEXT, 3);
     expect_start(t, (const char *[]){"scan.snapshot-id", "6", NULL}, PM_STREAM_START_NEXT, 6);
-    expect_start(t, (const char *[]){"scan.mode", "from-snapshot-full", "scan.snapshot-id", "1",
-                                     NULL},
+    expect_start(t,
+                 (const char *[]){"scan.mode", "from-snapshot-full", "scan.snapshot-id", "1", NULL},
                  PM_STREAM_START_FULL, 3);
-    expect_start(t, (const char *[]){"scan.mode", "from-snapshot-full", "scan.snapshot-id", "4",
-                                     NULL},
+    expect_start(t,
+                 (const char *[]){"scan.mode", "from-snapshot-full", "scan.snapshot-id", "4", NULL},
                  PM_STREAM_START_FULL, 4);
     expect_start(t, (const char *[]){"scan.file-creation-time-millis", "0", NULL},
                  PM_STREAM_START_FULL, 7);
@@ -163,8 +162,8 @@ static void test_modes(void **state)
                  "needs scan.timestamp-millis");
     expect_error(t, (const char *[]){"scan.mode", "sideways", NULL}, PAIMON_EINVALID,
                  "unknown mode 'sideways'");
-    expect_error(t, (const char *[]){"scan.mode", "from-snapshot-full", "scan.snapshot-id", "9",
-                                     NULL},
+    expect_error(t,
+                 (const char *[]){"scan.mode", "from-snapshot-full", "scan.snapshot-id", "9", NULL},
                  PAIMON_ENOTFOUND, "snapshot 9 does not exist");
     pm_table_close(t);
 }
