@@ -142,50 +142,6 @@ PAIMON_API void paimon_stream_free(paimon_stream *st)
     pm_free(st);
 }
 
-/* The output type: _ROW_KIND STRING NOT NULL, then the columns chosen. */
-PM_MUST_CHECK static int build_columns(paimon_stream *st, const paimon_stream_options *o,
-                                       paimon_error *err)
-{
-    const pm_type *row = st->schema->row;
-    pm_type *kind = pm_type_new(PM_TYPE_VARCHAR), *out = pm_type_new(PM_TYPE_ROW);
-    int rc = 0;
-    st->column_count = o->columns != NULL ? o->column_count : row->field_count;
-    st->columns = pm_calloc(st->column_count + 1, sizeof(int));
-    if (kind == NULL || out == NULL || st->columns == NULL)
-        goto nomem;
-    kind->length = INT32_MAX;
-    kind->nullable = false;
-    out->nullable = false;
-    rc = pm_type_row_add(out, PM_ROW_KIND_ID, PM_ROW_KIND_NAME, kind);
-    kind = NULL;
-    if (rc != 0)
-        goto nomem;
-    for (size_t i = 0; i < st->column_count; i++) {
-        size_t idx = i;
-        if (o->columns != NULL && (rc = pm_api_find_column(row, o->columns[i], &idx, err)) != 0)
-            goto done;
-        for (size_t k = 0; k < i; k++)
-            if (st->columns[k] == (int)idx) {
-                rc = pm_err_set(err, PAIMON_EINVALID, "%s: column selected twice",
-                                row->fields[idx].name);
-                goto done;
-            }
-        st->columns[i] = (int)idx;
-        if (pm_type_row_add(out, row->fields[idx].id, row->fields[idx].name,
-                            pm_type_clone(row->fields[idx].type)) != 0)
-            goto nomem;
-    }
-    rc = pm_api_columns_init(&st->cols, out, err); /* takes `out` */
-    out = NULL;
-    goto done;
-nomem:
-    rc = pm_nomem(err);
-done:
-    pm_type_free(kind);
-    pm_type_free(out);
-    return rc;
-}
-
 /* The read's options: the table's, then the caller's, then the consumer id. */
 PM_MUST_CHECK static int read_options(const paimon_stream *st, const paimon_stream_options *o,
                                       pm_options *out, paimon_error *err)
@@ -244,7 +200,8 @@ PAIMON_API int paimon_stream_open(paimon_stream **out, paimon_table *table,
     st->table = table;
     st->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &st->schema, err));
-    PM_TRY(build_columns(st, o, err));
+    PM_TRY(pm_api_change_columns(st->schema->row, o->columns, o->column_count, &st->columns,
+                                 &st->column_count, &st->cols, err));
     PM_TRY(read_options(st, o, &opts, err));
     if (pm_options_get(&opts, "consumer-id") != NULL) {
         PM_TRY(check_consumer(pm_options_get(&opts, "consumer-id"), err));

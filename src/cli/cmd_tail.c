@@ -123,19 +123,17 @@ static int parse_from(const char *text, paimon_changes_options *o)
         "tail", "--from must be earliest, latest, snapshot:N or timestamp:MS, not '%s'", text);
 }
 
-/* Prints the current snapshot's rows; returns an exit code. */
-static int print_rows(paimon_changes *ch, cli_output *out)
+/* Prints the rows of a snapshot's cursor (`rc`: how getting it went); frees the cursor and
+ * returns an exit code. */
+static int print_rows(int rc, paimon_cursor *cur, cli_output *out, paimon_error *err)
 {
-    paimon_error err = {0, {0}};
-    paimon_cursor *cur = NULL;
-    int rc = paimon_changes_cursor(&cur, ch, &err);
-    while (rc == 0 && (rc = paimon_cursor_next(cur, &err)) == 0)
-        rc = cli_output_row(out, cur, &err);
+    while (rc == 0 && (rc = paimon_cursor_next(cur, err)) == 0)
+        rc = cli_output_row(out, cur, err);
     paimon_cursor_free(cur);
     if (rc == PAIMON_ITEROVER)
         return CLI_EXIT_OK;
     fflush(stdout);
-    return cli_fail(&err, false);
+    return cli_fail(err, false);
 }
 
 /* ---- --follow -------------------------------------------------------------------------------- */
@@ -195,21 +193,6 @@ static int64_t monotonic_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Prints the current snapshot of a stream; returns an exit code. */
-static int print_stream_rows(paimon_stream *st, cli_output *out)
-{
-    paimon_error err = {0, {0}};
-    paimon_cursor *cur = NULL;
-    int rc = paimon_stream_cursor(&cur, st, &err);
-    while (rc == 0 && (rc = paimon_cursor_next(cur, &err)) == 0)
-        rc = cli_output_row(out, cur, &err);
-    paimon_cursor_free(cur);
-    if (rc == PAIMON_ITEROVER)
-        return CLI_EXIT_OK;
-    fflush(stdout);
-    return cli_fail(&err, false);
 }
 
 /* Records the stream's position for --consumer; an exit code. */
@@ -329,8 +312,12 @@ static int follow(const cli_args *a, const paimon_changes_options *range, bool h
         }
         if (format == CLI_FORMAT_TABLE) /* one aligned table per snapshot */
             out = cli_output_new(format, stdout, nc, names, types);
-        if ((rc = print_stream_rows(st, out)) != CLI_EXIT_OK)
-            goto done;
+        {
+            paimon_cursor *cur = NULL;
+            int got = paimon_stream_cursor(&cur, st, &err);
+            if ((rc = print_rows(got, cur, out, &err)) != CLI_EXIT_OK)
+                goto done;
+        }
         if (format == CLI_FORMAT_TABLE) {
             cli_output_end(out);
             cli_output_free(out);
@@ -443,8 +430,12 @@ int cli_cmd_tail(int argc, char **argv)
             rc = cli_fail(&err, false);
             goto done;
         }
-        if ((rc = print_rows(ch, out)) != CLI_EXIT_OK)
-            goto done;
+        {
+            paimon_cursor *cur = NULL;
+            int got = paimon_changes_cursor(&cur, ch, &err);
+            if ((rc = print_rows(got, cur, out, &err)) != CLI_EXIT_OK)
+                goto done;
+        }
     }
     cli_output_end(out);
     rc = CLI_EXIT_OK;

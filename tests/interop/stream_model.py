@@ -39,7 +39,7 @@ COMBOS = [
     ("aggregation", p) for p in ("none", "input", "lookup", "full-compaction")
 ] + [("first-row", "none"), ("first-row", "lookup")]
 KEYS = 8
-COMMITS = int(os.environ.get("STREAM_MODEL_COMMITS", "8"))
+COMMITS = int(os.environ.get("STREAM_MODEL_COMMITS", "6"))
 
 
 def run(args, check=True, **kw):
