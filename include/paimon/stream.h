@@ -101,13 +101,18 @@ typedef struct paimon_stream_options {
     int64_t batch_rows;       /* rows per batch; 0: 4096 */
     int64_t poll_interval_ms; /* > 0: look at least this often (overrides the option) */
     int no_inotify;           /* nonzero: poll only, never inotify */
+    /* NULL: the table's rows.  "audit_log" (any case): Java's `TABLE$audit_log` read as a
+     * stream: column 0 is `rowkind` instead of `_ROW_KIND`, a value like any other, and
+     * paimon_cursor_row_kind() says +I for every row.  Other system tables are
+     * PAIMON_EUNSUPPORTED (`$binlog` streaming is not implemented). */
+    const char *system_table;
 } paimon_stream_options;
 
 #define PAIMON_STREAM_OPTIONS_VERSION 1
 #define PAIMON_STREAM_OPTIONS_INIT                                                                 \
     {                                                                                              \
         PAIMON_STREAM_OPTIONS_VERSION, NULL, NULL, 0, NULL, 0, PAIMON_STREAM_FROM_SCAN_MODE, 0, 0, \
-            NULL, 0, 0, 0, 0                                                                       \
+            NULL, 0, 0, 0, 0, NULL                                                                 \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct, as

@@ -113,7 +113,7 @@ PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
     c->table = table;
     c->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &c->schema, err));
-    PM_TRY(pm_api_change_columns(c->schema->row, o->columns, o->column_count, &c->columns,
+    PM_TRY(pm_api_change_columns(c->schema->row, NULL, o->columns, o->column_count, &c->columns,
                                  &c->column_count, &c->cols, err));
     memset(&range, 0, sizeof(range));
     range.from = (pm_changes_from)o->from;

@@ -43,8 +43,9 @@ const char *pm_api_columns_type(const pm_api_columns *c, size_t column)
     return column < pm_api_columns_count(c) ? c->type_names[column] : NULL;
 }
 
-int pm_api_change_columns(const pm_type *row, const char *const *names, size_t count, int **columns,
-                          size_t *column_count, pm_api_columns *out, paimon_error *err)
+int pm_api_change_columns(const pm_type *row, const char *kind_name, const char *const *names,
+                          size_t count, int **columns, size_t *column_count, pm_api_columns *out,
+                          paimon_error *err)
 {
     pm_type *kind = pm_type_new(PM_TYPE_VARCHAR), *type = pm_type_new(PM_TYPE_ROW);
     size_t n = names != NULL ? count : row->field_count;
@@ -58,7 +59,8 @@ int pm_api_change_columns(const pm_type *row, const char *const *names, size_t c
     kind->length = INT32_MAX;
     kind->nullable = false;
     type->nullable = false;
-    rc = pm_type_row_add(type, PM_ROW_KIND_ID, PM_ROW_KIND_NAME, kind);
+    rc = pm_type_row_add(type, PM_ROW_KIND_ID, kind_name != NULL ? kind_name : PM_ROW_KIND_NAME,
+                         kind);
     kind = NULL;
     if (rc != 0)
         goto nomem;

@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "api/api.h"
@@ -35,7 +36,8 @@ struct paimon_stream {
     char *consumer; /* or NULL */
     int *columns;   /* data columns (indexes into schema->row) */
     size_t column_count;
-    pm_api_columns cols; /* _ROW_KIND, then the data columns */
+    pm_api_columns cols; /* _ROW_KIND (rowkind for $audit_log), then the data columns */
+    bool audit_log;      /* read as `$audit_log`: the kind is a value, every row +I */
     int64_t batch_rows;
     pm_scan_plan *plan; /* the current snapshot's, until a cursor takes it */
     bool full;          /* the current plan is a full read */
@@ -49,7 +51,8 @@ typedef struct stream_source {
     paimon_table *table;
     pm_scan_plan *plan; /* owned */
     bool full;
-    int *columns; /* owned */
+    bool audit_log; /* name the kind column `rowkind` in every batch */
+    int *columns;   /* owned */
     size_t column_count;
     int64_t batch_rows;
     pm_type *type; /* _ROW_KIND, then the data columns (owned) */
@@ -117,6 +120,17 @@ PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *er
             s->reader = NULL;
             continue;
         }
+        if (rc == 0 && !s->full && s->audit_log) {
+            /* the split reader names it _ROW_KIND: $audit_log calls it rowkind */
+            char *name = pm_strdup("rowkind");
+            if (name == NULL) {
+                pm_batch_free(*out);
+                *out = NULL;
+                return pm_nomem(err);
+            }
+            pm_free((*out)->type->fields[0].name);
+            (*out)->type->fields[0].name = name;
+        }
         if (rc != 0 || !s->full)
             return rc;
         rc = with_insert_kind(s, in, out, err);
@@ -160,6 +174,24 @@ PM_MUST_CHECK static int read_options(const paimon_stream *st, const paimon_stre
     return 0;
 }
 
+/* The system tables a stream reads: `audit_log` (Java's AuditLogTable: the change stream
+ * with its kind as a `rowkind` column, every row itself an insert). */
+PM_MUST_CHECK static int check_system_table(const paimon_table *t, const char *name,
+                                            bool *audit_log, paimon_error *err)
+{
+    *audit_log = false;
+    if (name == NULL)
+        return 0;
+    if (strcasecmp(name, "audit_log") == 0) {
+        *audit_log = true;
+        return 0;
+    }
+    return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                      "%s$%s: streaming reads of this system table are not supported (only "
+                      "$audit_log)",
+                      t->path, name);
+}
+
 /* A consumer id names a file: consumer-<id>. */
 PM_MUST_CHECK static int check_consumer(const char *id, paimon_error *err)
 {
@@ -200,8 +232,9 @@ PAIMON_API int paimon_stream_open(paimon_stream **out, paimon_table *table,
     st->table = table;
     st->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &st->schema, err));
-    PM_TRY(pm_api_change_columns(st->schema->row, o->columns, o->column_count, &st->columns,
-                                 &st->column_count, &st->cols, err));
+    PM_TRY(check_system_table(table, o->system_table, &st->audit_log, err));
+    PM_TRY(pm_api_change_columns(st->schema->row, st->audit_log ? "rowkind" : NULL, o->columns,
+                                 o->column_count, &st->columns, &st->column_count, &st->cols, err));
     PM_TRY(read_options(st, o, &opts, err));
     if (pm_options_get(&opts, "consumer-id") != NULL) {
         PM_TRY(check_consumer(pm_options_get(&opts, "consumer-id"), err));
@@ -337,6 +370,7 @@ PAIMON_API int paimon_stream_cursor(paimon_cursor **out, paimon_stream *st, paim
         return pm_nomem(err);
     s->table = st->table;
     s->full = st->full;
+    s->audit_log = st->audit_log;
     s->column_count = st->column_count;
     s->batch_rows = st->batch_rows;
     s->columns = pm_calloc(st->column_count + 1, sizeof(int));
@@ -353,7 +387,7 @@ PAIMON_API int paimon_stream_cursor(paimon_cursor **out, paimon_stream *st, paim
     src.release = source_release;
     src.ctx = s;
     src.type = s->type;
-    return pm_cursor_new(out, &src, 0, err);
+    return pm_cursor_new(out, &src, st->audit_log ? -1 : 0, err);
 }
 
 PAIMON_API int64_t paimon_stream_position(const paimon_stream *st)

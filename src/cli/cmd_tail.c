@@ -15,6 +15,8 @@
  * is printed and flushed.  SIGINT and SIGTERM stop it after the current snapshot, with the
  * position saved (exit 0).  Without --from the start is Java's scan.mode (--mode, or the
  * table's; default latest-full: the latest snapshot fully, then its changes).
+ * `TABLE$audit_log` is read through a stream (with --follow or over the range), its kind
+ * column named `rowkind` as Java's audit_log names it.
  *
  * How the starts differ from Java's streaming startup modes, which begin a stream rather
  * than list past changes: Java's `latest` starts after the latest snapshot (without
@@ -68,7 +70,9 @@ static const char USAGE[] =
     "--max-snapshots N: stop after N snapshots; --idle-exit DURATION (e.g. 5s, 200ms): stop\n"
     "after that long without a new one; --to snapshot:M: stop after snapshot M.  SIGINT and\n"
     "SIGTERM stop after the current snapshot, its position saved (exit 0).\n"
-    "--mode, --consumer, --max-snapshots, --idle-exit and --option need --follow.\n";
+    "--mode, --consumer, --max-snapshots, --idle-exit and --option need --follow.\n"
+    "TABLE$audit_log: the same changes with the kind as a `rowkind` column (Java's\n"
+    "$audit_log read as a stream); $binlog is not supported yet.\n";
 
 static const cli_option OPTIONS[] = {
     {"from", true, false},        {"to", true, false},
@@ -205,7 +209,10 @@ static int save_position(paimon_stream *st, bool has_consumer)
 }
 
 /* `tail --follow`: see the file comment. */
-static int follow(const cli_args *a, const paimon_changes_options *range, bool has_from,
+/* `tail --follow` (bound < 0), or a bounded read of system table `system` from the range's
+ * start to snapshot `bound` (0: an empty range), which only a stream reads. */
+static int follow(const cli_args *a, const char *path, const char *system,
+                  const paimon_changes_options *range, bool has_from, int64_t bound,
                   cli_format format)
 {
     paimon_stream_options so = PAIMON_STREAM_OPTIONS_INIT;
@@ -268,7 +275,12 @@ static int follow(const cli_args *a, const paimon_changes_options *range, bool h
     so.column_count = range->column_count;
     so.no_inotify = cli_has(a, "no-inotify");
 
-    if (paimon_table_open(&t, a->positional[0], &err) != 0) {
+    so.system_table = system;
+    if (bound >= 0) {
+        so.from = range->from;
+        so.to_snapshot = bound;
+    }
+    if (paimon_table_open(&t, path, &err) != 0) {
         rc = cli_fail(&err, false);
         goto done;
     }
@@ -288,6 +300,8 @@ static int follow(const cli_args *a, const paimon_changes_options *range, bool h
         out = cli_output_new(format, stdout, nc, names, types);
         fflush(stdout);
     }
+    if (bound == 0) /* an empty range: nothing to read */
+        goto end;
     catch_stop_signals();
     last_activity = monotonic_ms();
     while (!stop_requested && (max_snapshots == 0 || printed < max_snapshots)) {
@@ -335,6 +349,9 @@ static int follow(const cli_args *a, const paimon_changes_options *range, bool h
     }
     /* snapshots stepped over since the last one printed count as read too */
     rc = save_position(st, so.consumer_id != NULL);
+end:
+    if (out != NULL)
+        cli_output_end(out);
 done:
     rc = cli_flush_output("tail", rc);
     cli_output_free(out);
@@ -358,7 +375,8 @@ int cli_cmd_tail(int argc, char **argv)
     cli_select select = {NULL, NULL, 0};
     cli_output *out = NULL;
     const char **names = NULL, **types = NULL;
-    const char *to;
+    const char *to, *system = NULL, *path;
+    char *base = NULL;
     int rc = cli_parse_table_command("tail", USAGE, argc, argv, OPTIONS, 1, &a);
 
     if (rc != CLI_EXIT_OK)
@@ -397,18 +415,32 @@ int cli_cmd_tail(int argc, char **argv)
         o.columns = select.names;
         o.column_count = select.count;
     }
+    cli_split_system_table(a.positional[0], &base, &system);
+    path = base != NULL ? base : a.positional[0];
     if (cli_has(&a, "follow")) {
-        rc = follow(&a, &o, cli_get(&a, "from") != NULL, format);
-        cli_select_free(&select);
-        return rc;
+        rc = follow(&a, path, system, &o, cli_get(&a, "from") != NULL, -1, format);
+        goto done;
     }
 
-    if ((rc = paimon_table_open(&t, a.positional[0], &err)) != 0) {
+    if ((rc = paimon_table_open(&t, path, &err)) != 0) {
         rc = cli_fail(&err, false);
         goto done;
     }
     if ((rc = paimon_table_changes(&ch, t, &o, &err)) != 0) {
         rc = cli_fail(&err, false);
+        goto done;
+    }
+    if (system != NULL) {
+        /* a system table's changes come from a stream over the range just checked */
+        int64_t first, last;
+        paimon_changes_range(ch, &first, &last);
+        o.from = PAIMON_CHANGES_FROM_SNAPSHOT;
+        o.from_value = first;
+        paimon_changes_free(ch);
+        ch = NULL;
+        paimon_table_free(t);
+        t = NULL;
+        rc = follow(&a, path, system, &o, true, first > last ? 0 : last, format);
         goto done;
     }
     {
@@ -447,5 +479,6 @@ done:
     paimon_changes_free(ch);
     paimon_table_free(t);
     cli_select_free(&select);
+    free(base);
     return rc;
 }
