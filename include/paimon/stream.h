@@ -101,10 +101,12 @@ typedef struct paimon_stream_options {
     int64_t batch_rows;       /* rows per batch; 0: 4096 */
     int64_t poll_interval_ms; /* > 0: look at least this often (overrides the option) */
     int no_inotify;           /* nonzero: poll only, never inotify */
-    /* NULL: the table's rows.  "audit_log" (any case): Java's `TABLE$audit_log` read as a
-     * stream: column 0 is `rowkind` instead of `_ROW_KIND`, a value like any other, and
-     * paimon_cursor_row_kind() says +I for every row.  Other system tables are
-     * PAIMON_EUNSUPPORTED (`$binlog` streaming is not implemented). */
+    /* NULL: the table's rows.  A system table of the table read as a stream, by name (any
+     * case), as Java reads it: "audit_log" -- column 0 is `rowkind` instead of `_ROW_KIND`,
+     * a value like any other, and paimon_cursor_row_kind() says +I for every row;
+     * "binlog" -- `rowkind`, then every column an ARRAY of its (nullable) type: `[v]` for a
+     * row, and in the changes after the start a -U with the +U after it packed into one +U
+     * row of `[before, after]`.  Other names are PAIMON_EUNSUPPORTED. */
     const char *system_table;
 } paimon_stream_options;
 

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "api/api.h"
+#include "api/binlog.h"
 #include "api/columns.h"
 #include "io/watch.h"
 #include "meta/option_catalog.h"
@@ -38,6 +39,8 @@ struct paimon_stream {
     size_t column_count;
     pm_api_columns cols; /* _ROW_KIND (rowkind for $audit_log), then the data columns */
     bool audit_log;      /* read as `$audit_log`: the kind is a value, every row +I */
+    bool binlog;         /* read as `$binlog`: cols is the binlog shape of `inner` */
+    pm_type *inner;      /* the change shape of the rows (kind, then the columns) */
     int64_t batch_rows;
     pm_scan_plan *plan; /* the current snapshot's, until a cursor takes it */
     bool full;          /* the current plan is a full read */
@@ -51,8 +54,10 @@ typedef struct stream_source {
     paimon_table *table;
     pm_scan_plan *plan; /* owned */
     bool full;
-    bool audit_log; /* name the kind column `rowkind` in every batch */
-    int *columns;   /* owned */
+    bool audit_log;    /* name the kind column `rowkind` in every batch */
+    pm_binlog *binlog; /* $binlog: the converter (owned), or NULL */
+    pm_type *inner;    /* the change shape: kind, then the columns (owned) */
+    int *columns;      /* owned */
     size_t column_count;
     int64_t batch_rows;
     pm_type *type; /* _ROW_KIND, then the data columns (owned) */
@@ -65,6 +70,8 @@ static void source_release(void *ctx)
     stream_source *s = ctx;
     pm_split_reader_free(s->reader);
     pm_scan_plan_free(s->plan);
+    pm_binlog_free(s->binlog);
+    pm_type_free(s->inner);
     pm_type_free(s->type);
     pm_free(s->columns);
     pm_free(s);
@@ -75,7 +82,7 @@ PM_MUST_CHECK static int with_insert_kind(stream_source *s, pm_batch *in, pm_bat
                                           paimon_error *err)
 {
     pm_batch *b = NULL;
-    int rc = pm_batch_new(&b, s->type, err);
+    int rc = pm_batch_new(&b, s->inner, err);
     if (rc != 0)
         return rc;
     for (int64_t i = 0; i < in->row_count; i++)
@@ -95,9 +102,9 @@ PM_MUST_CHECK static int with_insert_kind(stream_source *s, pm_batch *in, pm_bat
     return 0;
 }
 
-PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *err)
+/* The next batch of the snapshot in the change shape: the kind column, then the columns. */
+PM_MUST_CHECK static int inner_next(stream_source *s, pm_batch **out, paimon_error *err)
 {
-    stream_source *s = ctx;
     for (;;) {
         pm_batch *in = NULL;
         int rc;
@@ -139,6 +146,28 @@ PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *er
     }
 }
 
+PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    stream_source *s = ctx;
+    if (s->binlog == NULL)
+        return inner_next(s, out, err);
+    for (;;) {
+        pm_batch *in = NULL;
+        int rc = inner_next(s, &in, err);
+        if (rc == PAIMON_ITEROVER) {
+            if ((rc = pm_binlog_finish(s->binlog, out, err)) != 0)
+                return rc;
+            return *out != NULL ? 0 : PAIMON_ITEROVER;
+        }
+        if (rc != 0)
+            return rc;
+        rc = pm_binlog_convert(s->binlog, in, out, err);
+        pm_batch_free(in);
+        if (rc != 0 || *out != NULL)
+            return rc;
+    }
+}
+
 /* ---- opening --------------------------------------------------------------------------------- */
 
 PAIMON_API void paimon_stream_free(paimon_stream *st)
@@ -152,6 +181,7 @@ PAIMON_API void paimon_stream_free(paimon_stream *st)
     pm_free(st->columns);
     pm_free(st->commit_kind);
     pm_api_columns_release(&st->cols);
+    pm_type_free(st->inner);
     pm_schema_free(st->schema);
     pm_free(st);
 }
@@ -177,18 +207,23 @@ PM_MUST_CHECK static int read_options(const paimon_stream *st, const paimon_stre
 /* The system tables a stream reads: `audit_log` (Java's AuditLogTable: the change stream
  * with its kind as a `rowkind` column, every row itself an insert). */
 PM_MUST_CHECK static int check_system_table(const paimon_table *t, const char *name,
-                                            bool *audit_log, paimon_error *err)
+                                            bool *audit_log, bool *binlog, paimon_error *err)
 {
     *audit_log = false;
+    *binlog = false;
     if (name == NULL)
         return 0;
     if (strcasecmp(name, "audit_log") == 0) {
         *audit_log = true;
         return 0;
     }
+    if (strcasecmp(name, "binlog") == 0) {
+        *binlog = true;
+        return 0;
+    }
     return pm_err_set(err, PAIMON_EUNSUPPORTED,
                       "%s$%s: streaming reads of this system table are not supported (only "
-                      "$audit_log)",
+                      "$audit_log and $binlog)",
                       t->path, name);
 }
 
@@ -232,9 +267,19 @@ PAIMON_API int paimon_stream_open(paimon_stream **out, paimon_table *table,
     st->table = table;
     st->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &st->schema, err));
-    PM_TRY(check_system_table(table, o->system_table, &st->audit_log, err));
+    PM_TRY(check_system_table(table, o->system_table, &st->audit_log, &st->binlog, err));
     PM_TRY(pm_api_change_columns(st->schema->row, st->audit_log ? "rowkind" : NULL, o->columns,
                                  o->column_count, &st->columns, &st->column_count, &st->cols, err));
+    if ((st->inner = pm_type_clone(st->cols.type)) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    if (st->binlog) {
+        pm_type *binlog = NULL;
+        PM_TRY(pm_binlog_type(st->inner, &binlog, err));
+        pm_api_columns_release(&st->cols);
+        PM_TRY(pm_api_columns_init(&st->cols, binlog, err)); /* takes `binlog` */
+    }
     PM_TRY(read_options(st, o, &opts, err));
     if (pm_options_get(&opts, "consumer-id") != NULL) {
         PM_TRY(check_consumer(pm_options_get(&opts, "consumer-id"), err));
@@ -375,9 +420,15 @@ PAIMON_API int paimon_stream_cursor(paimon_cursor **out, paimon_stream *st, paim
     s->batch_rows = st->batch_rows;
     s->columns = pm_calloc(st->column_count + 1, sizeof(int));
     s->type = pm_type_clone(st->cols.type);
-    if (s->columns == NULL || s->type == NULL) {
+    s->inner = pm_type_clone(st->inner);
+    if (s->columns == NULL || s->type == NULL || s->inner == NULL) {
         source_release(s);
         return pm_nomem(err);
+    }
+    /* Java packs -U/+U pairs only in streaming splits: the follow-up, not the full read */
+    if (st->binlog && pm_binlog_new(&s->binlog, s->type, !st->full, err) != 0) {
+        source_release(s);
+        return err != NULL ? err->code : PAIMON_ENOMEM;
     }
     memcpy(s->columns, st->columns, st->column_count * sizeof(int));
     s->plan = st->plan;
@@ -387,7 +438,7 @@ PAIMON_API int paimon_stream_cursor(paimon_cursor **out, paimon_stream *st, paim
     src.release = source_release;
     src.ctx = s;
     src.type = s->type;
-    return pm_cursor_new(out, &src, st->audit_log ? -1 : 0, err);
+    return pm_cursor_new(out, &src, st->audit_log || st->binlog ? -1 : 0, err);
 }
 
 PAIMON_API int64_t paimon_stream_position(const paimon_stream *st)

@@ -15,8 +15,8 @@
  * is printed and flushed.  SIGINT and SIGTERM stop it after the current snapshot, with the
  * position saved (exit 0).  Without --from the start is Java's scan.mode (--mode, or the
  * table's; default latest-full: the latest snapshot fully, then its changes).
- * `TABLE$audit_log` is read through a stream (with --follow or over the range), its kind
- * column named `rowkind` as Java's audit_log names it.
+ * `TABLE$audit_log` and `TABLE$binlog` are read through a stream (with --follow or over the
+ * range), in the shapes of Java's system tables (include/paimon/stream.h).
  *
  * How the starts differ from Java's streaming startup modes, which begin a stream rather
  * than list past changes: Java's `latest` starts after the latest snapshot (without
@@ -71,8 +71,9 @@ static const char USAGE[] =
     "after that long without a new one; --to snapshot:M: stop after snapshot M.  SIGINT and\n"
     "SIGTERM stop after the current snapshot, its position saved (exit 0).\n"
     "--mode, --consumer, --max-snapshots, --idle-exit and --option need --follow.\n"
-    "TABLE$audit_log: the same changes with the kind as a `rowkind` column (Java's\n"
-    "$audit_log read as a stream); $binlog is not supported yet.\n";
+    "TABLE$audit_log: the same changes with the kind as a `rowkind` column; TABLE$binlog:\n"
+    "`rowkind`, then every column as an array, [v], or [before, after] for an update\n"
+    "(-U and +U packed into one +U row), as Java's system tables read as a stream.\n";
 
 static const cli_option OPTIONS[] = {
     {"from", true, false},        {"to", true, false},

@@ -219,12 +219,38 @@ static void test_follow(void **state)
     paimon_cursor_free(cur);
     paimon_stream_free(st);
 
+    /* $binlog: -U/+U packed into one +U row, also when a batch ends between them */
+    for (int64_t batch_rows = 0; batch_rows <= 1; batch_rows++) {
+        char json[1024] = "";
+        o = (paimon_stream_options)PAIMON_STREAM_OPTIONS_INIT;
+        o.system_table = "binlog";
+        o.from = PAIMON_CHANGES_FROM_SNAPSHOT;
+        o.from_value = 2;
+        o.to_snapshot = 2;
+        o.batch_rows = batch_rows;
+        assert_int_equal(paimon_stream_open(&st, t, &o, &err), 0);
+        assert_string_equal(paimon_stream_column_type(st, 1), "ARRAY<BIGINT>");
+        assert_int_equal(paimon_stream_next(st, 0, &info, &err), 0);
+        assert_int_equal(paimon_stream_cursor(&cur, st, &err), 0);
+        while (paimon_cursor_next(cur, &err) == 0) {
+            const char *row;
+            size_t len;
+            assert_int_equal(paimon_cursor_row_json(cur, &row, &len, &err), 0);
+            strncat(json, row, sizeof(json) - strlen(json) - 2);
+            strncat(json, "\n", sizeof(json) - strlen(json) - 1);
+        }
+        paimon_cursor_free(cur);
+        assert_string_equal(json, "{\"rowkind\":\"+U\",\"id\":[1,1],\"v\":[\"a\",\"c\"]}\n"
+                                  "{\"rowkind\":\"-D\",\"id\":[2],\"v\":[\"b\"]}\n");
+        paimon_stream_free(st);
+    }
+
     /* misuse */
     o = (paimon_stream_options)PAIMON_STREAM_OPTIONS_INIT;
     o.version = 99;
     assert_int_equal(paimon_stream_open(&st, t, &o, &err), PAIMON_EINVALID);
     o = (paimon_stream_options)PAIMON_STREAM_OPTIONS_INIT;
-    o.system_table = "binlog";
+    o.system_table = "snapshots";
     assert_int_equal(paimon_stream_open(&st, t, &o, &err), PAIMON_EUNSUPPORTED);
     o.system_table = NULL;
     o.consumer_id = "../x";
