@@ -3,17 +3,17 @@
  *
  * This is the umbrella header; include it and link with -lpaimon.  The API is grouped by
  * topic in the headers under include/paimon/: table.h (open, create), inspect.h (metadata
- * lists), scan.h (batch reads), changes.h (change reads), file.h (single data files),
- * cursor.h (the rows of all of them), write.h (writers, commits, compaction, schema
- * changes), maintenance.h (tags, rollback, orphan files), arrow.h (the Arrow C Data
- * Interface), error.h and version.h.  Every fallible
- * function returns 0 or a negative PAIMON_E* code and reports details through an optional
+ * lists), scan.h (batch reads), changes.h (change reads), stream.h (following a table),
+ * file.h (single data files), cursor.h (the rows of all of them), write.h (writers,
+ * commits, compaction, schema changes), maintenance.h (tags, rollback, orphan files),
+ * arrow.h (the Arrow C Data Interface), error.h and version.h.  Every fallible function
+ * returns 0 or a negative PAIMON_E* code and reports details through an optional
  * caller-owned paimon_error (paimon/error.h).
  *
  * Options.  Every options struct (paimon_scan_options, paimon_file_read_options,
  * paimon_changes_options, paimon_create_options, paimon_commit_options,
- * paimon_compact_options, paimon_writer_options, paimon_tag_options,
- * paimon_orphan_options, and the paimon_alter change) starts with
+ * paimon_compact_options, paimon_writer_options, paimon_stream_options,
+ * paimon_tag_options, paimon_orphan_options, and the paimon_alter change) starts with
  * `unsigned int version` and is filled by its INIT macro or, for callers that cannot use
  * macros (ctypes, Rust, Go), by its paimon_*_options_init(ptr, version) function.  One rule
  * holds for all of them:
@@ -43,5 +43,6 @@
 #include "paimon/write.h"
 #include "paimon/changes.h"
 #include "paimon/maintenance.h"
+#include "paimon/stream.h"
 
 #endif /* PAIMON_H */

@@ -86,50 +86,6 @@ PAIMON_API void paimon_changes_free(paimon_changes *c)
     pm_free(c);
 }
 
-/* The output type and its type strings: _ROW_KIND STRING NOT NULL, then the columns. */
-PM_MUST_CHECK static int build_columns(paimon_changes *c, const paimon_changes_options *o,
-                                       paimon_error *err)
-{
-    const pm_type *row = c->schema->row;
-    pm_type *kind = pm_type_new(PM_TYPE_VARCHAR), *out = pm_type_new(PM_TYPE_ROW);
-    int rc = 0;
-    c->column_count = o->columns != NULL ? o->column_count : row->field_count;
-    c->columns = pm_calloc(c->column_count + 1, sizeof(int));
-    if (kind == NULL || c->columns == NULL || out == NULL)
-        goto nomem;
-    kind->length = INT32_MAX;
-    kind->nullable = false;
-    out->nullable = false;
-    rc = pm_type_row_add(out, PM_ROW_KIND_ID, PM_ROW_KIND_NAME, kind);
-    kind = NULL;
-    if (rc != 0)
-        goto nomem;
-    for (size_t i = 0; i < c->column_count; i++) {
-        size_t idx = i;
-        if (o->columns != NULL && (rc = pm_api_find_column(row, o->columns[i], &idx, err)) != 0)
-            goto done;
-        for (size_t k = 0; k < i; k++)
-            if (c->columns[k] == (int)idx) {
-                rc = pm_err_set(err, PAIMON_EINVALID, "%s: column selected twice",
-                                row->fields[idx].name);
-                goto done;
-            }
-        c->columns[i] = (int)idx;
-        if (pm_type_row_add(out, row->fields[idx].id, row->fields[idx].name,
-                            pm_type_clone(row->fields[idx].type)) != 0)
-            goto nomem;
-    }
-    rc = pm_api_columns_init(&c->cols, out, err); /* takes `out` */
-    out = NULL;
-    goto done;
-nomem:
-    rc = pm_nomem(err);
-done:
-    pm_type_free(kind);
-    pm_type_free(out);
-    return rc;
-}
-
 PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
                                     const paimon_changes_options *options, paimon_error *err)
 {
@@ -157,7 +113,8 @@ PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
     c->table = table;
     c->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &c->schema, err));
-    PM_TRY(build_columns(c, o, err));
+    PM_TRY(pm_api_change_columns(c->schema->row, NULL, o->columns, o->column_count, &c->columns,
+                                 &c->column_count, &c->cols, err));
     memset(&range, 0, sizeof(range));
     range.from = (pm_changes_from)o->from;
     range.from_value = o->from_value;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "table/file_reader.h"
 #include "util/alloc.h"
 
 int pm_api_columns_init(pm_api_columns *c, pm_type *type, paimon_error *err)
@@ -40,4 +41,57 @@ const char *pm_api_columns_name(const pm_api_columns *c, size_t column)
 const char *pm_api_columns_type(const pm_api_columns *c, size_t column)
 {
     return column < pm_api_columns_count(c) ? c->type_names[column] : NULL;
+}
+
+int pm_api_change_columns(const pm_type *row, const char *kind_name, const char *const *names,
+                          size_t count, int **columns, size_t *column_count, pm_api_columns *out,
+                          paimon_error *err)
+{
+    pm_type *kind = pm_type_new(PM_TYPE_VARCHAR), *type = pm_type_new(PM_TYPE_ROW);
+    size_t n = names != NULL ? count : row->field_count;
+    int *idx = pm_calloc(n + 1, sizeof(int));
+    int rc = 0;
+    memset(out, 0, sizeof(*out));
+    *columns = NULL;
+    *column_count = 0;
+    if (kind == NULL || type == NULL || idx == NULL)
+        goto nomem;
+    kind->length = INT32_MAX;
+    kind->nullable = false;
+    type->nullable = false;
+    rc = pm_type_row_add(type, PM_ROW_KIND_ID, kind_name != NULL ? kind_name : PM_ROW_KIND_NAME,
+                         kind);
+    kind = NULL;
+    if (rc != 0)
+        goto nomem;
+    for (size_t i = 0; i < n; i++) {
+        size_t at = i;
+        if (names != NULL && (rc = pm_api_find_column(row, names[i], &at, err)) != 0)
+            goto done;
+        for (size_t k = 0; k < i; k++)
+            if (idx[k] == (int)at) {
+                rc = pm_err_set(err, PAIMON_EINVALID, "%s: column selected twice",
+                                row->fields[at].name);
+                goto done;
+            }
+        idx[i] = (int)at;
+        if (pm_type_row_add(type, row->fields[at].id, row->fields[at].name,
+                            pm_type_clone(row->fields[at].type)) != 0)
+            goto nomem;
+    }
+    rc = pm_api_columns_init(out, type, err); /* takes `type` */
+    type = NULL;
+    if (rc == 0) {
+        *columns = idx;
+        *column_count = n;
+        idx = NULL;
+    }
+    goto done;
+nomem:
+    rc = pm_nomem(err);
+done:
+    pm_free(idx);
+    pm_type_free(kind);
+    pm_type_free(type);
+    return rc;
 }

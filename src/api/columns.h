@@ -26,4 +26,15 @@ size_t pm_api_columns_count(const pm_api_columns *c);
 const char *pm_api_columns_name(const pm_api_columns *c, size_t column);
 const char *pm_api_columns_type(const pm_api_columns *c, size_t column);
 
+/* The columns of a change read or a stream: the kind column `kind_name` (NULL:
+ * `_ROW_KIND`) STRING NOT NULL, then the data columns `names[0..count)` of `row` (by pm_api_find_column; NULL names: every column).
+ * `*columns` receives their indexes into `row` (pm_malloc'ed, caller frees) and
+ * `*column_count` their number; a name given twice is PAIMON_EINVALID, an unknown one
+ * PAIMON_ENOTFOUND.  `out` is initialized in every case (release it with
+ * pm_api_columns_release()). */
+PM_MUST_CHECK int pm_api_change_columns(const pm_type *row, const char *kind_name,
+                                        const char *const *names, size_t count, int **columns,
+                                        size_t *column_count, pm_api_columns *out,
+                                        paimon_error *err);
+
 #endif /* PM_API_COLUMNS_H */

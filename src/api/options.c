@@ -34,6 +34,7 @@ enum {
     alter_version = PAIMON_ALTER_VERSION,
     tag_options_version = PAIMON_TAG_OPTIONS_VERSION,
     orphan_options_version = PAIMON_ORPHAN_OPTIONS_VERSION,
+    stream_options_version = PAIMON_STREAM_OPTIONS_VERSION,
 };
 
 static const size_t SCAN_SIZES[] = {
@@ -55,6 +56,7 @@ static const size_t WRITER_SIZES[] = {sizeof(paimon_writer_options)};
 static const size_t ALTER_SIZES[] = {sizeof(paimon_alter)};
 static const size_t TAG_SIZES[] = {sizeof(paimon_tag_options)};
 static const size_t ORPHAN_SIZES[] = {sizeof(paimon_orphan_options)};
+static const size_t STREAM_SIZES[] = {sizeof(paimon_stream_options)};
 
 DESCRIBE(scan_options, paimon_scan_options, SCAN_SIZES, PAIMON_SCAN_OPTIONS_INIT);
 DESCRIBE(file_read_options, paimon_file_read_options, FILE_READ_SIZES,
@@ -67,6 +69,7 @@ DESCRIBE(writer_options, paimon_writer_options, WRITER_SIZES, PAIMON_WRITER_OPTI
 DESCRIBE(alter, paimon_alter, ALTER_SIZES, PAIMON_ALTER_INIT);
 DESCRIBE(tag_options, paimon_tag_options, TAG_SIZES, PAIMON_TAG_OPTIONS_INIT);
 DESCRIBE(orphan_options, paimon_orphan_options, ORPHAN_SIZES, PAIMON_ORPHAN_OPTIONS_INIT);
+DESCRIBE(stream_options, paimon_stream_options, STREAM_SIZES, PAIMON_STREAM_OPTIONS_INIT);
 
 /* ---- the rule ------------------------------------------------------------------------------ */
 
@@ -151,4 +154,9 @@ PAIMON_API int paimon_tag_options_init(paimon_tag_options *o, unsigned int versi
 PAIMON_API int paimon_orphan_options_init(paimon_orphan_options *o, unsigned int version)
 {
     return init(&pm_api_orphan_options, __func__, o, version);
+}
+
+PAIMON_API int paimon_stream_options_init(paimon_stream_options *o, unsigned int version)
+{
+    return init(&pm_api_stream_options, __func__, o, version);
 }

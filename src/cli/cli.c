@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/stat.h>
+
 /* The length of the strict UTF-8 sequence at s (RFC 3629: shortest form, no surrogates,
  * nothing past U+10FFFF), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -318,4 +320,21 @@ void cli_format_millis(char *buf, size_t len, int64_t millis)
     }
     snprintf(buf, len, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900, tm.tm_mon + 1,
              tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(millis - (int64_t)secs * 1000));
+}
+
+/* DESIGN.md: TABLE$NAME names system table NAME of TABLE when no file or directory of that
+ * name exists.  Sets *table (caller frees) and *system (into it) when it does; else both
+ * stay NULL.  Only the last path component is split. */
+void cli_split_system_table(const char *arg, char **table, const char **system)
+{
+    struct stat st;
+    const char *slash = strrchr(arg, '/'), *dollar = strrchr(arg, '$');
+    *table = NULL;
+    *system = NULL;
+    if (dollar == NULL || (slash != NULL && dollar < slash) || dollar == arg || dollar[-1] == '/' ||
+        stat(arg, &st) == 0)
+        return;
+    *table = cli_strdup(arg);
+    (*table)[dollar - arg] = '\0';
+    *system = *table + (dollar - arg) + 1;
 }

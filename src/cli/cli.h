@@ -76,6 +76,11 @@ size_t cli_get_all(const cli_args *a, const char *name, const char **values, siz
 /* Parses a decimal int64 option value; prints a usage error on failure. */
 int cli_parse_i64(const char *cmd, const char *opt, const char *text, long long *out);
 
+/* DESIGN.md: TABLE$NAME names system table NAME of TABLE when no file or directory of that
+ * name exists.  Sets *table (caller frees) and *system (into it) when it does; else both
+ * stay NULL.  Only the last path component is split (cat, tail). */
+void cli_split_system_table(const char *arg, char **table, const char **system);
+
 /* ---- output ---------------------------------------------------------------------------- */
 
 /* Prints "paimon: out of memory" and exits with CLI_EXIT_FAILED: what every allocation

@@ -10,7 +10,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -44,23 +43,6 @@ static const cli_option OPTIONS[] = {
     {"select", true, false},   {"where", true, false}, {"limit", true, false},
     {"format", true, false},   {NULL, false, false},
 };
-
-/* DESIGN.md: TABLE$NAME names system table NAME of TABLE when no file or directory of that
- * name exists.  Sets *table (caller frees) and *system (into it) when it does; else both
- * stay NULL.  Only the last path component is split. */
-static void split_system_table(const char *arg, char **table, const char **system)
-{
-    struct stat st;
-    const char *slash = strrchr(arg, '/'), *dollar = strrchr(arg, '$');
-    *table = NULL;
-    *system = NULL;
-    if (dollar == NULL || (slash != NULL && dollar < slash) || dollar == arg || dollar[-1] == '/' ||
-        stat(arg, &st) == 0)
-        return;
-    *table = cli_strdup(arg);
-    (*table)[dollar - arg] = '\0';
-    *system = *table + (dollar - arg) + 1;
-}
 
 int cli_cmd_cat(int argc, char **argv)
 {
@@ -119,7 +101,7 @@ int cli_cmd_cat(int argc, char **argv)
         o.column_count = select.count;
     }
     o.filter = cli_get(&a, "where");
-    split_system_table(a.positional[0], &base, &o.system_table);
+    cli_split_system_table(a.positional[0], &base, &o.system_table);
 
     if ((rc = paimon_table_open(&t, base != NULL ? base : a.positional[0], &err)) != 0) {
         rc = cli_fail(&err, false);

@@ -20,7 +20,7 @@ PM_MUST_CHECK static int changes_list(paimon_table *t, const pm_schema *schema,
 
 /* Java's CoreOptions.changelogLifecycleDecoupled: changelogs outlive snapshots when any of
  * their retention options exceeds the snapshot one (each defaults to the snapshot one). */
-PM_MUST_CHECK static int changelog_decoupled(const pm_schema *s, bool *out, paimon_error *err)
+int pm_changes_decoupled(const pm_schema *s, bool *out, paimon_error *err)
 {
     int64_t smin, smax, stime, cmin, cmax, ctime;
     int rc;
@@ -42,8 +42,8 @@ PM_MUST_CHECK static int changelog_decoupled(const pm_schema *s, bool *out, paim
 /* Snapshot `id`, or where changelogs are decoupled and the snapshot has expired, the
  * long-lived `changelog/changelog-<id>` Java keeps in its place (the snapshot's JSON;
  * NextSnapshotFetcher reads it the same way).  PAIMON_ENOTFOUND when neither exists. */
-PM_MUST_CHECK static int read_point(paimon_table *t, bool decoupled, int64_t id, pm_snapshot **out,
-                                    paimon_error *err)
+int pm_changes_read_point(paimon_table *t, bool decoupled, int64_t id, pm_snapshot **out,
+                          paimon_error *err)
 {
     char name[48], *path;
     uint8_t *data = NULL;
@@ -93,7 +93,7 @@ PM_MUST_CHECK static int earlier_than(paimon_table *t, bool decoupled, int64_t e
                                       int64_t latest, int64_t ms, int64_t *out, paimon_error *err)
 {
     pm_snapshot *s = NULL;
-    int rc = read_point(t, decoupled, earliest, &s, err);
+    int rc = pm_changes_read_point(t, decoupled, earliest, &s, err);
     if (rc != 0)
         return rc;
     if (s->time_millis >= ms) {
@@ -104,7 +104,7 @@ PM_MUST_CHECK static int earlier_than(paimon_table *t, bool decoupled, int64_t e
     pm_snapshot_free(s);
     while (earliest < latest) {
         int64_t mid = earliest + (latest - earliest + 1) / 2;
-        if ((rc = read_point(t, decoupled, mid, &s, err)) != 0)
+        if ((rc = pm_changes_read_point(t, decoupled, mid, &s, err)) != 0)
             return rc;
         if (s->time_millis < ms)
             earliest = mid;
@@ -129,7 +129,7 @@ int pm_changes_resolve(paimon_table *t, const pm_changes_range *range, int64_t *
         return rc;
     if (found && (rc = pm_snapshot_earliest_id(t->fs, t->path, &earliest, &found, err)) != 0)
         return rc;
-    if (found && ((rc = changelog_decoupled(t->schema, &decoupled, err)) != 0 ||
+    if (found && ((rc = pm_changes_decoupled(t->schema, &decoupled, err)) != 0 ||
                   (rc = earliest_point(t, decoupled, &earliest, err)) != 0))
         return rc;
     if (!found) {
@@ -194,7 +194,7 @@ int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t fir
     bool overwrite_read = false, decoupled = false;
     int rc = pm_table_check_changes(t->path, schema, err);
     if (rc == 0)
-        rc = changelog_decoupled(schema, &decoupled, err);
+        rc = pm_changes_decoupled(schema, &decoupled, err);
     if (rc != 0)
         return rc;
     rc = pm_options_get_bool(&schema->options,
@@ -205,7 +205,7 @@ int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t fir
         pm_snapshot *s = NULL;
         const char *list;
         int64_t size;
-        if ((rc = read_point(t, decoupled, id, &s, err)) != 0)
+        if ((rc = pm_changes_read_point(t, decoupled, id, &s, err)) != 0)
             break;
         rc = changes_list(t, schema, s, &list, &size, err);
         pm_snapshot_free(s);
@@ -342,9 +342,9 @@ int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id, pm_sca
         bool decoupled = false;
         rc = pm_table_check_changes(t->path, schema, err);
         if (rc == 0)
-            rc = changelog_decoupled(schema, &decoupled, err);
+            rc = pm_changes_decoupled(schema, &decoupled, err);
         if (rc == 0)
-            rc = read_point(t, decoupled, id, &p->snapshot, err);
+            rc = pm_changes_read_point(t, decoupled, id, &p->snapshot, err);
     }
     if (rc == PAIMON_ENOTFOUND)
         rc = pm_err_set(err, PAIMON_ENOTFOUND,

@@ -85,4 +85,14 @@ PM_MUST_CHECK int pm_changes_check_range(paimon_table *t, const pm_schema *schem
 PM_MUST_CHECK int pm_changes_plan(paimon_table *t, const pm_schema *schema, int64_t id,
                                   pm_scan_plan **out, bool *read, paimon_error *err);
 
+/* Java's CoreOptions.changelogLifecycleDecoupled for `schema`'s options: changelogs outlive
+ * snapshots when a changelog retention option exceeds the snapshot one. */
+PM_MUST_CHECK int pm_changes_decoupled(const pm_schema *schema, bool *out, paimon_error *err);
+
+/* Snapshot `id`, or where `decoupled` and the snapshot has expired, the long-lived
+ * `changelog/changelog-<id>` in its place; PAIMON_ENOTFOUND when neither exists.  Caller
+ * owns `*out`. */
+PM_MUST_CHECK int pm_changes_read_point(paimon_table *t, bool decoupled, int64_t id,
+                                        pm_snapshot **out, paimon_error *err);
+
 #endif /* PM_TABLE_CHANGES_H */

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "paimon.h"
 #include "util/alloc.h"
 
 const char *pm_test_fixtures(void)
@@ -229,4 +230,53 @@ int pm_test_fork(void (*fn)(void *arg), void *arg, pm_buf *err_out)
     close(fds[0]);
     assert_int_equal(waitpid(pid, &status, 0), pid);
     return status;
+}
+
+/* See testlib.h. */
+char *pm_test_changes_table(const char *tag)
+{
+    static const char *const COMMITS[] = {
+        "{\"id\":1,\"v\":\"a\"}\n{\"id\":2,\"v\":\"b\"}\n",
+        "{\"_ROW_KIND\":\"-U\",\"id\":1,\"v\":\"a\"}\n{\"_ROW_KIND\":\"+U\",\"id\":1,\"v\":\"c\"}\n"
+        "{\"_ROW_KIND\":\"-D\",\"id\":2,\"v\":\"b\"}\n",
+    };
+    char *path = pm_test_table_path(tag);
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *pks[1] = {"id"}, *keys[2] = {"bucket", "changelog-producer"},
+               *vals[2] = {"1", "input"};
+    paimon_table *t;
+    paimon_error err;
+    co.columns = "id BIGINT, v STRING";
+    co.primary_keys = pks;
+    co.primary_key_count = 1;
+    co.option_keys = keys;
+    co.option_values = vals;
+    co.option_count = 2;
+    if (paimon_table_create(path, &co, &err) != 0)
+        fail_msg("%s", err.message);
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    for (size_t i = 0; i < 2; i++) {
+        paimon_writer *w;
+        paimon_input *in;
+        paimon_commit_messages *m;
+        paimon_commit_options cmo = PAIMON_COMMIT_OPTIONS_INIT;
+        int64_t id;
+        FILE *f = fmemopen((void *)COMMITS[i], strlen(COMMITS[i]), "r");
+        assert_non_null(f);
+        assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
+        assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
+        if (paimon_input_write(in, w, 0, NULL, &err) != PAIMON_ITEROVER)
+            fail_msg("%s", err.message);
+        assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
+        assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
+        if (paimon_table_commit(t, m, &cmo, &id, &err) != 0)
+            fail_msg("%s", err.message);
+        assert_int_equal(id, (int64_t)i + 1);
+        paimon_commit_messages_free(m);
+        paimon_input_free(in);
+        paimon_writer_free(w);
+        fclose(f);
+    }
+    paimon_table_free(t);
+    return path;
 }

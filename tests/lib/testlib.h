@@ -49,6 +49,12 @@ int pm_test_run(const char *cmd, pm_buf *out);
  * of PM_ASSERT check WIFSIGNALED and SIGABRT.  fn must not use cmocka's assertions. */
 int pm_test_fork(void (*fn)(void *arg), void *arg, pm_buf *err_out);
 
+/* A primary-key table (id BIGINT, v STRING; bucket 1, changelog-producer input) written
+ * through the public API at a fresh path named after `tag`, whose snapshots are:
+ * 1 APPEND +I(1,a) +I(2,b); 2 APPEND -U(1,a) +U(1,c) -D(2,b).  Fails the test on an error.
+ * Caller frees the path with pm_free (and may remove it with pm_test_rmtree). */
+char *pm_test_changes_table(const char *tag);
+
 /* Whether this build has active PM_ASSERTs (NDEBUG not defined when the tests were built,
  * which the library shares: one preset compiles both). */
 static inline int pm_test_asserts_active(void)

@@ -10,55 +10,6 @@
 #include "paimon.h"
 #include "util/alloc.h"
 
-/* A table whose snapshots are: 1 APPEND +I(1,a) +I(2,b); 2 APPEND -U(1,a) +U(1,c) -D(2,b). */
-static char *make_input_table(void)
-{
-    static const char *const COMMITS[] = {
-        "{\"id\":1,\"v\":\"a\"}\n{\"id\":2,\"v\":\"b\"}\n",
-        "{\"_ROW_KIND\":\"-U\",\"id\":1,\"v\":\"a\"}\n{\"_ROW_KIND\":\"+U\",\"id\":1,\"v\":\"c\"}\n"
-        "{\"_ROW_KIND\":\"-D\",\"id\":2,\"v\":\"b\"}\n",
-    };
-    char *path = pm_test_table_path("changes-api");
-    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
-    const char *pks[1] = {"id"}, *keys[2] = {"bucket", "changelog-producer"},
-               *vals[2] = {"1", "input"};
-    paimon_table *t;
-    paimon_error err;
-    co.columns = "id BIGINT, v STRING";
-    co.primary_keys = pks;
-    co.primary_key_count = 1;
-    co.option_keys = keys;
-    co.option_values = vals;
-    co.option_count = 2;
-    if (paimon_table_create(path, &co, &err) != 0)
-        fail_msg("%s", err.message);
-    assert_int_equal(paimon_table_open(&t, path, &err), 0);
-    for (size_t i = 0; i < 2; i++) {
-        paimon_writer *w;
-        paimon_input *in;
-        paimon_commit_messages *m;
-        paimon_commit_options cmo = PAIMON_COMMIT_OPTIONS_INIT;
-        int64_t id;
-        FILE *f = fmemopen((void *)COMMITS[i], strlen(COMMITS[i]), "r");
-        assert_non_null(f);
-        assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
-        assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
-        if (paimon_input_write(in, w, 0, NULL, &err) != PAIMON_ITEROVER)
-            fail_msg("%s", err.message);
-        assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
-        assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
-        if (paimon_table_commit(t, m, &cmo, &id, &err) != 0)
-            fail_msg("%s", err.message);
-        assert_int_equal(id, (int64_t)i + 1);
-        paimon_commit_messages_free(m);
-        paimon_input_free(in);
-        paimon_writer_free(w);
-        fclose(f);
-    }
-    paimon_table_free(t);
-    return path;
-}
-
 /* The current snapshot's rows as one string of JSON lines, read through its cursor; the row
  * kinds the cursor gives are appended to `kinds` ("IUuD" for +I -U +U -D). */
 static char *rows_of(paimon_changes *ch, char *kinds)
@@ -91,7 +42,7 @@ static char *rows_of(paimon_changes *ch, char *kinds)
 
 static void test_snapshots_and_kinds(void **state)
 {
-    char *path = make_input_table(), *rows;
+    char *path = pm_test_changes_table("changes-api"), *rows;
     char kinds[16] = "";
     paimon_table *t;
     paimon_changes *ch;
@@ -204,7 +155,7 @@ static void test_snapshots_and_kinds(void **state)
 
 static void test_bad_ranges_and_options(void **state)
 {
-    char *path = make_input_table();
+    char *path = pm_test_changes_table("changes-api");
     paimon_table *t;
     paimon_changes *ch = NULL;
     paimon_changes_options o = PAIMON_CHANGES_OPTIONS_INIT;

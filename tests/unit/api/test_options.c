@@ -22,6 +22,7 @@ static void test_init_functions(void **state)
     paimon_commit_options cmo;
     paimon_compact_options cpo;
     paimon_writer_options wo;
+    paimon_stream_options sto;
     paimon_alter al;
     (void)state;
     memset(&so, 0xab, sizeof(so));
@@ -71,6 +72,18 @@ static void test_init_functions(void **state)
     assert_int_equal(paimon_writer_options_init(&wo, PAIMON_WRITER_OPTIONS_VERSION), 0);
     assert_int_equal(wo.overwrite, 0);
     assert_null(wo.commit_user);
+
+    memset(&sto, 0xab, sizeof(sto));
+    assert_int_equal(paimon_stream_options_init(&sto, PAIMON_STREAM_OPTIONS_VERSION), 0);
+    assert_int_equal(sto.version, PAIMON_STREAM_OPTIONS_VERSION);
+    assert_int_equal(sto.option_count, 0);
+    assert_null(sto.consumer_id);
+    assert_int_equal(sto.position, 0);
+    assert_int_equal(sto.from, PAIMON_STREAM_FROM_SCAN_MODE);
+    assert_int_equal(sto.to_snapshot, 0);
+    assert_null(sto.columns);
+    assert_int_equal(sto.no_inotify, 0);
+    assert_null(sto.system_table);
 
     memset(&al, 0xab, sizeof(al));
     assert_int_equal(paimon_alter_init(&al, PAIMON_ALTER_VERSION), 0);
@@ -210,6 +223,8 @@ static void test_bad_versions(void **state)
         paimon_commit_options cmo;
         paimon_compact_options cpo;
         paimon_writer_options wo;
+        paimon_stream_options sto;
+        paimon_stream *st = NULL;
         paimon_alter al;
         unsigned int v;
 
@@ -252,6 +267,12 @@ static void test_bad_versions(void **state)
         expect_refused(paimon_writer_open(&w, t, &wo, &err), &err, "paimon_writer_open",
                        "paimon_writer_options", v, PAIMON_WRITER_OPTIONS_VERSION);
         assert_null(w);
+
+        paimon_stream_options_init(&sto, PAIMON_STREAM_OPTIONS_VERSION);
+        sto.version = v = k == 0 ? 0 : PAIMON_STREAM_OPTIONS_VERSION + 1;
+        expect_refused(paimon_stream_open(&st, t, &sto, &err), &err, "paimon_stream_open",
+                       "paimon_stream_options", v, PAIMON_STREAM_OPTIONS_VERSION);
+        assert_null(st);
 
         paimon_alter_init(&al, PAIMON_ALTER_VERSION);
         al.kind = PAIMON_ALTER_SET_OPTION;
