@@ -40,5 +40,7 @@
 #include "paimon/file.h"
 #include "paimon/write.h"
 #include "paimon/changes.h"
+#include "paimon/consumer.h"
+#include "paimon/partition_expire.h"
 
 #endif /* PAIMON_H */

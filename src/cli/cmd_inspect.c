@@ -1,5 +1,5 @@
 /*
- * paimon inspect TABLE [summary|snapshots|schemas|manifests|files|options]
+ * paimon inspect TABLE [summary|snapshots|schemas|manifests|files|options|consumers]
  *                      [--snapshot N] [--format table|jsonl]
  *
  * Readable tables of a table's metadata, or JSON lines (DESIGN.md): `snapshots` prints each
@@ -22,6 +22,7 @@ static const char USAGE[] =
     "  manifests  the manifests of a snapshot's base, delta and changelog lists\n"
     "  files      the live data files of a snapshot\n"
     "  options    the options of a snapshot's schema\n"
+    "  consumers  every consumer and the snapshot it reads next\n"
     "\n"
     "--snapshot N  the snapshot for manifests, files and options (default: latest)\n"
     "--format F    table (default, aligned for a terminal) or jsonl (one JSON object a line)\n";
@@ -355,8 +356,8 @@ done:
 
 int cli_cmd_inspect(int argc, char **argv)
 {
-    static const char *const views[] = {"summary",   "snapshots", "schemas",
-                                        "manifests", "files",     "options"};
+    static const char *const views[] = {"summary", "snapshots", "schemas",  "manifests",
+                                        "files",   "options",   "consumers"};
     cli_args a;
     paimon_table *t = NULL;
     paimon_error err = {0, {0}};
@@ -399,6 +400,8 @@ int cli_cmd_inspect(int argc, char **argv)
         rc = view_manifests(t, snapshot, jsonl, &err);
     else if (strcmp(view, "files") == 0)
         rc = view_files(t, snapshot, jsonl, &err);
+    else if (strcmp(view, "consumers") == 0)
+        rc = cli_consumers_print(t, jsonl, &err);
     else
         rc = view_summary(t, jsonl, &err);
     paimon_table_free(t);

@@ -11,5 +11,14 @@ int cli_cmd_file(int argc, char **argv);
 int cli_cmd_write(int argc, char **argv);
 int cli_cmd_tail(int argc, char **argv);
 int cli_cmd_compact(int argc, char **argv);
+int cli_cmd_consumer(int argc, char **argv);
+int cli_cmd_expire_partitions(int argc, char **argv);
+
+/* cmd_consumer.c: the consumers of `t` as `consumer list` and `inspect TABLE consumers` print
+ * them (an aligned table, or JSON lines).  0 or the library's error code. */
+#include <stdbool.h>
+
+#include "paimon.h"
+int cli_consumers_print(paimon_table *t, bool jsonl, paimon_error *err);
 
 #endif

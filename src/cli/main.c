@@ -26,6 +26,9 @@ static const command COMMANDS[] = {
     {"tail", cli_cmd_tail, "print the changes (row kinds) of a range of snapshots"},
     {"demo", cli_cmd_demo, "create a demo warehouse and show what the tool does"},
     {"file", cli_cmd_file, "print the rows or the layout of one data file"},
+    {"consumer", cli_cmd_consumer, "list, reset or delete a table's consumers"},
+    {"expire-partitions", cli_cmd_expire_partitions,
+     "drop partitions older than the expiration time"},
     {NULL, NULL, NULL},
 };
 
