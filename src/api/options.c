@@ -37,7 +37,8 @@ enum {
 
 static const size_t SCAN_SIZES[] = {
     offsetof(paimon_scan_options, system_table), /* 1 */
-    sizeof(paimon_scan_options),                 /* 2: system_table */
+    offsetof(paimon_scan_options, option_keys),  /* 2: system_table */
+    sizeof(paimon_scan_options),                 /* 3: option_keys, values, count */
 };
 static const size_t FILE_READ_SIZES[] = {sizeof(paimon_file_read_options)};
 static const size_t CHANGES_SIZES[] = {sizeof(paimon_changes_options)};

@@ -10,6 +10,7 @@
 #include "data/expr.h"
 #include "meta/partition.h"
 #include "table/scan.h"
+#include "table/scan_mode.h"
 #include "table/snapshot_select.h"
 #include "table/split_read.h"
 #include "table/system_table.h"
@@ -84,6 +85,23 @@ PM_MUST_CHECK static int select_columns(paimon_scan *s, const paimon_scan_option
     return pm_api_project_type(row, s->columns, s->column_count, &s->out_type, err);
 }
 
+/* The table's options with the scan's own on top (Java's table.copy(dynamicOptions)). */
+PM_MUST_CHECK static int read_options(paimon_table *table, const paimon_scan_options *o,
+                                      pm_options *out, paimon_error *err)
+{
+    if (pm_options_copy(out, &table->schema->options) != 0)
+        return pm_nomem(err);
+    for (size_t i = 0; i < o->option_count; i++) {
+        if (o->option_keys == NULL || o->option_values == NULL || o->option_keys[i] == NULL ||
+            o->option_values[i] == NULL)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "paimon_table_scan: option %zu has no key or value", i);
+        if (pm_options_set(out, o->option_keys[i], o->option_values[i]) != 0)
+            return pm_nomem(err);
+    }
+    return 0;
+}
+
 PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
                                  const paimon_scan_options *options, paimon_error *err)
 {
@@ -91,8 +109,13 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     paimon_scan *s = NULL;
     pm_scan_options so;
     pm_sys_kind kind = PM_SYS_RO;
+    pm_options opts;
+    pm_batch_start start;
     bool selected;
     int rc = 0;
+
+    pm_options_init(&opts);
+    memset(&start, 0, sizeof(start));
 
     paimon_error_clear(err);
     if (out == NULL || table == NULL)
@@ -116,8 +139,24 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     if (o.system_table != NULL &&
         (rc = pm_sys_kind_parse(table->path, o.system_table, &kind, err)) != 0)
         return rc;
-    if ((s = pm_calloc(1, sizeof(*s))) == NULL)
-        return pm_nomem(err);
+    if (!selected) {
+        /* scan.mode and its options (table/scan_mode.h), unless the struct chose a snapshot */
+        PM_TRY(read_options(table, &o, &opts, err));
+        PM_TRY(pm_batch_start_resolve(table, &opts, &start, err));
+        if (start.mode == PM_STARTUP_INCREMENTAL) {
+            rc = pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: incremental reads are not implemented",
+                            table->path);
+            goto done;
+        }
+        so.snapshot = start.snapshot;
+        so.has_min_creation = start.has_min_creation;
+        so.min_creation_millis = start.min_creation_millis;
+        selected = so.snapshot.by != PM_SNAPSHOT_LATEST;
+    }
+    if ((s = pm_calloc(1, sizeof(*s))) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
     s->table = table;
     s->batch_rows = o.batch_rows > 0 ? o.batch_rows : 4096;
     if (o.system_table != NULL && kind != PM_SYS_RO) {
@@ -138,6 +177,8 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     s = NULL;
 done:
     paimon_scan_free(s);
+    pm_batch_start_release(&start);
+    pm_options_free(&opts);
     return rc;
 }
 

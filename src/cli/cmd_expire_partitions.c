@@ -8,8 +8,6 @@
  * (with --dry-run: that would be dropped) as "k=v, k2=v2", one a line, in the order dropped.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -43,33 +41,18 @@ int cli_cmd_expire_partitions(int argc, char **argv)
     paimon_error err = {0, {0}};
     paimon_expire_partitions_options o = PAIMON_EXPIRE_PARTITIONS_OPTIONS_INIT;
     paimon_expired_partitions *r = NULL;
-    const char *given[CLI_MAX_VALUES], *keys[CLI_MAX_VALUES], *values[CLI_MAX_VALUES];
-    char *copies[CLI_MAX_VALUES];
-    size_t n;
+    cli_option_values kv;
     int rc = cli_parse_table_command("expire-partitions", USAGE, argc, argv, OPTIONS, 1, &a);
 
     if (rc != CLI_EXIT_OK)
         return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
-    n = cli_get_all(&a, "option", given, CLI_MAX_VALUES);
-    for (size_t i = 0; i < n; i++) {
-        char *eq;
-        copies[i] = cli_strdup(given[i]);
-        eq = strchr(copies[i], '=');
-        if (eq == NULL || eq == copies[i]) {
-            for (size_t k = 0; k <= i; k++)
-                free(copies[k]);
-            return cli_usage_error("expire-partitions", "--option wants key=value, not '%s'",
-                                   given[i]);
-        }
-        *eq = '\0';
-        keys[i] = copies[i];
-        values[i] = eq + 1;
-    }
+    if ((rc = cli_option_values_parse("expire-partitions", &a, &kv)) != CLI_EXIT_OK)
+        return rc;
     o.older_than = cli_get(&a, "older-than");
     o.dry_run = cli_has(&a, "dry-run");
-    o.option_keys = keys;
-    o.option_values = values;
-    o.option_count = n;
+    o.option_keys = kv.keys;
+    o.option_values = kv.values;
+    o.option_count = kv.count;
     if ((rc = paimon_table_open(&t, a.positional[0], &err)) != 0) {
         rc = cli_fail(&err, false);
         goto done;
@@ -86,7 +69,6 @@ done:
     rc = cli_flush_output("expire-partitions", rc);
     paimon_expired_partitions_free(r);
     paimon_table_free(t);
-    for (size_t i = 0; i < n; i++)
-        free(copies[i]);
+    cli_option_values_free(&kv);
     return rc;
 }

@@ -21,4 +21,17 @@ int cli_cmd_expire_partitions(int argc, char **argv);
 #include "paimon.h"
 int cli_consumers_print(paimon_table *t, bool jsonl, paimon_error *err);
 
+/* option_values.c: the values of a repeatable `--option key=value`, split (a value without
+ * '=' or with an empty key is a usage error, printed).  Release with
+ * cli_option_values_free(). */
+#include "cli.h"
+typedef struct cli_option_values {
+    const char *keys[CLI_MAX_VALUES];
+    const char *values[CLI_MAX_VALUES];
+    char *copies[CLI_MAX_VALUES];
+    size_t count;
+} cli_option_values;
+int cli_option_values_parse(const char *cmd, const cli_args *a, cli_option_values *out);
+void cli_option_values_free(cli_option_values *v);
+
 #endif
