@@ -9,6 +9,8 @@
 #include "api/api.h"
 #include "data/expr.h"
 #include "meta/partition.h"
+#include "table/file_reader.h"
+#include "table/incremental.h"
 #include "table/scan.h"
 #include "table/scan_mode.h"
 #include "table/snapshot_select.h"
@@ -28,12 +30,64 @@ struct paimon_scan {
     char **type_names;       /* per output column */
     char **split_partitions; /* canonical JSON per split, made on demand */
     int64_t batch_rows;
+    /* Reads through kind_source (below): $audit_log and $binlog (`rows`), and incremental
+     * delta or changelog reads (`changes`: the plan's splits are raw change splits). */
+    pm_sys_kind rows; /* PM_SYS_AUDIT_LOG, PM_SYS_BINLOG, or PM_SYS_RO: the table's rows */
+    bool changes;
+    pm_type *row_type; /* the audit_log / binlog row, or NULL: the plan schema's row */
 };
 
 /* The row type columns and filters refer to. */
 static const pm_type *scan_row(const paimon_scan *s)
 {
-    return s->sys != NULL ? pm_sys_table_type(s->sys) : s->plan->schema->row;
+    if (s->sys != NULL)
+        return pm_sys_table_type(s->sys);
+    return s->row_type != NULL ? s->row_type : s->plan->schema->row;
+}
+
+static bool kinds_read(const paimon_scan *s)
+{
+    return s->rows != PM_SYS_RO || s->changes;
+}
+
+/* Java's AuditLogTable / BinlogTable row: `rowkind STRING NOT NULL`, then the table's
+ * columns (binlog: each an ARRAY of the nullable column type). */
+PM_MUST_CHECK static int audit_row_type(const pm_type *row, bool binlog, pm_type **out,
+                                        paimon_error *err)
+{
+    pm_type *t = pm_type_new(PM_TYPE_ROW), *kind = pm_type_new(PM_TYPE_VARCHAR);
+    *out = NULL;
+    if (t == NULL || kind == NULL)
+        goto nomem;
+    t->nullable = false;
+    kind->length = INT32_MAX;
+    kind->nullable = false;
+    if (pm_type_row_add(t, PM_ROW_KIND_ID, "rowkind", kind) != 0) {
+        kind = NULL;
+        goto nomem;
+    }
+    kind = NULL;
+    for (size_t i = 0; i < row->field_count; i++) {
+        pm_type *ft = pm_type_clone(row->fields[i].type);
+        if (ft != NULL && binlog) {
+            pm_type *arr = pm_type_new(PM_TYPE_ARRAY);
+            if (arr == NULL) {
+                pm_type_free(ft);
+                goto nomem;
+            }
+            ft->nullable = true;
+            arr->element = ft;
+            ft = arr;
+        }
+        if (ft == NULL || pm_type_row_add(t, row->fields[i].id, row->fields[i].name, ft) != 0)
+            goto nomem;
+    }
+    *out = t;
+    return 0;
+nomem:
+    pm_type_free(kind);
+    pm_type_free(t);
+    return pm_nomem(err);
 }
 
 static size_t split_count(const paimon_scan *s)
@@ -53,6 +107,7 @@ PAIMON_API void paimon_scan_free(paimon_scan *s)
     pm_free(s->split_partitions);
     pm_free(s->columns);
     pm_type_free(s->out_type);
+    pm_type_free(s->row_type);
     pm_predicate_free(s->filter);
     pm_scan_plan_free(s->plan);
     pm_sys_table_free(s->sys);
@@ -111,11 +166,13 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     pm_sys_kind kind = PM_SYS_RO;
     pm_options opts;
     pm_batch_start start;
+    pm_incremental inc;
     bool selected;
     int rc = 0;
 
     pm_options_init(&opts);
     memset(&start, 0, sizeof(start));
+    memset(&inc, 0, sizeof(inc));
 
     paimon_error_clear(err);
     if (out == NULL || table == NULL)
@@ -143,11 +200,8 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
         /* scan.mode and its options (table/scan_mode.h), unless the struct chose a snapshot */
         PM_TRY(read_options(table, &o, &opts, err));
         PM_TRY(pm_batch_start_resolve(table, &opts, &start, err));
-        if (start.mode == PM_STARTUP_INCREMENTAL) {
-            rc = pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: incremental reads are not implemented",
-                            table->path);
-            goto done;
-        }
+        if (start.mode == PM_STARTUP_INCREMENTAL)
+            PM_TRY(pm_incremental_resolve(table, &opts, &inc, err));
         so.snapshot = start.snapshot;
         so.has_min_creation = start.has_min_creation;
         so.min_creation_millis = start.min_creation_millis;
@@ -159,7 +213,27 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     }
     s->table = table;
     s->batch_rows = o.batch_rows > 0 ? o.batch_rows : 4096;
-    if (o.system_table != NULL && kind != PM_SYS_RO) {
+    s->rows = kind == PM_SYS_AUDIT_LOG || kind == PM_SYS_BINLOG ? kind : PM_SYS_RO;
+    if (start.mode == PM_STARTUP_INCREMENTAL && (o.system_table == NULL || s->rows != PM_SYS_RO)) {
+        if (inc.kind == PM_INCREMENTAL_DIFF && !inc.empty) {
+            rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
+                            "%s: incremental-between-scan-mode diff is not supported by paimon-c",
+                            table->path);
+            goto done;
+        }
+        s->changes = true;
+        PM_TRY(pm_incremental_plan(table, table->schema, &inc, &s->plan, err));
+        if (s->rows != PM_SYS_RO)
+            PM_TRY(
+                audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, &s->row_type, err));
+        if (o.filter != NULL)
+            PM_TRY(pm_expr_parse(o.filter, scan_row(s), &s->filter, err));
+    } else if (s->rows != PM_SYS_RO) {
+        PM_TRY(pm_scan_plan_table(table, &so, NULL, &s->plan, &s->filter, err));
+        PM_TRY(audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, &s->row_type, err));
+        if (o.filter != NULL)
+            PM_TRY(pm_expr_parse(o.filter, s->row_type, &s->filter, err));
+    } else if (o.system_table != NULL && kind != PM_SYS_RO) {
         /* Read from metadata now: the rows are formatted from it as splits are read. */
         PM_TRY(pm_sys_table_open(&s->sys, table, kind, selected ? &so.snapshot : NULL, err));
         if (o.filter != NULL)
@@ -177,6 +251,7 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     s = NULL;
 done:
     paimon_scan_free(s);
+    pm_incremental_release(&inc);
     pm_batch_start_release(&start);
     pm_options_free(&opts);
     return rc;
@@ -303,12 +378,132 @@ static void sys_source_release(void *ctx)
     pm_sys_reader_free((pm_sys_reader *)ctx);
 }
 
+/* Rows read with their kinds ($audit_log, $binlog, incremental reads): a split reader of
+ * every column with `_ROW_KIND` first, made into the scan's row (scan_row()), filtered, and
+ * projected onto the scan's columns. */
+typedef struct kind_source {
+    paimon_scan *scan;
+    pm_split_reader *r;
+} kind_source;
+
+/* The batch of scan_row() from a reader batch [_ROW_KIND, every data column]. */
+PM_MUST_CHECK static int kind_row(const paimon_scan *s, pm_batch *in, pm_batch **out,
+                                  paimon_error *err)
+{
+    const pm_type *row = scan_row(s);
+    size_t lead = s->rows != PM_SYS_RO ? 1 : 0; /* rowkind kept as a column */
+    pm_batch *b = NULL;
+    int rc = pm_batch_new(&b, row, err);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < row->field_count; i++) {
+        size_t from = i + 1 - lead; /* input column */
+        pm_column *c = in->columns[from];
+        if (s->rows == PM_SYS_BINLOG && i >= lead) {
+            for (int64_t k = 0; k < in->row_count; k++)
+                if (pm_column_append_from(b->columns[i]->children[0], c, k) != 0 ||
+                    pm_column_list_end(b->columns[i], true) != 0) {
+                    pm_batch_free(b);
+                    return pm_nomem(err);
+                }
+            continue;
+        }
+        in->columns[from] = NULL;
+        pm_column_free(b->columns[i]);
+        b->columns[i] = c;
+        pm_column_retype(c, b->type->fields[i].type);
+    }
+    b->row_count = in->row_count;
+    *out = b;
+    return 0;
+}
+
+PM_MUST_CHECK static int kind_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    kind_source *ks = ctx;
+    const paimon_scan *s = ks->scan;
+    for (;;) {
+        pm_batch *in = NULL, *row = NULL, *kept = NULL, *b = NULL;
+        int rc = pm_split_reader_next(ks->r, &in, err);
+        if (rc != 0)
+            return rc;
+        rc = kind_row(s, in, &row, err);
+        pm_batch_free(in);
+        if (rc != 0)
+            return rc;
+        if (s->filter != NULL) {
+            uint8_t *res = pm_malloc((size_t)row->row_count + 1);
+            if (res == NULL) {
+                pm_batch_free(row);
+                return pm_nomem(err);
+            }
+            rc = pm_predicate_eval_batch(s->filter, row, res, err);
+            for (int64_t i = 0; rc == 0 && i < row->row_count; i++)
+                res[i] = res[i] == 1;
+            if (rc == 0)
+                rc = pm_batch_filter(row, res, &kept, err);
+            pm_free(res);
+            pm_batch_free(row);
+            if (rc != 0)
+                return rc;
+            row = kept;
+        }
+        if (row->row_count == 0) {
+            pm_batch_free(row);
+            continue;
+        }
+        if ((rc = pm_batch_new(&b, s->out_type, err)) != 0) {
+            pm_batch_free(row);
+            return rc;
+        }
+        for (size_t i = 0; i < s->column_count; i++) {
+            pm_column *c = row->columns[s->columns[i]];
+            row->columns[s->columns[i]] = NULL;
+            pm_column_free(b->columns[i]);
+            b->columns[i] = c;
+            pm_column_retype(c, b->type->fields[i].type);
+        }
+        b->row_count = row->row_count;
+        pm_batch_free(row);
+        *out = b;
+        return 0;
+    }
+}
+
+static void kind_release(void *ctx)
+{
+    kind_source *ks = ctx;
+    pm_split_reader_free(ks->r);
+    pm_free(ks);
+}
+
 /* A source of the batches of split `split`; the caller releases it with src->release. */
 PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_source *src,
                                     paimon_error *err)
 {
     int rc;
     memset(src, 0, sizeof(*src));
+    if (kinds_read(s)) {
+        kind_source *ks = pm_calloc(1, sizeof(*ks));
+        if (ks == NULL)
+            return pm_nomem(err);
+        ks->scan = s;
+        rc = s->changes
+                 ? pm_split_reader_open_changes(&ks->r, s->table, s->plan, &s->plan->splits[split],
+                                                NULL, 0, s->batch_rows, err)
+                 : pm_split_reader_open_keep_delete(&ks->r, s->table, s->plan,
+                                                    &s->plan->splits[split], NULL, 0, s->batch_rows,
+                                                    err);
+        if (rc != 0) {
+            pm_free(ks);
+            return rc;
+        }
+        src->next = kind_next;
+        src->release = kind_release;
+        src->ctx = ks;
+        src->type = s->out_type;
+        return 0;
+    }
     if (s->sys != NULL) {
         pm_sys_reader *r = NULL;
         if ((rc = pm_sys_reader_open(&r, s->sys, s->columns, s->column_count, s->filter,
