@@ -104,7 +104,8 @@ static bool fixed_width(const token *t, int *width)
 
 /* Splits a pattern into tokens (at most `cap`); PAIMON_EUNSUPPORTED for letters outside
  * y u M d H m s S or a pattern too long. */
-static int tokenize(const char *pattern, token *toks, size_t cap, size_t *n, paimon_error *err)
+PM_MUST_CHECK static int tokenize(const char *pattern, token *toks, size_t cap, size_t *n,
+                                  paimon_error *err)
 {
     const char *p = pattern;
     *n = 0;
