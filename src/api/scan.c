@@ -11,6 +11,7 @@
 #include "meta/partition.h"
 #include "table/file_reader.h"
 #include "table/incremental.h"
+#include "table/incremental_diff.h"
 #include "table/scan.h"
 #include "table/scan_mode.h"
 #include "table/snapshot_select.h"
@@ -34,7 +35,8 @@ struct paimon_scan {
      * delta or changelog reads (`changes`: the plan's splits are raw change splits). */
     pm_sys_kind rows; /* PM_SYS_AUDIT_LOG, PM_SYS_BINLOG, or PM_SYS_RO: the table's rows */
     bool changes;
-    pm_type *row_type; /* the audit_log / binlog row, or NULL: the plan schema's row */
+    pm_diff_plan *diff; /* a diff read: one split per bucket (plan is diff->plan) */
+    pm_type *row_type;  /* the audit_log / binlog row, or NULL: the plan schema's row */
 };
 
 /* The row type columns and filters refer to. */
@@ -92,7 +94,17 @@ nomem:
 
 static size_t split_count(const paimon_scan *s)
 {
+    if (s->diff != NULL)
+        return s->diff->bucket_count;
     return s->sys != NULL ? 1 : s->plan->split_count;
+}
+
+/* The plan split of split `i` (a diff's bucket: its after files, else its before files). */
+static const pm_split *plan_split(const paimon_scan *s, size_t i)
+{
+    if (s->diff != NULL)
+        i = (size_t)(s->diff->after[i] >= 0 ? s->diff->after[i] : s->diff->before[i]);
+    return &s->plan->splits[i];
 }
 
 PAIMON_API void paimon_scan_free(paimon_scan *s)
@@ -109,6 +121,9 @@ PAIMON_API void paimon_scan_free(paimon_scan *s)
     pm_type_free(s->out_type);
     pm_type_free(s->row_type);
     pm_predicate_free(s->filter);
+    if (s->diff != NULL)
+        s->plan = NULL; /* the diff's */
+    pm_diff_plan_free(s->diff);
     pm_scan_plan_free(s->plan);
     pm_sys_table_free(s->sys);
     pm_free(s);
@@ -215,14 +230,13 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     s->batch_rows = o.batch_rows > 0 ? o.batch_rows : 4096;
     s->rows = kind == PM_SYS_AUDIT_LOG || kind == PM_SYS_BINLOG ? kind : PM_SYS_RO;
     if (start.mode == PM_STARTUP_INCREMENTAL && (o.system_table == NULL || s->rows != PM_SYS_RO)) {
-        if (inc.kind == PM_INCREMENTAL_DIFF && !inc.empty) {
-            rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
-                            "%s: incremental-between-scan-mode diff is not supported by paimon-c",
-                            table->path);
-            goto done;
-        }
         s->changes = true;
-        PM_TRY(pm_incremental_plan(table, table->schema, &inc, &s->plan, err));
+        if (inc.kind == PM_INCREMENTAL_DIFF && !inc.empty) {
+            PM_TRY(pm_diff_plan_build(table, &inc, &s->diff, err));
+            s->plan = s->diff->plan;
+        } else {
+            PM_TRY(pm_incremental_plan(table, table->schema, &inc, &s->plan, err));
+        }
         if (s->rows != PM_SYS_RO)
             PM_TRY(
                 audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, &s->row_type, err));
@@ -307,7 +321,7 @@ PAIMON_API int paimon_scan_split(paimon_scan *scan, size_t split, paimon_split_i
         out->needs_merge = 0;
         return 0;
     }
-    sp = &scan->plan->splits[split];
+    sp = plan_split(scan, split);
     if (scan->split_partitions[split] == NULL) {
         const pm_field *parts[64];
         size_t np = 0;
@@ -336,10 +350,10 @@ PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, siz
 {
     const pm_split *sp;
     const pm_manifest_entry *e;
-    if (scan == NULL || out == NULL || scan->sys != NULL || split >= scan->plan->split_count ||
-        file >= scan->plan->splits[split].file_count)
+    if (scan == NULL || out == NULL || scan->sys != NULL || split >= split_count(scan) ||
+        file >= plan_split(scan, split)->file_count)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_split_file: no such file");
-    sp = &scan->plan->splits[split];
+    sp = plan_split(scan, split);
     e = sp->files[file];
     memset(out, 0, sizeof(*out));
     out->path = sp->paths[file];
@@ -383,7 +397,8 @@ static void sys_source_release(void *ctx)
  * projected onto the scan's columns. */
 typedef struct kind_source {
     paimon_scan *scan;
-    pm_split_reader *r;
+    pm_split_reader *r; /* or, for a diff, the bucket's rows: */
+    pm_batch *pending;  /* read once */
 } kind_source;
 
 /* The batch of scan_row() from a reader batch [_ROW_KIND, every data column]. */
@@ -424,9 +439,16 @@ PM_MUST_CHECK static int kind_next(void *ctx, pm_batch **out, paimon_error *err)
     const paimon_scan *s = ks->scan;
     for (;;) {
         pm_batch *in = NULL, *row = NULL, *kept = NULL, *b = NULL;
-        int rc = pm_split_reader_next(ks->r, &in, err);
-        if (rc != 0)
-            return rc;
+        int rc;
+        if (ks->r != NULL) {
+            if ((rc = pm_split_reader_next(ks->r, &in, err)) != 0)
+                return rc;
+        } else {
+            if (ks->pending == NULL)
+                return PAIMON_ITEROVER;
+            in = ks->pending;
+            ks->pending = NULL;
+        }
         rc = kind_row(s, in, &row, err);
         pm_batch_free(in);
         if (rc != 0)
@@ -474,6 +496,7 @@ static void kind_release(void *ctx)
 {
     kind_source *ks = ctx;
     pm_split_reader_free(ks->r);
+    pm_batch_free(ks->pending);
     pm_free(ks);
 }
 
@@ -488,12 +511,15 @@ PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_sourc
         if (ks == NULL)
             return pm_nomem(err);
         ks->scan = s;
-        rc = s->changes
-                 ? pm_split_reader_open_changes(&ks->r, s->table, s->plan, &s->plan->splits[split],
-                                                NULL, 0, s->batch_rows, err)
-                 : pm_split_reader_open_keep_delete(&ks->r, s->table, s->plan,
-                                                    &s->plan->splits[split], NULL, 0, s->batch_rows,
-                                                    err);
+        if (s->diff != NULL)
+            rc = pm_diff_read_bucket(s->table, s->diff, split, s->rows != PM_SYS_RO, s->batch_rows,
+                                     &ks->pending, err);
+        else if (s->changes)
+            rc = pm_split_reader_open_changes(&ks->r, s->table, s->plan, &s->plan->splits[split],
+                                              NULL, 0, s->batch_rows, err);
+        else
+            rc = pm_split_reader_open_keep_delete(
+                &ks->r, s->table, s->plan, &s->plan->splits[split], NULL, 0, s->batch_rows, err);
         if (rc != 0) {
             pm_free(ks);
             return rc;

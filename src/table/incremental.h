@@ -4,7 +4,7 @@
  * timestamps), START exclusive and END inclusive, as Java 1.4.2's
  * AbstractDataTableScan.createIncrementalStartingScanner resolves them, with its errors.
  *
- * `incremental-between-scan-mode`:
+ * `incremental-between-scan-mode` (diff: table/incremental_diff.h):
  *   delta       the ADD files of the APPEND snapshots in (start, end] (IncrementalDelta-
  *               StartingScanner, ScanMode.DELTA), read without merging, each row with its
  *               stored kind;

@@ -10,6 +10,7 @@
  *        snapshot a (scan.snapshot-id) with those changes applied as a consumer applies
  *        them, in read order, equals the batch read of snapshot b;
  *      * incremental-between=a,a is empty;
+ *      * deduplicate, diff mode: snapshot a with the `$audit_log` diff applied is snapshot b;
  *  - scan.mode resolution and Java's validation messages on option sets.
  */
 #include <stdlib.h>
@@ -308,6 +309,23 @@ static void run_combo(const combo *c)
                 }
                 pm_strlist_free(&inc);
                 pm_strlist_free(&want);
+                if (strcmp(c->engine, "deduplicate") == 0) {
+                    /* diff: snapshot a with the diff applied is snapshot b */
+                    const char *dk[2] = {"incremental-between", "incremental-between-scan-mode"};
+                    const char *dv[2] = {between, "diff"};
+                    pm_strlist diff;
+                    snprintf(what, sizeof(what), "%s/%s diff %s", c->engine, c->producer, between);
+                    if (scan_rows(t, "audit_log", dk, dv, 2, audit_cols, 4, &diff, &err) != 0)
+                        fail_msg("%s: %s", what, err.message);
+                    assert_int_equal(scan_rows(t, NULL, sk, sva, 1, NULL, 0, &before, &err), 0);
+                    assert_int_equal(scan_rows(t, NULL, sk, svb, 1, NULL, 0, &after, &err), 0);
+                    pm_strlist_sort(&after);
+                    apply(&before, &diff);
+                    assert_same(&after, &before, what);
+                    pm_strlist_free(&before);
+                    pm_strlist_free(&after);
+                    pm_strlist_free(&diff);
+                }
             }
         }
     }
