@@ -572,7 +572,7 @@ static void test_options_version_1(void **state)
     assert_int_equal(paimon_table_scan(&scan, *state, &o, &err), 0);
     assert_string_equal(paimon_scan_column_name(scan, 0), "id");
     paimon_scan_free(scan);
-    o.version = 3;
+    o.version = PAIMON_SCAN_OPTIONS_VERSION + 1;
     assert_int_equal(paimon_table_scan(&scan, *state, &o, &err), PAIMON_EINVALID);
 }
 
