@@ -12,6 +12,7 @@
 #include "testlib.h"
 
 #include "paimon.h"
+#include "meta/snapshot.h"
 #include "table/partition_expire.h"
 #include "util/alloc.h"
 #include "util/time.h"
@@ -165,8 +166,21 @@ static void test_after_commit(void **state)
     const char *vals[2] = {"1 d", "0 s"};
     char *path = make_table(keys, vals, 2), *rows;
     (void)state;
-    /* the commit that wrote the rows expired the old partitions right after it */
+    /* the commit that wrote the rows expired the old partitions right after it, in an
+     * OVERWRITE snapshot of the same commit user and identifier */
     assert_int_equal(pm_test_latest_snapshot(path), 2);
+    {
+        pm_fs *fs = pm_fs_local_new(false);
+        pm_snapshot *s1 = NULL, *s2 = NULL;
+        assert_int_equal(pm_snapshot_read(fs, path, 1, &s1, NULL), 0);
+        assert_int_equal(pm_snapshot_read(fs, path, 2, &s2, NULL), 0);
+        assert_int_equal(s2->commit_kind, PM_COMMIT_OVERWRITE);
+        assert_string_equal(s2->commit_user, s1->commit_user);
+        assert_int_equal(s2->commit_identifier, s1->commit_identifier);
+        pm_snapshot_free(s1);
+        pm_snapshot_free(s2);
+        pm_fs_free(fs);
+    }
     rows = pm_test_table_rows(path);
     assert_null(strstr(rows, "2020-01-0"));
     assert_non_null(strstr(rows, "2999-01-01"));
