@@ -44,5 +44,7 @@
 #include "paimon/changes.h"
 #include "paimon/maintenance.h"
 #include "paimon/stream.h"
+#include "paimon/consumer.h"
+#include "paimon/partition_expire.h"
 
 #endif /* PAIMON_H */

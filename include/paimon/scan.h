@@ -71,12 +71,26 @@ typedef struct paimon_scan_options {
      * snapshot's files in the partitions the latest snapshot has).  A table without
      * snapshots gives no rows (ro too, like the table). */
     const char *system_table;
+    /* Version 3.  Table options for this read over the table's own (Java's
+     * table.copy(dynamicOptions)): `option_count` keys and values.  They choose where the
+     * read starts (behaviour.md §7.2, §7.4): scan.mode (latest-full, latest, full,
+     * compacted-full, from-timestamp, from-snapshot, from-snapshot-full,
+     * from-file-creation-time, from-creation-timestamp, incremental) with scan.snapshot-id,
+     * scan.tag-name, scan.watermark, scan.timestamp-millis, scan.timestamp,
+     * scan.file-creation-time-millis, scan.creation-time-millis, or incremental-between,
+     * incremental-between-timestamp and incremental-between-scan-mode; options that do not
+     * go with the mode are PAIMON_EINVALID with Java's message.  The same options set on
+     * the table apply too.  snapshot_id, tag and use_timestamp above, when set, take
+     * precedence over them. */
+    const char *const *option_keys;
+    const char *const *option_values;
+    size_t option_count;
 } paimon_scan_options;
 
-#define PAIMON_SCAN_OPTIONS_VERSION 2 /* version 1 (without system_table) is still accepted */
+#define PAIMON_SCAN_OPTIONS_VERSION 3 /* versions 1 and 2 are still accepted */
 #define PAIMON_SCAN_OPTIONS_INIT                                                                   \
     {                                                                                              \
-        PAIMON_SCAN_OPTIONS_VERSION, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL                         \
+        PAIMON_SCAN_OPTIONS_VERSION, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0          \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally

@@ -35,11 +35,13 @@ enum {
     tag_options_version = PAIMON_TAG_OPTIONS_VERSION,
     orphan_options_version = PAIMON_ORPHAN_OPTIONS_VERSION,
     stream_options_version = PAIMON_STREAM_OPTIONS_VERSION,
+    expire_partitions_options_version = PAIMON_EXPIRE_PARTITIONS_OPTIONS_VERSION,
 };
 
 static const size_t SCAN_SIZES[] = {
     offsetof(paimon_scan_options, system_table), /* 1 */
-    sizeof(paimon_scan_options),                 /* 2: system_table */
+    offsetof(paimon_scan_options, option_keys),  /* 2: system_table */
+    sizeof(paimon_scan_options),                 /* 3: option_keys, values, count */
 };
 static const size_t FILE_READ_SIZES[] = {sizeof(paimon_file_read_options)};
 static const size_t CHANGES_SIZES[] = {sizeof(paimon_changes_options)};
@@ -57,6 +59,7 @@ static const size_t ALTER_SIZES[] = {sizeof(paimon_alter)};
 static const size_t TAG_SIZES[] = {sizeof(paimon_tag_options)};
 static const size_t ORPHAN_SIZES[] = {sizeof(paimon_orphan_options)};
 static const size_t STREAM_SIZES[] = {sizeof(paimon_stream_options)};
+static const size_t EXPIRE_PARTITIONS_SIZES[] = {sizeof(paimon_expire_partitions_options)};
 
 DESCRIBE(scan_options, paimon_scan_options, SCAN_SIZES, PAIMON_SCAN_OPTIONS_INIT);
 DESCRIBE(file_read_options, paimon_file_read_options, FILE_READ_SIZES,
@@ -70,6 +73,8 @@ DESCRIBE(alter, paimon_alter, ALTER_SIZES, PAIMON_ALTER_INIT);
 DESCRIBE(tag_options, paimon_tag_options, TAG_SIZES, PAIMON_TAG_OPTIONS_INIT);
 DESCRIBE(orphan_options, paimon_orphan_options, ORPHAN_SIZES, PAIMON_ORPHAN_OPTIONS_INIT);
 DESCRIBE(stream_options, paimon_stream_options, STREAM_SIZES, PAIMON_STREAM_OPTIONS_INIT);
+DESCRIBE(expire_partitions_options, paimon_expire_partitions_options, EXPIRE_PARTITIONS_SIZES,
+         PAIMON_EXPIRE_PARTITIONS_OPTIONS_INIT);
 
 /* ---- the rule ------------------------------------------------------------------------------ */
 
@@ -159,4 +164,10 @@ PAIMON_API int paimon_orphan_options_init(paimon_orphan_options *o, unsigned int
 PAIMON_API int paimon_stream_options_init(paimon_stream_options *o, unsigned int version)
 {
     return init(&pm_api_stream_options, __func__, o, version);
+}
+
+PAIMON_API int paimon_expire_partitions_options_init(paimon_expire_partitions_options *o,
+                                                     unsigned int version)
+{
+    return init(&pm_api_expire_partitions_options, __func__, o, version);
 }

@@ -9,7 +9,11 @@
 #include "api/api.h"
 #include "data/expr.h"
 #include "meta/partition.h"
+#include "table/file_reader.h"
+#include "table/incremental.h"
+#include "table/incremental_diff.h"
 #include "table/scan.h"
+#include "table/scan_mode.h"
 #include "table/snapshot_select.h"
 #include "table/split_read.h"
 #include "table/system_table.h"
@@ -27,17 +31,80 @@ struct paimon_scan {
     char **type_names;       /* per output column */
     char **split_partitions; /* canonical JSON per split, made on demand */
     int64_t batch_rows;
+    /* Reads through kind_source (below): $audit_log and $binlog (`rows`), and incremental
+     * delta or changelog reads (`changes`: the plan's splits are raw change splits). */
+    pm_sys_kind rows; /* PM_SYS_AUDIT_LOG, PM_SYS_BINLOG, or PM_SYS_RO: the table's rows */
+    bool changes;
+    pm_diff_plan *diff; /* a diff read: one split per bucket (plan is diff->plan) */
+    pm_type *row_type;  /* the audit_log / binlog row, or NULL: the plan schema's row */
 };
 
 /* The row type columns and filters refer to. */
 static const pm_type *scan_row(const paimon_scan *s)
 {
-    return s->sys != NULL ? pm_sys_table_type(s->sys) : s->plan->schema->row;
+    if (s->sys != NULL)
+        return pm_sys_table_type(s->sys);
+    return s->row_type != NULL ? s->row_type : s->plan->schema->row;
+}
+
+static bool kinds_read(const paimon_scan *s)
+{
+    return s->rows != PM_SYS_RO || s->changes;
+}
+
+/* Java's AuditLogTable / BinlogTable row: `rowkind STRING NOT NULL`, then the table's
+ * columns (binlog: each an ARRAY of the nullable column type). */
+PM_MUST_CHECK static int audit_row_type(const pm_type *row, bool binlog, pm_type **out,
+                                        paimon_error *err)
+{
+    pm_type *t = pm_type_new(PM_TYPE_ROW), *kind = pm_type_new(PM_TYPE_VARCHAR);
+    *out = NULL;
+    if (t == NULL || kind == NULL)
+        goto nomem;
+    t->nullable = false;
+    kind->length = INT32_MAX;
+    kind->nullable = false;
+    if (pm_type_row_add(t, PM_ROW_KIND_ID, "rowkind", kind) != 0) {
+        kind = NULL;
+        goto nomem;
+    }
+    kind = NULL;
+    for (size_t i = 0; i < row->field_count; i++) {
+        pm_type *ft = pm_type_clone(row->fields[i].type);
+        if (ft != NULL && binlog) {
+            pm_type *arr = pm_type_new(PM_TYPE_ARRAY);
+            if (arr == NULL) {
+                pm_type_free(ft);
+                goto nomem;
+            }
+            ft->nullable = true;
+            arr->element = ft;
+            ft = arr;
+        }
+        if (ft == NULL || pm_type_row_add(t, row->fields[i].id, row->fields[i].name, ft) != 0)
+            goto nomem;
+    }
+    *out = t;
+    return 0;
+nomem:
+    pm_type_free(kind);
+    pm_type_free(t);
+    return pm_nomem(err);
 }
 
 static size_t split_count(const paimon_scan *s)
 {
+    if (s->diff != NULL)
+        return s->diff->bucket_count;
     return s->sys != NULL ? 1 : s->plan->split_count;
+}
+
+/* The plan split of split `i` (a diff's bucket: its after files, else its before files). */
+static const pm_split *plan_split(const paimon_scan *s, size_t i)
+{
+    if (s->diff != NULL)
+        i = (size_t)(s->diff->after[i] >= 0 ? s->diff->after[i] : s->diff->before[i]);
+    return &s->plan->splits[i];
 }
 
 PAIMON_API void paimon_scan_free(paimon_scan *s)
@@ -52,7 +119,11 @@ PAIMON_API void paimon_scan_free(paimon_scan *s)
     pm_free(s->split_partitions);
     pm_free(s->columns);
     pm_type_free(s->out_type);
+    pm_type_free(s->row_type);
     pm_predicate_free(s->filter);
+    if (s->diff != NULL)
+        s->plan = NULL; /* the diff's */
+    pm_diff_plan_free(s->diff);
     pm_scan_plan_free(s->plan);
     pm_sys_table_free(s->sys);
     pm_free(s);
@@ -84,6 +155,23 @@ PM_MUST_CHECK static int select_columns(paimon_scan *s, const paimon_scan_option
     return pm_api_project_type(row, s->columns, s->column_count, &s->out_type, err);
 }
 
+/* The table's options with the scan's own on top (Java's table.copy(dynamicOptions)). */
+PM_MUST_CHECK static int read_options(paimon_table *table, const paimon_scan_options *o,
+                                      pm_options *out, paimon_error *err)
+{
+    if (pm_options_copy(out, &table->schema->options) != 0)
+        return pm_nomem(err);
+    for (size_t i = 0; i < o->option_count; i++) {
+        if (o->option_keys == NULL || o->option_values == NULL || o->option_keys[i] == NULL ||
+            o->option_values[i] == NULL)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "paimon_table_scan: option %zu has no key or value", i);
+        if (pm_options_set(out, o->option_keys[i], o->option_values[i]) != 0)
+            return pm_nomem(err);
+    }
+    return 0;
+}
+
 PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
                                  const paimon_scan_options *options, paimon_error *err)
 {
@@ -91,8 +179,15 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     paimon_scan *s = NULL;
     pm_scan_options so;
     pm_sys_kind kind = PM_SYS_RO;
+    pm_options opts;
+    pm_batch_start start;
+    pm_incremental inc;
     bool selected;
     int rc = 0;
+
+    pm_options_init(&opts);
+    memset(&start, 0, sizeof(start));
+    memset(&inc, 0, sizeof(inc));
 
     paimon_error_clear(err);
     if (out == NULL || table == NULL)
@@ -116,11 +211,43 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     if (o.system_table != NULL &&
         (rc = pm_sys_kind_parse(table->path, o.system_table, &kind, err)) != 0)
         return rc;
-    if ((s = pm_calloc(1, sizeof(*s))) == NULL)
-        return pm_nomem(err);
+    if (!selected) {
+        /* scan.mode and its options (table/scan_mode.h), unless the struct chose a snapshot */
+        PM_TRY(read_options(table, &o, &opts, err));
+        PM_TRY(pm_batch_start_resolve(table, &opts, &start, err));
+        if (start.mode == PM_STARTUP_INCREMENTAL)
+            PM_TRY(pm_incremental_resolve(table, &opts, &inc, err));
+        so.snapshot = start.snapshot;
+        so.has_min_creation = start.has_min_creation;
+        so.min_creation_millis = start.min_creation_millis;
+        selected = so.snapshot.by != PM_SNAPSHOT_LATEST;
+    }
+    if ((s = pm_calloc(1, sizeof(*s))) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
     s->table = table;
     s->batch_rows = o.batch_rows > 0 ? o.batch_rows : 4096;
-    if (o.system_table != NULL && kind != PM_SYS_RO) {
+    s->rows = kind == PM_SYS_AUDIT_LOG || kind == PM_SYS_BINLOG ? kind : PM_SYS_RO;
+    if (start.mode == PM_STARTUP_INCREMENTAL && (o.system_table == NULL || s->rows != PM_SYS_RO)) {
+        s->changes = true;
+        if (inc.kind == PM_INCREMENTAL_DIFF && !inc.empty) {
+            PM_TRY(pm_diff_plan_build(table, &inc, &s->diff, err));
+            s->plan = s->diff->plan;
+        } else {
+            PM_TRY(pm_incremental_plan(table, table->schema, &inc, &s->plan, err));
+        }
+        if (s->rows != PM_SYS_RO)
+            PM_TRY(
+                audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, &s->row_type, err));
+        if (o.filter != NULL)
+            PM_TRY(pm_expr_parse(o.filter, scan_row(s), &s->filter, err));
+    } else if (s->rows != PM_SYS_RO) {
+        PM_TRY(pm_scan_plan_table(table, &so, NULL, &s->plan, &s->filter, err));
+        PM_TRY(audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, &s->row_type, err));
+        if (o.filter != NULL)
+            PM_TRY(pm_expr_parse(o.filter, s->row_type, &s->filter, err));
+    } else if (o.system_table != NULL && kind != PM_SYS_RO) {
         /* Read from metadata now: the rows are formatted from it as splits are read. */
         PM_TRY(pm_sys_table_open(&s->sys, table, kind, selected ? &so.snapshot : NULL, err));
         if (o.filter != NULL)
@@ -138,6 +265,9 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     s = NULL;
 done:
     paimon_scan_free(s);
+    pm_incremental_release(&inc);
+    pm_batch_start_release(&start);
+    pm_options_free(&opts);
     return rc;
 }
 
@@ -191,7 +321,7 @@ PAIMON_API int paimon_scan_split(paimon_scan *scan, size_t split, paimon_split_i
         out->needs_merge = 0;
         return 0;
     }
-    sp = &scan->plan->splits[split];
+    sp = plan_split(scan, split);
     if (scan->split_partitions[split] == NULL) {
         const pm_field *parts[64];
         size_t np = 0;
@@ -220,10 +350,10 @@ PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, siz
 {
     const pm_split *sp;
     const pm_manifest_entry *e;
-    if (scan == NULL || out == NULL || scan->sys != NULL || split >= scan->plan->split_count ||
-        file >= scan->plan->splits[split].file_count)
+    if (scan == NULL || out == NULL || scan->sys != NULL || split >= split_count(scan) ||
+        file >= plan_split(scan, split)->file_count)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_split_file: no such file");
-    sp = &scan->plan->splits[split];
+    sp = plan_split(scan, split);
     e = sp->files[file];
     memset(out, 0, sizeof(*out));
     out->path = sp->paths[file];
@@ -262,12 +392,144 @@ static void sys_source_release(void *ctx)
     pm_sys_reader_free((pm_sys_reader *)ctx);
 }
 
+/* Rows read with their kinds ($audit_log, $binlog, incremental reads): a split reader of
+ * every column with `_ROW_KIND` first, made into the scan's row (scan_row()), filtered, and
+ * projected onto the scan's columns. */
+typedef struct kind_source {
+    paimon_scan *scan;
+    pm_split_reader *r; /* or, for a diff, the bucket's rows: */
+    pm_batch *pending;  /* read once */
+} kind_source;
+
+/* The batch of scan_row() from a reader batch [_ROW_KIND, every data column]. */
+PM_MUST_CHECK static int kind_row(const paimon_scan *s, pm_batch *in, pm_batch **out,
+                                  paimon_error *err)
+{
+    const pm_type *row = scan_row(s);
+    size_t lead = s->rows != PM_SYS_RO ? 1 : 0; /* rowkind kept as a column */
+    pm_batch *b = NULL;
+    int rc = pm_batch_new(&b, row, err);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < row->field_count; i++) {
+        size_t from = i + 1 - lead; /* input column */
+        pm_column *c = in->columns[from];
+        if (s->rows == PM_SYS_BINLOG && i >= lead) {
+            for (int64_t k = 0; k < in->row_count; k++)
+                if (pm_column_append_from(b->columns[i]->children[0], c, k) != 0 ||
+                    pm_column_list_end(b->columns[i], true) != 0) {
+                    pm_batch_free(b);
+                    return pm_nomem(err);
+                }
+            continue;
+        }
+        in->columns[from] = NULL;
+        pm_column_free(b->columns[i]);
+        b->columns[i] = c;
+        pm_column_retype(c, b->type->fields[i].type);
+    }
+    b->row_count = in->row_count;
+    *out = b;
+    return 0;
+}
+
+PM_MUST_CHECK static int kind_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    kind_source *ks = ctx;
+    const paimon_scan *s = ks->scan;
+    for (;;) {
+        pm_batch *in = NULL, *row = NULL, *kept = NULL, *b = NULL;
+        int rc;
+        if (ks->r != NULL) {
+            if ((rc = pm_split_reader_next(ks->r, &in, err)) != 0)
+                return rc;
+        } else {
+            if (ks->pending == NULL)
+                return PAIMON_ITEROVER;
+            in = ks->pending;
+            ks->pending = NULL;
+        }
+        rc = kind_row(s, in, &row, err);
+        pm_batch_free(in);
+        if (rc != 0)
+            return rc;
+        if (s->filter != NULL) {
+            uint8_t *res = pm_malloc((size_t)row->row_count + 1);
+            if (res == NULL) {
+                pm_batch_free(row);
+                return pm_nomem(err);
+            }
+            rc = pm_predicate_eval_batch(s->filter, row, res, err);
+            for (int64_t i = 0; rc == 0 && i < row->row_count; i++)
+                res[i] = res[i] == 1;
+            if (rc == 0)
+                rc = pm_batch_filter(row, res, &kept, err);
+            pm_free(res);
+            pm_batch_free(row);
+            if (rc != 0)
+                return rc;
+            row = kept;
+        }
+        if (row->row_count == 0) {
+            pm_batch_free(row);
+            continue;
+        }
+        if ((rc = pm_batch_new(&b, s->out_type, err)) != 0) {
+            pm_batch_free(row);
+            return rc;
+        }
+        for (size_t i = 0; i < s->column_count; i++) {
+            pm_column *c = row->columns[s->columns[i]];
+            row->columns[s->columns[i]] = NULL;
+            pm_column_free(b->columns[i]);
+            b->columns[i] = c;
+            pm_column_retype(c, b->type->fields[i].type);
+        }
+        b->row_count = row->row_count;
+        pm_batch_free(row);
+        *out = b;
+        return 0;
+    }
+}
+
+static void kind_release(void *ctx)
+{
+    kind_source *ks = ctx;
+    pm_split_reader_free(ks->r);
+    pm_batch_free(ks->pending);
+    pm_free(ks);
+}
+
 /* A source of the batches of split `split`; the caller releases it with src->release. */
 PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_source *src,
                                     paimon_error *err)
 {
     int rc;
     memset(src, 0, sizeof(*src));
+    if (kinds_read(s)) {
+        kind_source *ks = pm_calloc(1, sizeof(*ks));
+        if (ks == NULL)
+            return pm_nomem(err);
+        ks->scan = s;
+        if (s->diff != NULL)
+            rc = pm_diff_read_bucket(s->table, s->diff, split, s->rows != PM_SYS_RO, s->batch_rows,
+                                     &ks->pending, err);
+        else if (s->changes)
+            rc = pm_split_reader_open_changes(&ks->r, s->table, s->plan, &s->plan->splits[split],
+                                              NULL, 0, s->batch_rows, err);
+        else
+            rc = pm_split_reader_open_keep_delete(
+                &ks->r, s->table, s->plan, &s->plan->splits[split], NULL, 0, s->batch_rows, err);
+        if (rc != 0) {
+            pm_free(ks);
+            return rc;
+        }
+        src->next = kind_next;
+        src->release = kind_release;
+        src->ctx = ks;
+        src->type = s->out_type;
+        return 0;
+    }
     if (s->sys != NULL) {
         pm_sys_reader *r = NULL;
         if ((rc = pm_sys_reader_open(&r, s->sys, s->columns, s->column_count, s->filter,

@@ -1,6 +1,7 @@
 /*
  * paimon cat TABLE [--snapshot N | --tag NAME | --timestamp MILLIS] [--select c[,c..]]
  *                  [--where 'EXPR'] [--limit N] [--format jsonl|csv|table]
+ *                  [--option key=value]...
  *
  * Prints the rows of a batch read of a snapshot (DESIGN.md) through a scan's cursor, in the
  * formats of output.c: JSON lines in the canonical form, RFC 4180 CSV with a header, or an
@@ -17,9 +18,16 @@
 static const char USAGE[] =
     "usage: paimon cat TABLE [--snapshot N | --tag NAME | --timestamp MILLIS]\n"
     "                  [--select c[,c..]] [--where 'EXPR'] [--limit N]\n"
-    "                  [--format jsonl|csv|table]\n"
+    "                  [--format jsonl|csv|table] [--option key=value]...\n"
     "\n"
     "Prints the rows Java Paimon's batch read of the snapshot returns (default: the latest).\n"
+    "--option sets a table option for this read, as Java's dynamic options: scan.mode\n"
+    "(latest-full, latest, compacted-full, from-timestamp, from-snapshot, from-snapshot-full,\n"
+    "from-file-creation-time, from-creation-timestamp, incremental) and scan.snapshot-id,\n"
+    "scan.tag-name, scan.watermark, scan.timestamp-millis, scan.timestamp,\n"
+    "scan.file-creation-time-millis, scan.creation-time-millis, incremental-between\n"
+    "('START,END': snapshot ids or tags), incremental-between-timestamp,\n"
+    "incremental-between-scan-mode (auto, delta, changelog, diff).\n"
     "EXPR: comparisons (= != <> < <= > >=), IN (...), IS [NOT] NULL, AND, OR, NOT and\n"
     "parentheses over columns and literals: 12, -3.25, 1e-3, 'text', TRUE, FALSE, NULL,\n"
     "DATE '2026-04-19', TIME '10:11:12', TIMESTAMP '2026-04-19 10:11:12.123', X'0aff'.\n"
@@ -41,7 +49,7 @@ static const char USAGE[] =
 static const cli_option OPTIONS[] = {
     {"snapshot", true, false}, {"tag", true, false},   {"timestamp", true, false},
     {"select", true, false},   {"where", true, false}, {"limit", true, false},
-    {"format", true, false},   {NULL, false, false},
+    {"format", true, false},   {"option", true, true}, {NULL, false, false},
 };
 
 int cli_cmd_cat(int argc, char **argv)
@@ -55,6 +63,7 @@ int cli_cmd_cat(int argc, char **argv)
     cli_format format = CLI_FORMAT_JSONL;
     cli_select select = {NULL, NULL, 0};
     cli_output *out = NULL;
+    cli_option_values kv = {{NULL}, {NULL}, {NULL}, 0};
     char *base = NULL;
     long long limit = -1, count = 0, v;
     int rc = cli_parse_table_command("cat", USAGE, argc, argv, OPTIONS, 1, &a), given = 0;
@@ -101,6 +110,11 @@ int cli_cmd_cat(int argc, char **argv)
         o.column_count = select.count;
     }
     o.filter = cli_get(&a, "where");
+    if ((rc = cli_option_values_parse("cat", &a, &kv)) != CLI_EXIT_OK)
+        goto done;
+    o.option_keys = kv.keys;
+    o.option_values = kv.values;
+    o.option_count = kv.count;
     cli_split_system_table(a.positional[0], &base, &o.system_table);
 
     if ((rc = paimon_table_open(&t, base != NULL ? base : a.positional[0], &err)) != 0) {
@@ -139,6 +153,7 @@ done:
     paimon_scan_free(scan);
     paimon_table_free(t);
     cli_select_free(&select);
+    cli_option_values_free(&kv);
     free(base);
     return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * paimon inspect TABLE [summary|snapshots|schemas|manifests|files|options|tags]
+ * paimon inspect TABLE [summary|snapshots|schemas|manifests|files|options|tags|consumers]
  *                      [--snapshot N] [--format table|jsonl]
  *
  * Readable tables of a table's metadata, or JSON lines (DESIGN.md): `snapshots` prints each
@@ -23,6 +23,7 @@ static const char USAGE[] =
     "  files      the live data files of a snapshot\n"
     "  options    the options of a snapshot's schema\n"
     "  tags       every tag: its snapshot, commit time, rows, creation time, retention\n"
+    "  consumers  every consumer and the snapshot it reads next\n"
     "\n"
     "--snapshot N  the snapshot for manifests, files and options (default: latest)\n"
     "--format F    table (default, aligned for a terminal) or jsonl (one JSON object a line)\n";
@@ -357,7 +358,7 @@ done:
 int cli_cmd_inspect(int argc, char **argv)
 {
     static const char *const views[] = {"summary", "snapshots", "schemas", "manifests",
-                                        "files",   "options",   "tags"};
+                                        "files",   "options",   "tags",    "consumers"};
     cli_args a;
     paimon_table *t = NULL;
     paimon_error err = {0, {0}};
@@ -402,6 +403,8 @@ int cli_cmd_inspect(int argc, char **argv)
         rc = view_files(t, snapshot, jsonl, &err);
     else if (strcmp(view, "tags") == 0)
         rc = cli_print_tags(t, jsonl, &err);
+    else if (strcmp(view, "consumers") == 0)
+        rc = cli_consumers_print(t, jsonl, &err);
     else
         rc = view_summary(t, jsonl, &err);
     paimon_table_free(t);

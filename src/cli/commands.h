@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "cli.h"
 #include "paimon.h"
 
 int cli_cmd_create(int argc, char **argv);
@@ -18,8 +19,26 @@ int cli_cmd_compact(int argc, char **argv);
 int cli_cmd_tag(int argc, char **argv);
 int cli_cmd_rollback(int argc, char **argv);
 int cli_cmd_remove_orphans(int argc, char **argv);
+int cli_cmd_consumer(int argc, char **argv);
+int cli_cmd_expire_partitions(int argc, char **argv);
 
 /* The tags of `t` as `tag list` and `inspect TABLE tags` print them (cmd_tag.c). */
 int cli_print_tags(paimon_table *t, bool jsonl, paimon_error *err);
+
+/* cmd_consumer.c: the consumers of `t` as `consumer list` and `inspect TABLE consumers` print
+ * them (an aligned table, or JSON lines).  0 or the library's error code. */
+int cli_consumers_print(paimon_table *t, bool jsonl, paimon_error *err);
+
+/* option_values.c: the values of a repeatable `--option key=value`, split (a value without
+ * '=' or with an empty key is a usage error, printed).  Release with
+ * cli_option_values_free(). */
+typedef struct cli_option_values {
+    const char *keys[CLI_MAX_VALUES];
+    const char *values[CLI_MAX_VALUES];
+    char *copies[CLI_MAX_VALUES];
+    size_t count;
+} cli_option_values;
+int cli_option_values_parse(const char *cmd, const cli_args *a, cli_option_values *out);
+void cli_option_values_free(cli_option_values *v);
 
 #endif

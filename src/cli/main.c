@@ -30,6 +30,9 @@ static const command COMMANDS[] = {
     {"rollback", cli_cmd_rollback, "roll a table back to a snapshot or a tag"},
     {"remove-orphans", cli_cmd_remove_orphans,
      "delete files no snapshot or tag references (killed writers' leftovers, rollbacks)"},
+    {"consumer", cli_cmd_consumer, "list, reset or delete a table's consumers"},
+    {"expire-partitions", cli_cmd_expire_partitions,
+     "drop partitions older than the expiration time"},
     {NULL, NULL, NULL},
 };
 

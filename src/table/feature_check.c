@@ -26,17 +26,6 @@ static const refused REFUSED[] = {
     {"chain-table.enabled", "true", BOTH, "reads chain a snapshot branch and a delta branch"},
     {"table-read.sequence-number.enabled", "true", READ, "rows read carry their sequence number"},
     {"key-value.sequence_number.enabled", "true", READ, "rows read carry their sequence number"},
-    {"scan.snapshot-id", NULL, READ, "batch reads see that snapshot"},
-    {"scan.tag-name", NULL, READ, "batch reads see that tag"},
-    {"scan.timestamp-millis", NULL, READ, "batch reads travel in time"},
-    {"scan.timestamp", NULL, READ, "batch reads travel in time"},
-    {"scan.watermark", NULL, READ, "batch reads see the snapshot of a watermark"},
-    {"scan.version", NULL, READ, "batch reads see that version"},
-    {"scan.file-creation-time-millis", NULL, READ, "reads skip older files"},
-    {"scan.creation-time-millis", NULL, READ, "reads skip older files"},
-    {"incremental-between", NULL, READ, "batch reads return the changes between two snapshots"},
-    {"incremental-between-timestamp", NULL, READ,
-     "batch reads return the changes between two times"},
     {"incremental-to-auto-tag", NULL, READ, "batch reads return the changes up to a tag"},
     {"record-level.expire-time", NULL, WRITE, "compaction drops expired records"},
 };
@@ -65,13 +54,6 @@ PM_MUST_CHECK static int check(const char *table, const pm_schema *s, bool write
     if ((v = pm_schema_option(s, "type")) != NULL && strcasecmp(v, "table") != 0 &&
         strcasecmp(v, "materialized-table") != 0)
         return refuse(table, "type", v, "only data tables are read", err);
-    if (write)
-        return 0;
-    if ((v = pm_schema_option(s, "scan.mode")) != NULL && strcasecmp(v, "default") != 0 &&
-        strcasecmp(v, "latest") != 0 && strcasecmp(v, "latest-full") != 0 &&
-        strcasecmp(v, "full") != 0)
-        return refuse(table, "scan.mode", v, "batch reads start elsewhere than the latest snapshot",
-                      err);
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "table/interval_partition.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/time.h"
 
 #define MAX_KEYS          64
 #define MAX_BUCKET_COMBOS 1024
@@ -922,6 +923,12 @@ int pm_scan_plan_build(paimon_table *t, const pm_scan_options *o, pm_scan_plan *
         }
         if (c.skip_level0 && e->file.level == 0) {
             p->level0_skipped++;
+            continue;
+        }
+        if (o->has_min_creation &&
+            !(e->file.has_creation_time &&
+              pm_local_to_epoch_millis(e->file.creation_time) >= o->min_creation_millis)) {
+            p->files_skipped++;
             continue;
         }
         if (!bucket_may_match(&c, e)) {

@@ -79,6 +79,11 @@ typedef struct pm_scan_options {
      * (the one a filter was parsed over); -1 reads the latest at planning. */
     bool latest_schema;
     int64_t schema_id;
+    /* scan.mode from-file-creation-time (Java's FileCreationTimeStartingScanner): only the
+     * files created at or after this instant (epoch ms; the file's local creation time read
+     * in the local zone) are read. */
+    bool has_min_creation;
+    int64_t min_creation_millis;
 } pm_scan_options;
 
 /* Plans a scan.  Caller owns `*out`; release with pm_scan_plan_free(). */

@@ -45,6 +45,7 @@ struct pm_split_reader {
     pm_merge_reader_options merge_options;
     pm_merge_fn *fn;
     pm_merge_reader *merge; /* of the current section, or NULL */
+    pm_type *merged_type;   /* keep-delete reads: read_type, _SEQUENCE_NUMBER, _VALUE_KIND */
     int *key_cols, *seq_cols;
     size_t key_count, seq_count;
 };
@@ -278,11 +279,30 @@ PM_MUST_CHECK static int split_keys(pm_split_reader *r, paimon_error *err)
     return 0;
 }
 
+/* read_type's columns, then _SEQUENCE_NUMBER and _VALUE_KIND: a keep-delete merge's output. */
+PM_MUST_CHECK static int keep_delete_type(pm_split_reader *r, paimon_error *err)
+{
+    pm_type *seq = pm_type_new(PM_TYPE_BIGINT), *kind = pm_type_new(PM_TYPE_TINYINT);
+    if ((r->merged_type = pm_type_clone(r->read_type)) == NULL || seq == NULL || kind == NULL) {
+        pm_type_free(seq);
+        pm_type_free(kind);
+        return pm_nomem(err);
+    }
+    seq->nullable = kind->nullable = false;
+    if (pm_type_row_add(r->merged_type, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", seq) != 0) {
+        pm_type_free(kind);
+        return pm_nomem(err);
+    }
+    if (pm_type_row_add(r->merged_type, PM_VALUE_KIND_ID, "_VALUE_KIND", kind) != 0)
+        return pm_nomem(err);
+    return 0;
+}
+
 PM_MUST_CHECK static int reader_open(pm_split_reader **out, paimon_table *t,
                                      const pm_scan_plan *plan, const pm_split *split,
                                      const int *columns, size_t column_count,
                                      const pm_predicate *filter, int64_t batch_rows, bool changes,
-                                     paimon_error *err)
+                                     bool keep_delete, paimon_error *err)
 {
     pm_split_reader *r = pm_calloc(1, sizeof(*r));
     const pm_schema *s = plan->schema;
@@ -395,6 +415,16 @@ PM_MUST_CHECK static int reader_open(pm_split_reader **out, paimon_table *t,
             mo.seq_descending = order != NULL && strcasecmp(order, "descending") == 0;
         }
         mo.batch_rows = batch_rows > 0 ? batch_rows : 4096;
+        if (keep_delete) {
+            /* Java's forceKeepDelete: the merge function's results as a compaction reduces
+             * them, retractions kept, each with its kind (ReducerMergeFunctionWrapper without
+             * the DropDeleteReader). */
+            if ((rc = keep_delete_type(r, err)) != 0)
+                goto done;
+            mo.reduce = true;
+            mo.drop_delete = false;
+            mo.out_type = r->merged_type;
+        }
         r->merge_options = mo;
     }
 done:
@@ -410,7 +440,17 @@ int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_p
                          const pm_split *split, const int *columns, size_t column_count,
                          const pm_predicate *filter, int64_t batch_rows, paimon_error *err)
 {
-    return reader_open(out, t, plan, split, columns, column_count, filter, batch_rows, false, err);
+    return reader_open(out, t, plan, split, columns, column_count, filter, batch_rows, false, false,
+                       err);
+}
+
+int pm_split_reader_open_keep_delete(pm_split_reader **out, paimon_table *t,
+                                     const pm_scan_plan *plan, const pm_split *split,
+                                     const int *columns, size_t column_count, int64_t batch_rows,
+                                     paimon_error *err)
+{
+    return reader_open(out, t, plan, split, columns, column_count, NULL, batch_rows, true, true,
+                       err);
 }
 
 int pm_split_reader_open_changes(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
@@ -420,7 +460,8 @@ int pm_split_reader_open_changes(pm_split_reader **out, paimon_table *t, const p
     *out = NULL;
     if (!split->raw)
         return pm_err_set(err, PAIMON_EINVALID, "a change read needs a raw split");
-    return reader_open(out, t, plan, split, columns, column_count, NULL, batch_rows, true, err);
+    return reader_open(out, t, plan, split, columns, column_count, NULL, batch_rows, true, false,
+                       err);
 }
 
 const pm_type *pm_split_reader_type(const pm_split_reader *r)
@@ -443,6 +484,7 @@ void pm_split_reader_free(pm_split_reader *r)
     pm_predicate_free(r->file_filter);
     pm_type_free(r->read_type);
     pm_type_free(r->out_type);
+    pm_type_free(r->merged_type);
     pm_free(r);
 }
 
@@ -518,7 +560,7 @@ PM_MUST_CHECK static int fill_row_kinds(pm_split_reader *r, const pm_batch *in, 
             (kinds != NULL && kinds->null_count > 0 &&
              !(kinds->validity.data[i / 8] & (1u << (i % 8)))))
             return pm_corrupt(err, "%s: a row's _VALUE_KIND is %s, not a row kind (0 to 3)",
-                              r->split->paths[r->next_file - 1],
+                              r->next_file > 0 ? r->split->paths[r->next_file - 1] : r->t->path,
                               kind >= 0 && kind <= 3 ? "null" : "out of range");
         if (pm_column_append_bytes(out, NAMES[kind], 2) != 0)
             return pm_nomem(err);

@@ -40,6 +40,16 @@ PM_MUST_CHECK int pm_split_reader_open_changes(pm_split_reader **out, paimon_tab
                                                const int *columns, size_t column_count,
                                                int64_t batch_rows, paimon_error *err);
 
+/* A read that keeps retractions, as Java's read with forceKeepDelete (the `$audit_log` and
+ * `$binlog` system tables): merged splits give each key's merge result with its kind,
+ * retractions included (the records reduced as a compaction reduces them); raw splits each
+ * row with its stored kind.  The batches lead with `_ROW_KIND` as in a change read; no
+ * filter. */
+PM_MUST_CHECK int pm_split_reader_open_keep_delete(pm_split_reader **out, paimon_table *t,
+                                                   const pm_scan_plan *plan, const pm_split *split,
+                                                   const int *columns, size_t column_count,
+                                                   int64_t batch_rows, paimon_error *err);
+
 /* The next non-empty batch; PAIMON_ITEROVER at the end.  Caller owns `*out`. */
 PM_MUST_CHECK int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err);
 

@@ -20,13 +20,14 @@ static const struct {
     {"options", PM_SYS_OPTIONS},     {"files", PM_SYS_FILES},
     {"manifests", PM_SYS_MANIFESTS}, {"partitions", PM_SYS_PARTITIONS},
     {"buckets", PM_SYS_BUCKETS},     {"ro", PM_SYS_RO},
-    {"tags", PM_SYS_TAGS},
+    {"tags", PM_SYS_TAGS},           {"consumers", PM_SYS_CONSUMERS},
+    {"audit_log", PM_SYS_AUDIT_LOG}, {"binlog", PM_SYS_BINLOG},
 };
 
 /* The other system tables of Java 1.4.2's SystemTableLoader. */
 static const char *const NOT_YET[] = {
-    "audit_log",  "binlog",        "file_key_ranges", "branches",           "consumers",
-    "statistics", "table_indexes", "row_tracking",    "aggregation_fields",
+    "file_key_ranges", "branches",           "statistics",
+    "table_indexes",   "row_tracking", "aggregation_fields",
 };
 
 int pm_sys_kind_parse(const char *table_path, const char *name, pm_sys_kind *out, paimon_error *err)
@@ -46,7 +47,8 @@ int pm_sys_kind_parse(const char *table_path, const char *name, pm_sys_kind *out
                           table_path, name);
     return pm_err_set(err, PAIMON_ENOTFOUND,
                       "%s$%s: no such system table (paimon-c reads snapshots, schemas, options, "
-                      "files, manifests, partitions, buckets, tags and ro)",
+                      "files, manifests, partitions, buckets, tags, ro, consumers, audit_log and "
+                      "binlog)",
                       table_path, name);
 }
 
@@ -131,6 +133,7 @@ int pm_sys_table_open(pm_sys_table **out, paimon_table *t, pm_sys_kind kind,
     case PM_SYS_PARTITIONS: rc = pm_sys_open_partitions(st, t, sel, err); break;
     case PM_SYS_BUCKETS: rc = pm_sys_open_buckets(st, t, err); break;
     case PM_SYS_TAGS: rc = pm_sys_open_tags(st, t, err); break;
+    case PM_SYS_CONSUMERS: rc = pm_sys_open_consumers(st, t, err); break;
     default: rc = pm_err_set(err, PAIMON_EINVALID, "%s$ro is a scan of the table", t->path);
     }
     if (rc != 0) {

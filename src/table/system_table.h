@@ -47,7 +47,12 @@ typedef enum pm_sys_kind {
     PM_SYS_PARTITIONS,
     PM_SYS_BUCKETS,
     PM_SYS_TAGS, /* system_tags.c */
-    PM_SYS_RO    /* read-optimized: a scan of the table (table/scan.h), not read here */
+    PM_SYS_RO,   /* read-optimized: a scan of the table (table/scan.h), not read here */
+    PM_SYS_CONSUMERS,
+    /* scans of the table with row kinds (api/scan.c), not read here: the merged rows with
+     * retractions kept, a leading `rowkind` column; binlog with every column an ARRAY */
+    PM_SYS_AUDIT_LOG,
+    PM_SYS_BINLOG
 } pm_sys_kind;
 
 /* Resolves a system table name, case-insensitively as Java does.  PAIMON_EUNSUPPORTED for

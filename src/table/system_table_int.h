@@ -78,6 +78,7 @@ PM_MUST_CHECK int pm_sys_group_entries(paimon_table *t, const pm_snapshot *snap,
 /* The open function of each table. */
 PM_MUST_CHECK int pm_sys_open_snapshots(pm_sys_table *st, paimon_table *t, paimon_error *err);
 PM_MUST_CHECK int pm_sys_open_schemas(pm_sys_table *st, paimon_table *t, paimon_error *err);
+PM_MUST_CHECK int pm_sys_open_consumers(pm_sys_table *st, paimon_table *t, paimon_error *err);
 PM_MUST_CHECK int pm_sys_open_options(pm_sys_table *st, paimon_table *t, paimon_error *err);
 PM_MUST_CHECK int pm_sys_open_files(pm_sys_table *st, paimon_table *t,
                                     const pm_snapshot_selector *sel, paimon_error *err);
