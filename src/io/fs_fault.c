@@ -242,6 +242,13 @@ PM_MUST_CHECK static int f_mkdirs(pm_fs *fs, const char *path, paimon_error *err
     return f->inner->mkdirs(f->inner, path, err);
 }
 
+PM_MUST_CHECK static int f_mtime(pm_fs *fs, const char *path, int64_t *ms, paimon_error *err)
+{
+    fault_fs *f = (fault_fs *)fs;
+    TICK(f, "stat", path);
+    return f->inner->mtime(f->inner, path, ms, err);
+}
+
 static void f_destroy(pm_fs *fs)
 {
     fault_fs *f = (fault_fs *)fs;
@@ -271,6 +278,7 @@ pm_fs *pm_fs_fault_new(pm_fs *inner, long fail_at, pm_fault_mode mode)
     f->base.stat = f_stat;
     f->base.mkdirs = f_mkdirs;
     f->base.destroy = f_destroy;
+    f->base.mtime = f_mtime;
     return &f->base;
 }
 

@@ -414,6 +414,16 @@ PM_MUST_CHECK static int local_stat(pm_fs *fs, const char *path, int *kind, uint
     return 0;
 }
 
+PM_MUST_CHECK static int local_mtime(pm_fs *fs, const char *path, int64_t *ms, paimon_error *err)
+{
+    struct stat st;
+    (void)fs;
+    if (stat(path, &st) != 0)
+        return os_error(err, path, "stat", errno);
+    *ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+    return 0;
+}
+
 static void local_destroy(pm_fs *fs)
 {
     pm_free(fs);
@@ -434,5 +444,6 @@ pm_fs *pm_fs_local_new(bool sync)
     lf->base.stat = local_stat;
     lf->base.mkdirs = local_mkdirs;
     lf->base.destroy = local_destroy;
+    lf->base.mtime = local_mtime;
     return &lf->base;
 }
