@@ -40,5 +40,6 @@
 #include "paimon/file.h"
 #include "paimon/write.h"
 #include "paimon/changes.h"
+#include "paimon/expire.h"
 
 #endif /* PAIMON_H */

@@ -42,6 +42,7 @@ extern const pm_api_options_desc pm_api_commit_options;
 extern const pm_api_options_desc pm_api_compact_options;
 extern const pm_api_options_desc pm_api_writer_options;
 extern const pm_api_options_desc pm_api_alter;
+extern const pm_api_options_desc pm_api_expire_options;
 
 /* Fills `out` (a struct of the current version, d->size bytes) from the caller's `given`:
  * NULL gives the defaults; version v in 1..current gives the first version_size[v - 1]

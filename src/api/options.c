@@ -32,6 +32,7 @@ enum {
     compact_options_version = PAIMON_COMPACT_OPTIONS_VERSION,
     writer_options_version = PAIMON_WRITER_OPTIONS_VERSION,
     alter_version = PAIMON_ALTER_VERSION,
+    expire_options_version = PAIMON_EXPIRE_OPTIONS_VERSION,
 };
 
 static const size_t SCAN_SIZES[] = {
@@ -51,6 +52,7 @@ static const size_t COMPACT_SIZES[] = {
 };
 static const size_t WRITER_SIZES[] = {sizeof(paimon_writer_options)};
 static const size_t ALTER_SIZES[] = {sizeof(paimon_alter)};
+static const size_t EXPIRE_SIZES[] = {sizeof(paimon_expire_options)};
 
 DESCRIBE(scan_options, paimon_scan_options, SCAN_SIZES, PAIMON_SCAN_OPTIONS_INIT);
 DESCRIBE(file_read_options, paimon_file_read_options, FILE_READ_SIZES,
@@ -61,6 +63,7 @@ DESCRIBE(commit_options, paimon_commit_options, COMMIT_SIZES, PAIMON_COMMIT_OPTI
 DESCRIBE(compact_options, paimon_compact_options, COMPACT_SIZES, PAIMON_COMPACT_OPTIONS_INIT);
 DESCRIBE(writer_options, paimon_writer_options, WRITER_SIZES, PAIMON_WRITER_OPTIONS_INIT);
 DESCRIBE(alter, paimon_alter, ALTER_SIZES, PAIMON_ALTER_INIT);
+DESCRIBE(expire_options, paimon_expire_options, EXPIRE_SIZES, PAIMON_EXPIRE_OPTIONS_INIT);
 
 /* ---- the rule ------------------------------------------------------------------------------ */
 
@@ -135,4 +138,9 @@ PAIMON_API int paimon_writer_options_init(paimon_writer_options *o, unsigned int
 PAIMON_API int paimon_alter_init(paimon_alter *o, unsigned int version)
 {
     return init(&pm_api_alter, __func__, o, version);
+}
+
+PAIMON_API int paimon_expire_options_init(paimon_expire_options *o, unsigned int version)
+{
+    return init(&pm_api_expire_options, __func__, o, version);
 }

@@ -11,5 +11,6 @@ int cli_cmd_file(int argc, char **argv);
 int cli_cmd_write(int argc, char **argv);
 int cli_cmd_tail(int argc, char **argv);
 int cli_cmd_compact(int argc, char **argv);
+int cli_cmd_expire(int argc, char **argv);
 
 #endif
