@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "testlib.h"
 
@@ -23,6 +24,7 @@ typedef struct walk {
     size_t root_len;
     pm_strlist *out;
     pm_arena arena;
+    bool producer_none; /* changelog-producer none: changelogs keep their data lists */
 } walk;
 
 static void add_rel(walk *w, const char *path)
@@ -81,7 +83,7 @@ static void add_list(walk *w, const char *list, pm_manifest_entry ***entries, si
     }
 }
 
-static void add_snapshot(walk *w, const pm_snapshot *s)
+static void add_snapshot(walk *w, const pm_snapshot *s, bool with_changelog)
 {
     const pm_manifest_entry **live = NULL;
     pm_manifest_entry **cl = NULL;
@@ -89,7 +91,8 @@ static void add_snapshot(walk *w, const pm_snapshot *s)
     paimon_error err;
     add_list(w, s->base_manifest_list, NULL, NULL);
     add_list(w, s->delta_manifest_list, NULL, NULL);
-    add_list(w, s->changelog_manifest_list, &cl, &ncl);
+    if (with_changelog)
+        add_list(w, s->changelog_manifest_list, &cl, &ncl);
     for (size_t i = 0; i < ncl; i++)
         if (cl[i]->kind == PM_FILE_KIND_ADD)
             add_entry(w, cl[i]);
@@ -136,7 +139,7 @@ static void add_changelog(walk *w, const pm_snapshot *s)
         for (size_t i = 0; i < n; i++)
             if (es[i]->kind == PM_FILE_KIND_ADD)
                 add_entry(w, es[i]);
-    } else {
+    } else if (w->producer_none) {
         add_list(w, s->base_manifest_list, NULL, NULL);
         add_list(w, s->delta_manifest_list, &es, &n);
         /* APPEND files, added or removed here: they go when this changelog expires */
@@ -187,6 +190,10 @@ void pm_test_referenced_files(const char *table, pm_strlist *out)
     w.out = out;
     pm_arena_init(&w.arena, 1 << 16);
     assert_int_equal(pm_schema_read_latest(w.fs, table, &w.t.schema, &err), 0);
+    {
+        const char *p = pm_options_get_str(&w.t.schema->options, "changelog-producer");
+        w.producer_none = p == NULL || strcasecmp(p, "none") == 0;
+    }
     add_dir(&w, PM_DIR_SCHEMA);
     add_dir(&w, PM_DIR_CONSUMER);
     add_dir(&w, PM_DIR_TAG);
@@ -202,7 +209,7 @@ void pm_test_referenced_files(const char *table, pm_strlist *out)
         pm_free(p);
         if (pm_snapshot_read(w.fs, table, ids[i], &s, &err) != 0)
             fail_msg("%s", err.message);
-        add_snapshot(&w, s);
+        add_snapshot(&w, s, true);
         pm_snapshot_free(s);
     }
     pm_free(ids);
@@ -212,7 +219,7 @@ void pm_test_referenced_files(const char *table, pm_strlist *out)
         pm_tag *t = NULL;
         if (pm_tag_read(w.fs, table, tags.items[i], &t, &err) != 0)
             fail_msg("%s", err.message);
-        add_snapshot(&w, t->snapshot);
+        add_snapshot(&w, t->snapshot, false);
         pm_tag_free(t);
     }
     pm_strlist_free(&tags);

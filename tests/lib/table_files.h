@@ -8,9 +8,10 @@
  *               tag/..., statistics named by a kept snapshot or tag;
  *   snapshot    its file, its base/delta/changelog lists and their manifests, its index
  *   and tag     manifest and index files, its live data files (base + delta folded) with
- *               their extra files, and the ADDs of its changelog list;
+ *               their extra files, and the ADDs of its changelog list (not for a tag: Java
+ *               1.4.2's expiration removes a tagged snapshot's changelog like any other);
  *   changelog   changelog/changelog-<id>; with a changelog list: the list, its manifests
- *               and their ADDs; without (producer none): its base and delta lists and their
+ *               and their ADDs; without, for producer none: its base and delta lists and their
  *               manifests, and the APPEND-source entries of its delta (ADD and DELETE:
  *               the files a compaction removed go when this changelog expires).
  */
