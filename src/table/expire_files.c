@@ -300,6 +300,8 @@ int pm_expire_clean_data_files(pm_expire_cleaner *c, const char *delta, int64_t 
     bool has_tag = false;
     int rc;
 
+    if (delta == NULL)
+        return 0;
     pm_arena_init(&arena, 1 << 16);
     pm_bytes_map_init(&paths);
     pm_buf_init(&key, 0);
@@ -387,6 +389,8 @@ int pm_expire_delete_added(pm_expire_cleaner *c, const char *list, paimon_error 
     size_t nm = 0;
     pm_arena arena;
     int rc;
+    if (list == NULL)
+        return 0;
     pm_arena_init(&arena, 1 << 16);
     if ((rc = try_read_list(c, list, &arena, &metas, &nm, err)) != 0)
         goto done;
