@@ -356,3 +356,38 @@ done:
     paimon_table_free(t);
     return out;
 }
+
+int pm_test_commit_jsonl(const char *table, const char *rows, int64_t *id, paimon_error *err,
+                         paimon_error *maintain_err)
+{
+    paimon_table *t = NULL;
+    paimon_writer *w = NULL;
+    paimon_input *in = NULL;
+    paimon_commit_messages *m = NULL;
+    paimon_commit_options cmo = PAIMON_COMMIT_OPTIONS_INIT;
+    paimon_commit_result res = PAIMON_COMMIT_RESULT_INIT;
+    FILE *f = fmemopen((void *)rows, strlen(rows), "r");
+    int rc;
+    *id = 0;
+    cmo.result = &res;
+    if (f == NULL)
+        return PAIMON_EIO;
+    if ((rc = paimon_table_open(&t, table, err)) == 0 &&
+        (rc = paimon_writer_open(&w, t, NULL, err)) == 0 &&
+        (rc = paimon_input_open(&in, w, f, "jsonl", err)) == 0) {
+        rc = paimon_input_write(in, w, 0, NULL, err);
+        if (rc == PAIMON_ITEROVER)
+            rc = 0;
+    }
+    if (rc == 0 && (rc = paimon_commit_messages_new(&m, err)) == 0 &&
+        (rc = paimon_writer_prepare_commit(w, m, err)) == 0)
+        rc = paimon_table_commit(t, m, &cmo, id, err);
+    if (maintain_err != NULL)
+        *maintain_err = res.maintain_err;
+    paimon_commit_messages_free(m);
+    paimon_input_free(in);
+    paimon_writer_free(w);
+    paimon_table_free(t);
+    fclose(f);
+    return rc;
+}

@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 
+#include "paimon.h"
 #include "util/strlist.h"
 
 /* The referenced files, as paths relative to the table, sorted, unique.  A metadata file
@@ -34,5 +35,12 @@ void pm_test_assert_files_exact(const char *table);
  * NULL with *rc the error code (the message in `why`, may be NULL) when the read fails. */
 char *pm_test_rows_at(const char *table, int64_t id, const char *tag, int *rc, char *why,
                       size_t why_len);
+
+/* Commits the JSON lines `rows` to `table` through a fresh writer (paimon_table_commit,
+ * with its upkeep): 0 with the snapshot id in *id and the upkeep's failure in *maintain_err
+ * (may be NULL; code 0 when it succeeded), or the failing call's code with *err set.  No
+ * test assertions: forked children use it too. */
+int pm_test_commit_jsonl(const char *table, const char *rows, int64_t *id, paimon_error *err,
+                         paimon_error *maintain_err);
 
 #endif

@@ -59,33 +59,12 @@ static char *make_table(const char *tag, bool pk, bool upkeep, const char *const
 /* Commits the JSON lines `rows`; returns the snapshot id. */
 static int64_t commit_rows(const char *path, const char *rows)
 {
-    paimon_table *t;
-    paimon_writer *w;
-    paimon_input *in;
-    paimon_commit_messages *m;
-    paimon_commit_options cmo = PAIMON_COMMIT_OPTIONS_INIT;
-    paimon_commit_result res = PAIMON_COMMIT_RESULT_INIT;
-    paimon_error err;
+    paimon_error err, merr;
     int64_t id = 0;
-    FILE *f = fmemopen((void *)rows, strlen(rows), "r");
-    assert_non_null(f);
-    cmo.result = &res;
-    assert_int_equal(paimon_table_open(&t, path, &err), 0);
-    assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
-    assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
-    if (paimon_input_write(in, w, 0, NULL, &err) != PAIMON_ITEROVER)
+    if (pm_test_commit_jsonl(path, rows, &id, &err, &merr) != 0)
         fail_msg("%s", err.message);
-    assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
-    assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
-    if (paimon_table_commit(t, m, &cmo, &id, &err) != 0)
-        fail_msg("%s", err.message);
-    if (res.maintain_err.code != 0)
-        fail_msg("upkeep: %s", res.maintain_err.message);
-    paimon_commit_messages_free(m);
-    paimon_input_free(in);
-    paimon_writer_free(w);
-    paimon_table_free(t);
-    fclose(f);
+    if (merr.code != 0)
+        fail_msg("upkeep: %s", merr.message);
     return id;
 }
 

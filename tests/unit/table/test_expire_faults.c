@@ -19,27 +19,10 @@
 
 static int64_t commit_rows(const char *path, const char *rows)
 {
-    paimon_table *t;
-    paimon_writer *w;
-    paimon_input *in;
-    paimon_commit_messages *m;
     paimon_error err;
     int64_t id = 0;
-    FILE *f = fmemopen((void *)rows, strlen(rows), "r");
-    assert_int_equal(paimon_table_open(&t, path, &err), 0);
-    assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
-    assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
-    if (paimon_input_write(in, w, 0, NULL, &err) != PAIMON_ITEROVER)
+    if (pm_test_commit_jsonl(path, rows, &id, &err, NULL) != 0)
         fail_msg("%s", err.message);
-    assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
-    assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
-    if (paimon_table_commit(t, m, NULL, &id, &err) != 0)
-        fail_msg("%s", err.message);
-    paimon_commit_messages_free(m);
-    paimon_input_free(in);
-    paimon_writer_free(w);
-    paimon_table_free(t);
-    fclose(f);
     return id;
 }
 

@@ -88,37 +88,17 @@ static void writer(void)
     while (now_s() < g_deadline) {
         char rows[512];
         size_t len = 0;
-        paimon_table *t;
-        paimon_writer *w;
-        paimon_input *in;
-        paimon_commit_messages *m;
-        paimon_commit_options cmo = PAIMON_COMMIT_OPTIONS_INIT;
-        paimon_commit_result res = PAIMON_COMMIT_RESULT_INIT;
-        paimon_error err;
+        paimon_error err, merr;
         int64_t id = 0;
-        FILE *f;
         for (int i = 0; i < 4; i++) {
             rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
             len += (size_t)snprintf(rows + len, sizeof(rows) - len, "{\"id\":%d,\"v\":\"w%d\"}\n",
                                     (int)(rng % 40), n);
         }
-        f = fmemopen(rows, len, "r");
-        cmo.result = &res;
-        if (paimon_table_open(&t, g_path, &err) != 0 ||
-            paimon_writer_open(&w, t, NULL, &err) != 0 ||
-            paimon_input_open(&in, w, f, "jsonl", &err) != 0 ||
-            paimon_input_write(in, w, 0, NULL, &err) != PAIMON_ITEROVER ||
-            paimon_commit_messages_new(&m, &err) != 0 ||
-            paimon_writer_prepare_commit(w, m, &err) != 0 ||
-            paimon_table_commit(t, m, &cmo, &id, &err) != 0)
+        if (pm_test_commit_jsonl(g_path, rows, &id, &err, &merr) != 0)
             VIOLATION("writer commit: %s", err.message);
-        if (res.maintain_err.code != 0)
-            VIOLATION("writer upkeep: %s", res.maintain_err.message);
-        paimon_commit_messages_free(m);
-        paimon_input_free(in);
-        paimon_writer_free(w);
-        paimon_table_free(t);
-        fclose(f);
+        if (merr.code != 0)
+            VIOLATION("writer upkeep: %s", merr.message);
         if (++n % 8 == 0) {
             pm_tag tag;
             char name[32];
@@ -286,24 +266,9 @@ static void test_expire_under_load(void **state)
     g_path = path;
     {
         /* a first snapshot, the consumer at it */
-        paimon_table *t;
-        paimon_writer *w;
-        paimon_input *in;
-        paimon_commit_messages *m;
-        int64_t id;
-        FILE *f = fmemopen((void *)"{\"id\":1,\"v\":\"x\"}\n", 17, "r");
-        assert_int_equal(paimon_table_open(&t, path, &err), 0);
-        assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
-        assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
-        assert_int_equal(paimon_input_write(in, w, 0, NULL, &err), PAIMON_ITEROVER);
-        assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
-        assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
-        assert_int_equal(paimon_table_commit(t, m, NULL, &id, &err), 0);
-        paimon_commit_messages_free(m);
-        paimon_input_free(in);
-        paimon_writer_free(w);
-        paimon_table_free(t);
-        fclose(f);
+        int64_t id = 0;
+        if (pm_test_commit_jsonl(path, "{\"id\":1,\"v\":\"x\"}\n", &id, &err, NULL) != 0)
+            fail_msg("%s", err.message);
         assert_int_equal(pm_consumer_write(fs, path, "c1", id, &err), 0);
     }
     g_deadline = now_s() + LOAD_SECONDS;
