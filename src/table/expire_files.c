@@ -79,6 +79,8 @@ int pm_expire_cleaner_init(pm_expire_cleaner *c, pm_fs *fs, const char *table,
     pm_bytes_map_init(&c->tag_files);
     pm_bytes_map_init(&c->dirs);
     pm_bytes_map_init(&c->counted);
+    pm_bytes_map_init(&c->lists);
+    pm_strlist_init(&c->list_names);
     if ((rc = pm_schema_read_latest(fs, table, &c->table.schema, err)) != 0)
         return rc;
     if ((rc = pm_options_get_bool(&c->table.schema->options, "index-file-in-data-file-dir",
@@ -97,6 +99,8 @@ void pm_expire_cleaner_free(pm_expire_cleaner *c)
     pm_bytes_map_free(&c->tag_files);
     pm_bytes_map_free(&c->dirs);
     pm_bytes_map_free(&c->counted);
+    pm_bytes_map_free(&c->lists);
+    pm_strlist_free(&c->list_names);
     pm_schema_free(c->table.schema);
     memset(c, 0, sizeof(*c));
 }
@@ -209,6 +213,30 @@ PM_MUST_CHECK static int try_read_list(pm_expire_cleaner *c, const char *name, p
     return rc;
 }
 
+/* Keeps the manifest names of delta list `name` (read by the data step) for the manifest
+ * step, which would read the same list again: one read less per expired snapshot. */
+PM_MUST_CHECK static int remember_list(pm_expire_cleaner *c, const char *name,
+                                       const pm_manifest_file_meta *metas, size_t n,
+                                       paimon_error *err)
+{
+    pm_buf joined;
+    int64_t id;
+    bool inserted;
+    int rc = 0;
+    pm_buf_init(&joined, 0);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = pm_buf_printf(&joined, "%s%s", i > 0 ? "\n" : "", metas[i].file_name);
+    if (rc == 0 && pm_bytes_map_put(&c->lists, name, strlen(name), (int64_t)c->list_names.count,
+                                    &id, &inserted) == 0) {
+        if (inserted && pm_strlist_push(&c->list_names, pm_buf_cstr(&joined)) != 0)
+            rc = PAIMON_ENOMEM;
+    } else {
+        rc = PAIMON_ENOMEM;
+    }
+    pm_buf_free(&joined);
+    return rc == 0 ? 0 : pm_nomem(err);
+}
+
 /* ---- tags ---------------------------------------------------------------------------------- */
 
 PM_MUST_CHECK static int tag_key(const pm_manifest_entry *e, pm_buf *key)
@@ -305,7 +333,8 @@ int pm_expire_clean_data_files(pm_expire_cleaner *c, const char *delta, int64_t 
     pm_arena_init(&arena, 1 << 16);
     pm_bytes_map_init(&paths);
     pm_buf_init(&key, 0);
-    if ((rc = try_read_list(c, delta, &arena, &metas, &nm, err)) != 0)
+    if ((rc = try_read_list(c, delta, &arena, &metas, &nm, err)) != 0 ||
+        (rc = remember_list(c, delta, metas, nm, err)) != 0)
         goto done;
     for (size_t m = 0; m < nm; m++) {
         pm_manifest_entry *entries = NULL;
@@ -491,21 +520,48 @@ int pm_expire_clean_manifest_list(pm_expire_cleaner *c, const char *list, pm_byt
                                   paimon_error *err)
 {
     pm_manifest_file_meta *metas = NULL;
+    const char **names = NULL;
+    char *joined = NULL;
     size_t n = 0;
+    int64_t cached;
     pm_arena arena;
-    int rc;
+    int rc = 0;
     if (list == NULL)
         return 0;
     pm_arena_init(&arena, 1 << 14);
-    if ((rc = try_read_list(c, list, &arena, &metas, &n, err)) != 0)
-        goto done;
+    if ((cached = pm_bytes_map_find(&c->lists, list, strlen(list))) >= 0) {
+        /* the data step read it: split its joined names in place (a copy) */
+        const char *text = c->list_names.items[cached];
+        joined = pm_arena_strndup(&arena, text, strlen(text));
+        names = pm_arena_calloc(&arena, strlen(text) + 2, sizeof(*names));
+        if (joined == NULL || names == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        for (char *p = joined; *joined != '\0' && p != NULL;) {
+            char *nl = strchr(p, '\n');
+            if (nl != NULL)
+                *nl++ = '\0';
+            names[n++] = p;
+            p = nl;
+        }
+    } else {
+        if ((rc = try_read_list(c, list, &arena, &metas, &n, err)) != 0)
+            goto done;
+        if (n > 0 && (names = pm_arena_calloc(&arena, n, sizeof(*names))) == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++)
+            names[i] = metas[i].file_name;
+    }
     /* the manifests first, then the list: a list that is gone means its manifests are too */
     for (size_t i = 0; i < n; i++) {
-        if (pm_expire_skipped(skip, metas[i].file_name))
+        if (pm_expire_skipped(skip, names[i]))
             continue;
-        if ((rc = remove_in(c, PM_DIR_MANIFEST, metas[i].file_name, err)) != 0)
+        if ((rc = remove_in(c, PM_DIR_MANIFEST, names[i], err)) != 0)
             goto done;
-        if (skip_add(skip, metas[i].file_name) != 0) {
+        if (skip_add(skip, names[i]) != 0) {
             rc = pm_nomem(err);
             goto done;
         }

@@ -34,6 +34,8 @@ typedef struct pm_expire_cleaner {
     pm_bytes_map tag_files; /* (bucket, partition, file name) of that tag's live files */
     pm_bytes_map dirs;      /* bucket directories something was removed from */
     pm_bytes_map counted;   /* dry run: the paths counted so far */
+    pm_bytes_map lists;     /* delta lists read by the data step: name -> list_names index */
+    pm_strlist list_names;  /* their manifests' names, each list's joined by newlines */
     pm_expire_result *res;  /* where removals are counted (never NULL) */
 } pm_expire_cleaner;
 
