@@ -343,6 +343,64 @@ static void test_tag_protects(void **state)
     pm_test_remove_table(path);
 }
 
+/* paimon_table_expire with dry_run removes nothing and counts what the real run removes. */
+static void test_dry_run_counts(void **state)
+{
+    char *path = make_table("expire-dry", true, false, NULL, 0);
+    paimon_table *t;
+    paimon_expire_options o = PAIMON_EXPIRE_OPTIONS_INIT;
+    paimon_expire_result dry = PAIMON_EXPIRE_RESULT_INIT, real = PAIMON_EXPIRE_RESULT_INIT;
+    paimon_error err;
+    pm_strlist before, after;
+    (void)state;
+    for (int i = 1; i <= 4; i++)
+        commit_one(path, i % 2, "a");
+    write_tag(path, "t3", 3);
+    compact_full(path);
+    commit_one(path, 7, "b");
+    pm_strlist_init(&before);
+    pm_strlist_init(&after);
+    pm_test_disk_files(path, &before);
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    o.retain_min = 1;
+    o.older_than = "0 s";
+    o.dry_run = 1;
+    if (paimon_table_expire(t, &o, &dry, &err) != 0)
+        fail_msg("%s", err.message);
+    pm_test_disk_files(path, &after);
+    assert_int_equal(after.count, before.count);
+    for (size_t i = 0; i < after.count; i++)
+        assert_string_equal(after.items[i], before.items[i]);
+    o.dry_run = 0;
+    if (paimon_table_expire(t, &o, &real, &err) != 0)
+        fail_msg("%s", err.message);
+    assert_int_equal(dry.snapshots, 5);
+    assert_int_equal(real.snapshots, dry.snapshots);
+    assert_int_equal(real.files, dry.files);
+    assert_int_equal(real.first, 1);
+    assert_int_equal(real.end, 6);
+    pm_strlist_free(&after);
+    pm_strlist_init(&after);
+    pm_test_disk_files(path, &after);
+    /* the snapshot files go besides the counted files */
+    assert_int_equal(after.count, before.count - (size_t)real.files - (size_t)real.snapshots);
+    pm_test_assert_files_exact(path);
+    /* bad values are refused with nothing removed */
+    o.older_than = "soon";
+    assert_int_equal(paimon_table_expire(t, &o, &real, &err), PAIMON_EINVALID);
+    assert_string_equal(err.message, "older-than: 'soon' is not a duration");
+    o.older_than = NULL;
+    o.retain_min = 3;
+    o.retain_max = 2;
+    assert_int_equal(paimon_table_expire(t, &o, &real, &err), PAIMON_EINVALID);
+    o.retain_max = -1;
+    assert_int_equal(paimon_table_expire(t, &o, &real, &err), PAIMON_EINVALID);
+    paimon_table_free(t);
+    pm_strlist_free(&before);
+    pm_strlist_free(&after);
+    pm_test_remove_table(path);
+}
+
 /* ---- the decoupled changelog lifecycle ---------------------------------------------------- */
 
 /* The changes of snapshots [from, to] as the public change read gives them. */
@@ -616,7 +674,7 @@ int main(void)
         cmocka_unit_test(test_tag_protects),   cmocka_unit_test(test_decoupled_input),
         cmocka_unit_test(test_decoupled_none), cmocka_unit_test(test_nothing_to_expire),
         cmocka_unit_test(test_vanished_end),   cmocka_unit_test(test_consumer_expiration),
-        cmocka_unit_test(test_commit_expires),
+        cmocka_unit_test(test_commit_expires), cmocka_unit_test(test_dry_run_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
