@@ -46,5 +46,6 @@
 #include "paimon/stream.h"
 #include "paimon/consumer.h"
 #include "paimon/partition_expire.h"
+#include "paimon/expire.h"
 
 #endif /* PAIMON_H */

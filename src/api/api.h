@@ -46,6 +46,7 @@ extern const pm_api_options_desc pm_api_tag_options;
 extern const pm_api_options_desc pm_api_orphan_options;
 extern const pm_api_options_desc pm_api_stream_options;
 extern const pm_api_options_desc pm_api_expire_partitions_options;
+extern const pm_api_options_desc pm_api_expire_options;
 
 /* Fills `out` (a struct of the current version, d->size bytes) from the caller's `given`:
  * NULL gives the defaults; version v in 1..current gives the first version_size[v - 1]

@@ -36,6 +36,7 @@ enum {
     orphan_options_version = PAIMON_ORPHAN_OPTIONS_VERSION,
     stream_options_version = PAIMON_STREAM_OPTIONS_VERSION,
     expire_partitions_options_version = PAIMON_EXPIRE_PARTITIONS_OPTIONS_VERSION,
+    expire_options_version = PAIMON_EXPIRE_OPTIONS_VERSION,
 };
 
 static const size_t SCAN_SIZES[] = {
@@ -60,6 +61,7 @@ static const size_t TAG_SIZES[] = {sizeof(paimon_tag_options)};
 static const size_t ORPHAN_SIZES[] = {sizeof(paimon_orphan_options)};
 static const size_t STREAM_SIZES[] = {sizeof(paimon_stream_options)};
 static const size_t EXPIRE_PARTITIONS_SIZES[] = {sizeof(paimon_expire_partitions_options)};
+static const size_t EXPIRE_SIZES[] = {sizeof(paimon_expire_options)};
 
 DESCRIBE(scan_options, paimon_scan_options, SCAN_SIZES, PAIMON_SCAN_OPTIONS_INIT);
 DESCRIBE(file_read_options, paimon_file_read_options, FILE_READ_SIZES,
@@ -75,6 +77,7 @@ DESCRIBE(orphan_options, paimon_orphan_options, ORPHAN_SIZES, PAIMON_ORPHAN_OPTI
 DESCRIBE(stream_options, paimon_stream_options, STREAM_SIZES, PAIMON_STREAM_OPTIONS_INIT);
 DESCRIBE(expire_partitions_options, paimon_expire_partitions_options, EXPIRE_PARTITIONS_SIZES,
          PAIMON_EXPIRE_PARTITIONS_OPTIONS_INIT);
+DESCRIBE(expire_options, paimon_expire_options, EXPIRE_SIZES, PAIMON_EXPIRE_OPTIONS_INIT);
 
 /* ---- the rule ------------------------------------------------------------------------------ */
 
@@ -170,4 +173,9 @@ PAIMON_API int paimon_expire_partitions_options_init(paimon_expire_partitions_op
                                                      unsigned int version)
 {
     return init(&pm_api_expire_partitions_options, __func__, o, version);
+}
+
+PAIMON_API int paimon_expire_options_init(paimon_expire_options *o, unsigned int version)
+{
+    return init(&pm_api_expire_options, __func__, o, version);
 }

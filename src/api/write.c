@@ -78,17 +78,17 @@ PAIMON_API size_t paimon_commit_messages_count(const paimon_commit_messages *mes
     return n;
 }
 
-/* The table's upkeep after a commit that made snapshot `id` (table/maintain.h), unless the
- * table is write-only (a dedicated compaction job does it then).  The commit stands whatever
- * happens here: a failure goes to the result (version 2), or nowhere when the caller gave
- * none, as the next commit's upkeep redoes the work. */
+/* The table's upkeep after a commit that made snapshot `id` (table/maintain.h): expiration
+ * only when the table is not write-only (a dedicated compaction job does it then).  The
+ * commit stands whatever happens here: a failure goes to the result (version 2), or nowhere
+ * when the caller gave none, as the next commit's upkeep redoes the work. */
 static void maintain_after_commit(paimon_table *table, int64_t id, paimon_commit_result *res)
 {
     paimon_error merr;
     bool write_only = false;
     memset(&merr, 0, sizeof(merr));
     if (pm_options_get_bool(&table->schema->options, "write-only", &write_only, &merr) != 0 ||
-        (!write_only && pm_table_maintain(table->fs, table->path, id, &merr) != 0)) {
+        pm_table_maintain(table->fs, table->path, id, !write_only, &merr) != 0) {
         if (res != NULL && res->version >= 2)
             res->maintain_err = merr;
     }
@@ -195,7 +195,8 @@ PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_op
     if (rc == 0 && id > 0) {
         paimon_error merr;
         memset(&merr, 0, sizeof(merr));
-        if (pm_table_maintain(table->fs, table->path, id, &merr) != 0 && given.maintain_err != NULL)
+        if (pm_table_maintain(table->fs, table->path, id, true, &merr) != 0 &&
+            given.maintain_err != NULL)
             *given.maintain_err = merr;
     }
     return rc;

@@ -24,6 +24,7 @@ static const command COMMANDS[] = {
     {"cat", cli_cmd_cat, "print the rows of a table (a snapshot, filtered, projected)"},
     {"inspect", cli_cmd_inspect, "list a table's snapshots, schemas, manifests, files, options"},
     {"tail", cli_cmd_tail, "print the changes (row kinds) of a range of snapshots"},
+    {"expire", cli_cmd_expire, "expire old snapshots and remove the files only they use"},
     {"demo", cli_cmd_demo, "create a demo warehouse and show what the tool does"},
     {"file", cli_cmd_file, "print the rows or the layout of one data file"},
     {"tag", cli_cmd_tag, "create, delete, rename or list the tags of a table"},

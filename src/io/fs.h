@@ -69,9 +69,10 @@ struct pm_fs {
     int (*stat)(pm_fs *fs, const char *path, int *kind, uint64_t *size, paimon_error *err);
     int (*mkdirs)(pm_fs *fs, const char *path, paimon_error *err);
     void (*destroy)(pm_fs *fs);
-    /* The last modification time of a file, epoch milliseconds (orphan removal's age test,
-     * table/orphans.h).  NULL: the backend cannot tell (the in-memory one). */
-    int (*mtime)(pm_fs *fs, const char *path, int64_t *millis, paimon_error *err);
+    /* The last modification time of a file in epoch milliseconds (Java's
+     * FileStatus.getModificationTime, what consumer expiration and orphan removal compare);
+     * PAIMON_ENOTFOUND when it is absent. */
+    int (*mtime)(pm_fs *fs, const char *path, int64_t *ms, paimon_error *err);
 };
 
 /* ---- backends -------------------------------------------------------------------------- */

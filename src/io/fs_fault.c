@@ -242,11 +242,11 @@ PM_MUST_CHECK static int f_mkdirs(pm_fs *fs, const char *path, paimon_error *err
     return f->inner->mkdirs(f->inner, path, err);
 }
 
-PM_MUST_CHECK static int f_mtime(pm_fs *fs, const char *path, int64_t *millis, paimon_error *err)
+PM_MUST_CHECK static int f_mtime(pm_fs *fs, const char *path, int64_t *ms, paimon_error *err)
 {
     fault_fs *f = (fault_fs *)fs;
     TICK(f, "mtime", path);
-    return f->inner->mtime(f->inner, path, millis, err);
+    return f->inner->mtime(f->inner, path, ms, err);
 }
 
 static void f_destroy(pm_fs *fs)

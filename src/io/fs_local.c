@@ -414,14 +414,13 @@ PM_MUST_CHECK static int local_stat(pm_fs *fs, const char *path, int *kind, uint
     return 0;
 }
 
-PM_MUST_CHECK static int local_mtime(pm_fs *fs, const char *path, int64_t *millis,
-                                     paimon_error *err)
+PM_MUST_CHECK static int local_mtime(pm_fs *fs, const char *path, int64_t *ms, paimon_error *err)
 {
     struct stat st;
     (void)fs;
     if (stat(path, &st) != 0)
         return os_error(err, path, "stat", errno);
-    *millis = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+    *ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
     return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/fs.h"
 #include "util/alloc.h"
@@ -16,7 +17,8 @@ typedef struct mem_file {
     char *path;    /* owned */
     uint8_t *data; /* owned; NULL when empty */
     size_t len;
-    bool is_dir; /* an explicit directory (mkdirs) */
+    bool is_dir;      /* an explicit directory (mkdirs) */
+    int64_t mtime_ms; /* wall clock when added or last written */
 } mem_file;
 
 typedef struct mem_fs {
@@ -57,6 +59,13 @@ static bool has_children(mem_fs *m, const char *dir)
     return false;
 }
 
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static int add(mem_fs *m, const char *path, const uint8_t *data, size_t len, bool is_dir)
 {
     mem_file *f;
@@ -80,6 +89,7 @@ static int add(mem_fs *m, const char *path, const uint8_t *data, size_t len, boo
         memcpy(f->data, data, len);
     f->len = len;
     f->is_dir = is_dir;
+    f->mtime_ms = now_ms();
     m->count++;
     return 0;
 }
@@ -191,6 +201,7 @@ PM_MUST_CHECK static int output_close(pm_output *out, paimon_error *err)
         mem_file *f = &mo->fs->files[idx];
         pm_free(f->data);
         f->data = pm_buf_detach(&mo->bytes, &f->len);
+        f->mtime_ms = now_ms();
     }
     pthread_mutex_unlock(&mo->fs->lock);
     output_release(mo);
@@ -316,6 +327,21 @@ PM_MUST_CHECK static int mem_stat(pm_fs *fs, const char *path, int *kind, uint64
     return 0;
 }
 
+PM_MUST_CHECK static int mem_mtime(pm_fs *fs, const char *path, int64_t *ms, paimon_error *err)
+{
+    mem_fs *m = (mem_fs *)fs;
+    long idx;
+    int rc = 0;
+    pthread_mutex_lock(&m->lock);
+    idx = find(m, path);
+    if (idx < 0)
+        rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such file or directory", path);
+    else
+        *ms = m->files[idx].mtime_ms;
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
 PM_MUST_CHECK static int mem_mkdirs(pm_fs *fs, const char *path, paimon_error *err)
 {
     mem_fs *m = (mem_fs *)fs;
@@ -352,5 +378,6 @@ pm_fs *pm_fs_memory_new(void)
     m->base.stat = mem_stat;
     m->base.mkdirs = mem_mkdirs;
     m->base.destroy = mem_destroy;
+    m->base.mtime = mem_mtime;
     return &m->base;
 }

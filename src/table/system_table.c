@@ -26,7 +26,7 @@ static const struct {
 
 /* The other system tables of Java 1.4.2's SystemTableLoader. */
 static const char *const NOT_YET[] = {
-    "file_key_ranges", "branches",           "statistics",
+    "file_key_ranges", "branches",     "statistics",
     "table_indexes",   "row_tracking", "aggregation_fields",
 };
 

@@ -1,5 +1,5 @@
 /*
- * Automatic tags (behaviour.md §8.3), step 4 of the post-commit upkeep (maintain.h): Java
+ * Automatic tags (behaviour.md §8.3), step 1 of the post-commit upkeep (maintain.h): Java
  * 1.4.2's TagAutoManager -- TagAutoCreation with its TagPeriodHandler and TagTimeExtractor,
  * TagBatchCreation, and TagTimeExpire.
  *

@@ -6,7 +6,47 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <pthread.h>
+
 #include "util/alloc.h"
+
+/* Spare zstd decompression contexts.  Creating one costs more than decompressing a
+ * manifest (it allocates and clears its tables), and every manifest, manifest list and
+ * snapshot read opens a reader with a fresh pm_codec_ctx; a freed context's DCtx waits here
+ * for the next one instead.  A few suffice (one per concurrent reader); the rest are freed. */
+#define SPARE_DCTX_MAX 8
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static ZSTD_DCtx *spare_dctx[SPARE_DCTX_MAX];
+static size_t spare_count;
+
+static ZSTD_DCtx *spare_take(void)
+{
+    ZSTD_DCtx *zd = NULL;
+    pthread_mutex_lock(&spare_lock);
+    if (spare_count > 0)
+        zd = spare_dctx[--spare_count];
+    pthread_mutex_unlock(&spare_lock);
+    return zd;
+}
+
+static void spare_give(ZSTD_DCtx *zd)
+{
+    if (zd == NULL)
+        return;
+    pthread_mutex_lock(&spare_lock);
+    if (spare_count < SPARE_DCTX_MAX) {
+        spare_dctx[spare_count++] = zd;
+        zd = NULL;
+    }
+    pthread_mutex_unlock(&spare_lock);
+    ZSTD_freeDCtx(zd);
+}
+
+__attribute__((destructor)) static void spare_free_all(void)
+{
+    while (spare_count > 0)
+        ZSTD_freeDCtx(spare_dctx[--spare_count]);
+}
 
 struct pm_codec_ctx {
     ZSTD_CCtx *zc; /* created on first compression */
@@ -23,7 +63,7 @@ void pm_codec_ctx_free(pm_codec_ctx *ctx)
     if (ctx == NULL)
         return;
     ZSTD_freeCCtx(ctx->zc);
-    ZSTD_freeDCtx(ctx->zd);
+    spare_give(ctx->zd);
     pm_free(ctx);
 }
 
@@ -78,7 +118,9 @@ PM_MUST_CHECK static int zstd_decompress(pm_codec_ctx *ctx, const uint8_t *src, 
     if (len == 0)
         return pm_corrupt(err, "zstd: empty input");
     if (zd == NULL) {
-        zd = ZSTD_createDCtx();
+        zd = ctx != NULL ? spare_take() : NULL;
+        if (zd == NULL)
+            zd = ZSTD_createDCtx();
         if (zd == NULL)
             return pm_nomem(err);
         if (ctx != NULL)
