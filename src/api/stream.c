@@ -1,8 +1,10 @@
 /*
  * Public streaming-read functions (include/paimon/stream.h) over table/stream_scan.h and the
  * directory watch of io/watch.h.  Each returned snapshot is a batch source read through the
- * one cursor (api/cursor.c): a full read's merged splits with a constant "+I" `_ROW_KIND`
- * column put in front, or a change plan's raw splits read by the split reader's change mode.
+ * one cursor (api/cursor.c): a full read's splits merged, each row with its stored kind in a
+ * `_ROW_KIND` column in front (retractions dropped, or kept for $audit_log and $binlog as
+ * Java's forceKeepDelete keeps them), or a change plan's raw splits read by the split
+ * reader's change mode.
  * The source owns its plan, so the stream may move on while a cursor is read.
  */
 #include <stdint.h>
@@ -77,57 +79,37 @@ static void source_release(void *ctx)
     pm_free(s);
 }
 
-/* A merged batch with "+I" in front: the full read's rows carry no kind of their own here. */
-PM_MUST_CHECK static int with_insert_kind(stream_source *s, pm_batch *in, pm_batch **out,
-                                          paimon_error *err)
-{
-    pm_batch *b = NULL;
-    int rc = pm_batch_new(&b, s->inner, err);
-    if (rc != 0)
-        return rc;
-    for (int64_t i = 0; i < in->row_count; i++)
-        if (pm_column_append_bytes(b->columns[0], "+I", 2) != 0) {
-            pm_batch_free(b);
-            return pm_nomem(err);
-        }
-    for (size_t i = 1; i < b->column_count; i++) {
-        pm_column *c = in->columns[i - 1];
-        in->columns[i - 1] = NULL;
-        pm_column_free(b->columns[i]);
-        b->columns[i] = c;
-        pm_column_retype(c, b->type->fields[i].type);
-    }
-    b->row_count = in->row_count;
-    *out = b;
-    return 0;
-}
-
 /* The next batch of the snapshot in the change shape: the kind column, then the columns. */
 PM_MUST_CHECK static int inner_next(stream_source *s, pm_batch **out, paimon_error *err)
 {
     for (;;) {
-        pm_batch *in = NULL;
         int rc;
         if (s->reader == NULL) {
             const pm_split *sp;
             if (s->next_split >= s->plan->split_count)
                 return PAIMON_ITEROVER;
             sp = &s->plan->splits[s->next_split++];
-            rc = s->full
-                     ? pm_split_reader_open(&s->reader, s->table, s->plan, sp, s->columns,
-                                            s->column_count, NULL, s->batch_rows, err)
-                     : pm_split_reader_open_changes(&s->reader, s->table, s->plan, sp, s->columns,
-                                                    s->column_count, s->batch_rows, err);
+            /* Java's first plan reads the snapshot merged: each row with its stored kind,
+             * retractions dropped, or kept for $audit_log and $binlog (forceKeepDelete) */
+            if (!s->full)
+                rc = pm_split_reader_open_changes(&s->reader, s->table, s->plan, sp, s->columns,
+                                                  s->column_count, s->batch_rows, err);
+            else if (s->audit_log || s->binlog != NULL)
+                rc = pm_split_reader_open_keep_delete(&s->reader, s->table, s->plan, sp, s->columns,
+                                                      s->column_count, s->batch_rows, err);
+            else
+                rc = pm_split_reader_open_kinds(&s->reader, s->table, s->plan, sp, s->columns,
+                                                s->column_count, s->batch_rows, err);
             if (rc != 0)
                 return rc;
         }
-        rc = pm_split_reader_next(s->reader, s->full ? &in : out, err);
+        rc = pm_split_reader_next(s->reader, out, err);
         if (rc == PAIMON_ITEROVER) {
             pm_split_reader_free(s->reader);
             s->reader = NULL;
             continue;
         }
-        if (rc == 0 && !s->full && s->audit_log) {
+        if (rc == 0 && s->audit_log) {
             /* the split reader names it _ROW_KIND: $audit_log calls it rowkind */
             char *name = pm_strdup("rowkind");
             if (name == NULL) {
@@ -138,10 +120,6 @@ PM_MUST_CHECK static int inner_next(stream_source *s, pm_batch **out, paimon_err
             pm_free((*out)->type->fields[0].name);
             (*out)->type->fields[0].name = name;
         }
-        if (rc != 0 || !s->full)
-            return rc;
-        rc = with_insert_kind(s, in, out, err);
-        pm_batch_free(in);
         return rc;
     }
 }

@@ -302,7 +302,7 @@ PM_MUST_CHECK static int reader_open(pm_split_reader **out, paimon_table *t,
                                      const pm_scan_plan *plan, const pm_split *split,
                                      const int *columns, size_t column_count,
                                      const pm_predicate *filter, int64_t batch_rows, bool changes,
-                                     bool keep_delete, paimon_error *err)
+                                     bool keep_delete, bool drop_delete, paimon_error *err)
 {
     pm_split_reader *r = pm_calloc(1, sizeof(*r));
     const pm_schema *s = plan->schema;
@@ -338,7 +338,8 @@ PM_MUST_CHECK static int reader_open(pm_split_reader **out, paimon_table *t,
             goto done;
         }
         r->kind_off = 1;
-        r->kinds_stored = plan->primary_key;
+        /* a read that drops retractions reads raw splits as Java's raw-file read: all +I */
+        r->kinds_stored = plan->primary_key && !(drop_delete && split->raw);
     }
     for (size_t i = 0; i < (columns != NULL ? column_count : nf); i++) {
         size_t col = columns != NULL ? (size_t)columns[i] : i;
@@ -422,7 +423,7 @@ PM_MUST_CHECK static int reader_open(pm_split_reader **out, paimon_table *t,
             if ((rc = keep_delete_type(r, err)) != 0)
                 goto done;
             mo.reduce = true;
-            mo.drop_delete = false;
+            mo.drop_delete = drop_delete;
             mo.out_type = r->merged_type;
         }
         r->merge_options = mo;
@@ -441,7 +442,7 @@ int pm_split_reader_open(pm_split_reader **out, paimon_table *t, const pm_scan_p
                          const pm_predicate *filter, int64_t batch_rows, paimon_error *err)
 {
     return reader_open(out, t, plan, split, columns, column_count, filter, batch_rows, false, false,
-                       err);
+                       false, err);
 }
 
 int pm_split_reader_open_keep_delete(pm_split_reader **out, paimon_table *t,
@@ -450,7 +451,15 @@ int pm_split_reader_open_keep_delete(pm_split_reader **out, paimon_table *t,
                                      paimon_error *err)
 {
     return reader_open(out, t, plan, split, columns, column_count, NULL, batch_rows, true, true,
-                       err);
+                       false, err);
+}
+
+int pm_split_reader_open_kinds(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
+                               const pm_split *split, const int *columns, size_t column_count,
+                               int64_t batch_rows, paimon_error *err)
+{
+    return reader_open(out, t, plan, split, columns, column_count, NULL, batch_rows, true, true,
+                       true, err);
 }
 
 int pm_split_reader_open_changes(pm_split_reader **out, paimon_table *t, const pm_scan_plan *plan,
@@ -461,7 +470,7 @@ int pm_split_reader_open_changes(pm_split_reader **out, paimon_table *t, const p
     if (!split->raw)
         return pm_err_set(err, PAIMON_EINVALID, "a change read needs a raw split");
     return reader_open(out, t, plan, split, columns, column_count, NULL, batch_rows, true, false,
-                       err);
+                       false, err);
 }
 
 const pm_type *pm_split_reader_type(const pm_split_reader *r)

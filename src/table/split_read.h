@@ -50,6 +50,16 @@ PM_MUST_CHECK int pm_split_reader_open_keep_delete(pm_split_reader **out, paimon
                                                    const int *columns, size_t column_count,
                                                    int64_t batch_rows, paimon_error *err);
 
+/* A read that gives each row its kind and drops retractions, as Java's read without
+ * forceKeepDelete (a streaming read's full phase): merged splits give each key's merge result
+ * with its stored kind (+I or +U), retractions dropped (ReducerMergeFunctionWrapper, then
+ * DropDeleteReader); raw splits every row as "+I" (Java reads them as raw files).  The
+ * batches lead with `_ROW_KIND` as in a change read; no filter. */
+PM_MUST_CHECK int pm_split_reader_open_kinds(pm_split_reader **out, paimon_table *t,
+                                             const pm_scan_plan *plan, const pm_split *split,
+                                             const int *columns, size_t column_count,
+                                             int64_t batch_rows, paimon_error *err);
+
 /* The next non-empty batch; PAIMON_ITEROVER at the end.  Caller owns `*out`. */
 PM_MUST_CHECK int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err);
 

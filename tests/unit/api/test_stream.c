@@ -83,13 +83,14 @@ static void test_follow(void **state)
     assert_string_equal(paimon_stream_column_name(st, 0), "_ROW_KIND");
     assert_string_equal(paimon_stream_column_type(st, 0), "STRING NOT NULL");
     assert_int_equal(paimon_stream_cursor(&cur, st, &err), PAIMON_EINVALID);
-    /* latest-full: snapshot 2 fully, as +I */
+    /* latest-full: snapshot 2 merged, each row with its stored kind (key 1's last record is
+     * +U), the retraction of key 2 dropped (Java's first plan without forceKeepDelete) */
     assert_int_equal(paimon_stream_next(st, 0, &info, &err), 0);
     assert_int_equal(info.id, 2);
     assert_int_equal(info.full, 1);
     assert_string_equal(info.commit_kind, "APPEND");
     read_rows(st, rows, sizeof(rows));
-    assert_string_equal(rows, "+I:1:c;");
+    assert_string_equal(rows, "+U:1:c;");
     assert_int_equal(paimon_stream_cursor(&cur, st, &err), PAIMON_EINVALID); /* a second */
     assert_int_equal(paimon_stream_position(st), 3);
     /* nothing new: IDLE after the timeout, not before */
@@ -168,6 +169,15 @@ static void test_follow(void **state)
     assert_int_equal(paimon_cursor_next(cur, &err), 0);
     assert_int_equal(paimon_cursor_row_kind(cur), PAIMON_ROW_INSERT); /* a value here */
     paimon_cursor_free(cur);
+    paimon_stream_free(st);
+    /* $audit_log's full phase (snapshot 4) keeps retractions (AuditLogRead forceKeepDelete) */
+    o = (paimon_stream_options)PAIMON_STREAM_OPTIONS_INIT;
+    o.system_table = "audit_log";
+    assert_int_equal(paimon_stream_open(&st, t, &o, &err), 0);
+    assert_int_equal(paimon_stream_next(st, 0, &info, &err), 0);
+    assert_int_equal(info.full, 1);
+    read_rows(st, rows, sizeof(rows));
+    assert_string_equal(rows, "+U:1:c;-D:2:b;+I:3:d;+I:4:e;");
     paimon_stream_free(st);
 
     /* $binlog: -U/+U packed into one +U row, also when a batch ends between them */
