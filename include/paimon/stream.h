@@ -6,7 +6,8 @@
  * merged rows; latest-full, the default, reads the latest snapshot), then the changes of each
  * new snapshot as it is committed (the rows of paimon/changes.h).  Every row comes with its
  * kind: column 0 is `_ROW_KIND` STRING NOT NULL ("+I", "-U", "+U", "-D"); the rows of the
- * full read are "+I".  Snapshots without changes for the read (COMPACT snapshots with
+ * full read have their stored kind ("+I" or "+U", retractions dropped; `$audit_log` and
+ * `$binlog` keep them, as Java's forceKeepDelete).  Snapshots without changes for the read (COMPACT snapshots with
  * changelog-producer none, snapshots without a changelog with the other producers, empty
  * ones) are stepped over.
  *
