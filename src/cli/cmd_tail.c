@@ -222,26 +222,19 @@ static int follow(const cli_args *a, const char *path, const char *system,
     paimon_table *t = NULL;
     paimon_stream *st = NULL;
     cli_output *out = NULL;
-    const char *values[CLI_MAX_VALUES];
-    char *keys_copy[CLI_MAX_VALUES + 1];
-    const char *keys[CLI_MAX_VALUES + 1], *vals[CLI_MAX_VALUES + 1];
+    cli_option_values kv = {{NULL}, {NULL}, {NULL}, 0};
+    const char *keys[CLI_MAX_VALUES + 1], *vals[CLI_MAX_VALUES + 1]; /* --option, --mode */
     const char **names = NULL, **types = NULL;
-    size_t nopt = cli_get_all(a, "option", values, CLI_MAX_VALUES), nc = 0;
+    size_t nopt = 0, nc = 0;
     long long max_snapshots = 0;
     int64_t idle_ms = -1, last_activity, printed = 0;
     int rc = CLI_EXIT_OK;
 
-    memset(keys_copy, 0, sizeof(keys_copy));
-    for (size_t i = 0; i < nopt; i++) {
-        const char *eq = strchr(values[i], '=');
-        if (eq == NULL || eq == values[i]) {
-            rc = cli_usage_error("tail", "--option must be key=value, not '%s'", values[i]);
-            goto done;
-        }
-        keys_copy[i] = cli_strdup(values[i]);
-        keys_copy[i][eq - values[i]] = '\0';
-        keys[i] = keys_copy[i];
-        vals[i] = eq + 1;
+    if ((rc = cli_option_values_parse("tail", a, &kv)) != CLI_EXIT_OK)
+        goto done;
+    for (nopt = 0; nopt < kv.count; nopt++) {
+        keys[nopt] = kv.keys[nopt];
+        vals[nopt] = kv.values[nopt];
     }
     if (cli_get(a, "mode") != NULL) {
         if (has_from) {
@@ -359,8 +352,7 @@ done:
     cli_output_free(out);
     free(names);
     free(types);
-    for (size_t i = 0; i < CLI_MAX_VALUES + 1; i++)
-        free(keys_copy[i]);
+    cli_option_values_free(&kv);
     paimon_stream_free(st);
     paimon_table_free(t);
     return rc;
