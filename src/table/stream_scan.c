@@ -8,6 +8,7 @@
 #include "meta/snapshot.h"
 #include "table/changes.h"
 #include "table/feature_check.h"
+#include "table/scan_mode.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -61,8 +62,13 @@ int pm_stream_scan_open(pm_stream_scan **out, paimon_table *t, const pm_schema *
     }
     PM_TRY(pm_schema_read(t->fs, t->path, schema->id, &s->schema, err));
     PM_TRY(pm_table_check_changes(t->path, s->schema, err));
-    if (origin->kind == PM_STREAM_ORIGIN_SCAN_MODE)
+    if (origin->kind == PM_STREAM_ORIGIN_SCAN_MODE) {
+        /* Java validates the table's options with the read's on top (table.copy): a start
+         * option the mode does not take, e.g. the table's own scan.snapshot-id under a
+         * read's scan.mode=latest, is refused, not ignored */
+        PM_TRY(pm_startup_mode_validate(t->path, &s->options, err));
         PM_TRY(pm_stream_mode_of(&s->options, &mode, err));
+    }
     PM_TRY(pm_changes_decoupled(s->schema, &s->decoupled, err));
     PM_TRY(pm_options_get_i64_or(&s->options, "scan.bounded.watermark", INT64_MIN, &bound, err));
     s->bounded = bound != INT64_MIN;

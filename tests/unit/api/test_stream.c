@@ -218,12 +218,21 @@ static void test_follow(void **state)
     assert_int_equal(paimon_stream_open(&st, t, &o, &err), PAIMON_EINVALID);
     o.consumer_id = NULL;
     {
-        const char *keys[] = {"scan.mode"}, *vals[] = {"incremental"};
+        const char *keys[] = {"scan.mode", "incremental-between"};
+        const char *vals[] = {"incremental", "1,2"};
         o.option_keys = keys;
         o.option_values = vals;
-        o.option_count = 1;
+        o.option_count = 2;
         assert_int_equal(paimon_stream_open(&st, t, &o, &err), PAIMON_EINVALID);
         assert_non_null(strstr(err.message, "Cannot read incremental in streaming mode."));
+        /* the options are validated together, as Java's table.copy does: a start option
+         * the mode does not take is refused */
+        keys[1] = "scan.snapshot-id";
+        vals[0] = "latest";
+        vals[1] = "2";
+        assert_int_equal(paimon_stream_open(&st, t, &o, &err), PAIMON_EINVALID);
+        assert_non_null(
+            strstr(err.message, "scan.snapshot-id must be null when you use latest for scan.mode"));
     }
     o = (paimon_stream_options)PAIMON_STREAM_OPTIONS_INIT;
     {
