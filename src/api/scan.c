@@ -35,6 +35,7 @@ struct paimon_scan {
      * delta or changelog reads (`changes`: the plan's splits are raw change splits). */
     pm_sys_kind rows; /* PM_SYS_AUDIT_LOG, PM_SYS_BINLOG, or PM_SYS_RO: the table's rows */
     bool changes;
+    bool sequence; /* `rows` with _SEQUENCE_NUMBER after rowkind (table-read.sequence-number.*) */
     pm_diff_plan *diff; /* a diff read: one split per bucket (plan is diff->plan) */
     pm_type *row_type;  /* the audit_log / binlog row, or NULL: the plan schema's row */
 };
@@ -52,10 +53,11 @@ static bool kinds_read(const paimon_scan *s)
     return s->rows != PM_SYS_RO || s->changes;
 }
 
-/* Java's AuditLogTable / BinlogTable row: `rowkind STRING NOT NULL`, then the table's
- * columns (binlog: each an ARRAY of the nullable column type). */
-PM_MUST_CHECK static int audit_row_type(const pm_type *row, bool binlog, pm_type **out,
-                                        paimon_error *err)
+/* Java's AuditLogTable / BinlogTable row: `rowkind STRING NOT NULL`, with `sequence`
+ * `_SEQUENCE_NUMBER BIGINT NOT NULL`, then the table's columns (binlog: each an ARRAY of the
+ * nullable column type). */
+PM_MUST_CHECK static int audit_row_type(const pm_type *row, bool binlog, bool sequence,
+                                        pm_type **out, paimon_error *err)
 {
     pm_type *t = pm_type_new(PM_TYPE_ROW), *kind = pm_type_new(PM_TYPE_VARCHAR);
     *out = NULL;
@@ -69,6 +71,14 @@ PM_MUST_CHECK static int audit_row_type(const pm_type *row, bool binlog, pm_type
         goto nomem;
     }
     kind = NULL;
+    if (sequence) {
+        pm_type *seq = pm_type_new(PM_TYPE_BIGINT);
+        if (seq == NULL)
+            goto nomem;
+        seq->nullable = false;
+        if (pm_type_row_add(t, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", seq) != 0)
+            goto nomem;
+    }
     for (size_t i = 0; i < row->field_count; i++) {
         pm_type *ft = pm_type_clone(row->fields[i].type);
         if (ft != NULL && binlog) {
@@ -90,6 +100,29 @@ nomem:
     pm_type_free(kind);
     pm_type_free(t);
     return pm_nomem(err);
+}
+
+/* `table-read.sequence-number.enabled` of $audit_log / $binlog (Java reads the table's own
+ * options; a dynamic option is refused there too).  Java only lets primary-key tables set it;
+ * diff reads (incremental-between in diff mode) do not carry it here. */
+PM_MUST_CHECK static int read_sequence(const paimon_table *t, const pm_incremental *inc,
+                                       bool incremental, bool *out, paimon_error *err)
+{
+    static const char KEY[] = "table-read.sequence-number.enabled";
+    int rc = pm_options_get_bool(&t->schema->options, KEY, out, err);
+    if (rc != 0 || !*out)
+        return rc;
+    if (t->schema->primary_keys.count == 0)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "%s: option %s is set on a table without primary keys (sequence "
+                          "numbers exist only in primary-key tables)",
+                          t->path, KEY);
+    if (incremental && inc->kind == PM_INCREMENTAL_DIFF && !inc->empty)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "%s: option %s = true is not supported by paimon-c for incremental "
+                          "reads in diff mode",
+                          t->path, KEY);
+    return 0;
 }
 
 static size_t split_count(const paimon_scan *s)
@@ -229,6 +262,8 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     s->table = table;
     s->batch_rows = o.batch_rows > 0 ? o.batch_rows : 4096;
     s->rows = kind == PM_SYS_AUDIT_LOG || kind == PM_SYS_BINLOG ? kind : PM_SYS_RO;
+    if (s->rows != PM_SYS_RO)
+        PM_TRY(read_sequence(table, &inc, start.mode == PM_STARTUP_INCREMENTAL, &s->sequence, err));
     if (start.mode == PM_STARTUP_INCREMENTAL && (o.system_table == NULL || s->rows != PM_SYS_RO)) {
         s->changes = true;
         if (inc.kind == PM_INCREMENTAL_DIFF && !inc.empty) {
@@ -238,13 +273,14 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
             PM_TRY(pm_incremental_plan(table, table->schema, &inc, &s->plan, err));
         }
         if (s->rows != PM_SYS_RO)
-            PM_TRY(
-                audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, &s->row_type, err));
+            PM_TRY(audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, s->sequence,
+                                  &s->row_type, err));
         if (o.filter != NULL)
             PM_TRY(pm_expr_parse(o.filter, scan_row(s), &s->filter, err));
     } else if (s->rows != PM_SYS_RO) {
         PM_TRY(pm_scan_plan_table(table, &so, NULL, &s->plan, &s->filter, err));
-        PM_TRY(audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, &s->row_type, err));
+        PM_TRY(audit_row_type(s->plan->schema->row, s->rows == PM_SYS_BINLOG, s->sequence,
+                              &s->row_type, err));
         if (o.filter != NULL)
             PM_TRY(pm_expr_parse(o.filter, s->row_type, &s->filter, err));
     } else if (o.system_table != NULL && kind != PM_SYS_RO) {
@@ -406,13 +442,14 @@ PM_MUST_CHECK static int kind_row(const paimon_scan *s, pm_batch *in, pm_batch *
                                   paimon_error *err)
 {
     const pm_type *row = scan_row(s);
-    size_t lead = s->rows != PM_SYS_RO ? 1 : 0; /* rowkind kept as a column */
+    /* rowkind (and _SEQUENCE_NUMBER) kept as columns, in the reader's order */
+    size_t lead = s->rows != PM_SYS_RO ? 1 + (size_t)s->sequence : 0;
     pm_batch *b = NULL;
     int rc = pm_batch_new(&b, row, err);
     if (rc != 0)
         return rc;
     for (size_t i = 0; i < row->field_count; i++) {
-        size_t from = i + 1 - lead; /* input column */
+        size_t from = s->rows != PM_SYS_RO ? i : i + 1; /* input column */
         pm_column *c = in->columns[from];
         if (s->rows == PM_SYS_BINLOG && i >= lead) {
             for (int64_t k = 0; k < in->row_count; k++)
@@ -520,6 +557,8 @@ PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_sourc
         else
             rc = pm_split_reader_open_keep_delete(
                 &ks->r, s->table, s->plan, &s->plan->splits[split], NULL, 0, s->batch_rows, err);
+        if (rc == 0 && s->sequence && (rc = pm_split_reader_with_sequence(ks->r, err)) != 0)
+            pm_split_reader_free(ks->r);
         if (rc != 0) {
             pm_free(ks);
             return rc;

@@ -187,18 +187,21 @@ PM_MUST_CHECK static int read_options(const paimon_stream *st, const paimon_stre
 PM_MUST_CHECK static int check_system_table(const paimon_table *t, const char *name,
                                             bool *audit_log, bool *binlog, paimon_error *err)
 {
+    const char *seq = pm_schema_option(t->schema, "table-read.sequence-number.enabled");
     *audit_log = false;
     *binlog = false;
     if (name == NULL)
         return 0;
-    if (strcasecmp(name, "audit_log") == 0) {
-        *audit_log = true;
+    *audit_log = strcasecmp(name, "audit_log") == 0;
+    *binlog = strcasecmp(name, "binlog") == 0;
+    if ((*audit_log || *binlog) && seq != NULL && strcasecmp(seq, "true") == 0)
+        return pm_err_set(err, PAIMON_EUNSUPPORTED,
+                          "%s$%s: option table-read.sequence-number.enabled = true is not "
+                          "supported by paimon-c in streaming reads (batch reads carry "
+                          "_SEQUENCE_NUMBER)",
+                          t->path, name);
+    if (*audit_log || *binlog)
         return 0;
-    }
-    if (strcasecmp(name, "binlog") == 0) {
-        *binlog = true;
-        return 0;
-    }
     return pm_err_set(err, PAIMON_EUNSUPPORTED,
                       "%s$%s: streaming reads of this system table are not supported (only "
                       "$audit_log and $binlog)",

@@ -563,6 +563,10 @@ int pm_options_validate(const pm_schema *s, paimon_error *err)
         return pm_err_set(err, PAIMON_EINVALID,
                           "Can not set changelog-producer on table without primary keys, please "
                           "define primary keys.");
+    if (!pk && opt_is(o, "table-read.sequence-number.enabled", "true"))
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "Cannot enable 'table-read.sequence-number.enabled' for non-primary-key "
+                          "table. Sequence number is only available for primary key tables.");
     if (opt_is(o, "streaming-read-overwrite", "true")) {
         if (opt_is(o, "changelog-producer", "full-compaction") ||
             opt_is(o, "changelog-producer", "lookup"))

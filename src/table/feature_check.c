@@ -24,7 +24,6 @@ static const refused REFUSED[] = {
     {"scan.fallback-branch", NULL, READ, "reads of partitions missing here go to another branch"},
     {"scan.primary-branch", NULL, READ, "reads join another branch"},
     {"chain-table.enabled", "true", BOTH, "reads chain a snapshot branch and a delta branch"},
-    {"table-read.sequence-number.enabled", "true", READ, "rows read carry their sequence number"},
     {"key-value.sequence_number.enabled", "true", READ, "rows read carry their sequence number"},
     {"incremental-to-auto-tag", NULL, READ, "batch reads return the changes up to a tag"},
     {"record-level.expire-time", NULL, WRITE, "compaction drops expired records"},

@@ -11,9 +11,10 @@
  *                    (Java reads and writes that branch); chain-table.enabled = true; a table
  *                    type other than table (format, object tables)
  *   read             scan.fallback-branch and scan.primary-branch (reads that join another
- *                    branch; writes go to main as in Java); table-read.sequence-number.enabled and
- *                    key-value.sequence_number.enabled = true (an extra sequence-number
- *                    column in the rows read); options that pin what a batch read sees
+ *                    branch; writes go to main as in Java); key-value.sequence_number.enabled =
+ *                    true (an extra sequence-number column in the rows read;
+ *                    table-read.sequence-number.enabled is read by $audit_log and $binlog,
+ *                    api/scan.c, and refused by their streaming reads, api/stream.c); options that pin what a batch read sees
  *                    (scan.snapshot-id, scan.tag-name, scan.timestamp-millis, scan.timestamp,
  *                    scan.watermark, scan.version, scan.file-creation-time-millis,
  *                    scan.creation-time-millis, incremental-between*, incremental-to-auto-tag,

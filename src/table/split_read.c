@@ -25,7 +25,8 @@ struct pm_split_reader {
     int64_t batch_rows;
     /* change reads (pm_split_reader_open_changes): a leading _ROW_KIND output column made from
      * each row's _VALUE_KIND (primary-key files) or +I (append files) */
-    size_t kind_off;   /* 1 in a change read, else 0: out_type's columns before the data */
+    size_t kind_off;   /* out_type's columns before the data: 1 in a change read (_ROW_KIND), 2 with
+                        * _SEQUENCE_NUMBER (pm_split_reader_with_sequence), else 0 */
     bool kinds_stored; /* the files carry _VALUE_KIND (primary-key tables) */
     /* partition columns: position in read_type and value */
     int part_pos[64];
@@ -473,6 +474,43 @@ int pm_split_reader_open_changes(pm_split_reader **out, paimon_table *t, const p
                        false, err);
 }
 
+int pm_split_reader_with_sequence(pm_split_reader *r, paimon_error *err)
+{
+    pm_type *t, *seq;
+    if (r->kind_off != 1 || !r->kinds_stored)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "%s: only the kind reads of a primary-key table carry sequence numbers",
+                          r->t->path);
+    t = pm_type_new(PM_TYPE_ROW);
+    seq = pm_type_new(PM_TYPE_BIGINT);
+    if (t == NULL || seq == NULL) {
+        pm_type_free(t);
+        pm_type_free(seq);
+        return pm_nomem(err);
+    }
+    t->nullable = seq->nullable = false;
+    for (size_t i = 0; i < r->out_type->field_count; i++) {
+        const pm_field *f = &r->out_type->fields[i];
+        if (pm_type_row_add(t, f->id, f->name, pm_type_clone(f->type)) != 0)
+            goto nomem;
+        if (i == 0) { /* after _ROW_KIND */
+            pm_type *q = seq;
+            seq = NULL;
+            if (pm_type_row_add(t, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", q) != 0)
+                goto nomem;
+        }
+    }
+    pm_type_free(r->out_type);
+    r->out_type = t;
+    r->kind_off = 2;
+    r->out_count = t->field_count;
+    return 0;
+nomem:
+    pm_type_free(seq);
+    pm_type_free(t);
+    return pm_nomem(err);
+}
+
 const pm_type *pm_split_reader_type(const pm_split_reader *r)
 {
     return r->out_type;
@@ -588,6 +626,20 @@ PM_MUST_CHECK static int project(pm_split_reader *r, pm_batch *in, pm_batch **ou
     if (r->kind_off > 0 && (rc = fill_row_kinds(r, in, b->columns[0], err)) != 0) {
         pm_batch_free(b);
         return rc;
+    }
+    if (r->kind_off > 1) {
+        /* _SEQUENCE_NUMBER: read after the read columns, as the merge returns it too */
+        size_t at = r->read_type->field_count;
+        pm_column *c = at < in->column_count ? in->columns[at] : NULL;
+        if (c == NULL || c->width != 8) {
+            pm_batch_free(b);
+            return pm_err_set(err, PAIMON_EINVALID, "%s: a kind read lost _SEQUENCE_NUMBER",
+                              r->t->path);
+        }
+        in->columns[at] = NULL;
+        pm_column_free(b->columns[1]);
+        b->columns[1] = c;
+        pm_column_retype(c, b->type->fields[1].type);
     }
     for (size_t i = r->kind_off; i < r->out_count; i++) {
         pm_column *c = in->columns[i - r->kind_off];

@@ -60,6 +60,12 @@ PM_MUST_CHECK int pm_split_reader_open_kinds(pm_split_reader **out, paimon_table
                                              const int *columns, size_t column_count,
                                              int64_t batch_rows, paimon_error *err);
 
+/* Makes a change or keep-delete read of a primary-key table (kinds stored in the files) return
+ * `_SEQUENCE_NUMBER` BIGINT NOT NULL after `_ROW_KIND`: each row's sequence number as stored,
+ * or the merge result's (Java's KeyValue sequence number, `table-read.sequence-number.enabled`).
+ * Call before the first pm_split_reader_next(). */
+PM_MUST_CHECK int pm_split_reader_with_sequence(pm_split_reader *r, paimon_error *err);
+
 /* The next non-empty batch; PAIMON_ITEROVER at the end.  Caller owns `*out`. */
 PM_MUST_CHECK int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err);
 
