@@ -25,7 +25,6 @@ static const refused REFUSED[] = {
     {"scan.primary-branch", NULL, READ, "reads join another branch"},
     {"chain-table.enabled", "true", BOTH, "reads chain a snapshot branch and a delta branch"},
     {"key-value.sequence_number.enabled", "true", READ, "rows read carry their sequence number"},
-    {"incremental-to-auto-tag", NULL, READ, "batch reads return the changes up to a tag"},
     {"record-level.expire-time", NULL, WRITE, "compaction drops expired records"},
 };
 

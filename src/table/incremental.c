@@ -10,6 +10,8 @@
 #include "meta/options.h"
 #include "meta/snapshot.h"
 #include "table/scan_mode.h"
+#include "table/tag.h"
+#include "table/tag_auto.h"
 #include "util/alloc.h"
 #include "util/units.h"
 
@@ -221,6 +223,60 @@ done:
     return rc;
 }
 
+/* incremental-to-auto-tag (Java's IncrementalDiffStartingScanner.toEndAutoTag): the diff from
+ * the latest auto tag whose period is before END's to the auto tag END; empty when END does
+ * not exist or no earlier auto tag does. */
+PM_MUST_CHECK static int to_auto_tag(paimon_table *t, const pm_options *o, const char *name,
+                                     pm_incremental *out, paimon_error *err)
+{
+    pm_tag_period p;
+    pm_tag *end = NULL, **tags = NULL;
+    const pm_tag *start = NULL;
+    size_t count = 0;
+    int64_t end_ms = 0, start_ms = 0;
+    int rc = 0;
+
+    PM_TRY(pm_tag_period_from(o, &p, err));
+    if (name == NULL || !pm_tag_period_parse(&p, name, &end_ms)) {
+        rc = pm_err_set(err, PAIMON_EINVALID, "%s: Specified tag '%s' is not an auto-created tag.",
+                        t->path, name != NULL ? name : "");
+        goto done;
+    }
+    rc = pm_tag_read(t->fs, t->path, name, &end, err);
+    if (rc == PAIMON_ENOTFOUND) {
+        paimon_error_clear(err);
+        out->empty = true;
+        rc = 0;
+        goto done;
+    }
+    if (rc != 0)
+        goto done;
+    PM_TRY(pm_tag_read_all(t->fs, t->path, &tags, &count, err));
+    for (size_t i = 0; i < count; i++) {
+        int64_t ms;
+        if (pm_tag_period_parse(&p, tags[i]->name, &ms) && ms < end_ms &&
+            (start == NULL || ms > start_ms)) {
+            start = tags[i];
+            start_ms = ms;
+        }
+    }
+    if (start == NULL) {
+        out->empty = true;
+        goto done;
+    }
+    out->kind = PM_INCREMENTAL_DIFF;
+    out->start = start->snapshot->id;
+    out->end = end->snapshot->id;
+    out->empty = out->start == out->end;
+    if ((out->start_tag = pm_strdup(start->name)) == NULL ||
+        (out->end_tag = pm_strdup(name)) == NULL)
+        rc = pm_nomem(err);
+done:
+    pm_tag_free(end);
+    pm_tag_free_all(tags, count);
+    return rc;
+}
+
 int pm_incremental_resolve(paimon_table *t, const pm_options *o, pm_incremental *out,
                            paimon_error *err)
 {
@@ -243,8 +299,7 @@ int pm_incremental_resolve(paimon_table *t, const pm_options *o, pm_incremental 
     } else if (between_ts != NULL) {
         rc = between_timestamps(t, o, between_ts, out, err);
     } else {
-        rc = pm_err_set(err, PAIMON_EUNSUPPORTED,
-                        "%s: incremental-to-auto-tag is not supported by paimon-c", t->path);
+        rc = to_auto_tag(t, o, pm_options_get(o, "incremental-to-auto-tag"), out, err);
     }
     if (rc != 0)
         pm_incremental_release(out);

@@ -55,7 +55,8 @@ int pm_startup_mode_of(const pm_options *o, pm_startup_mode *out, paimon_error *
             *out = PM_STARTUP_FROM_FILE_CREATION_TIME;
         else if (has(o, "scan.creation-time-millis"))
             *out = PM_STARTUP_FROM_CREATION_TIMESTAMP;
-        else if (has(o, "incremental-between") || has(o, "incremental-between-timestamp"))
+        else if (has(o, "incremental-between") || has(o, "incremental-between-timestamp") ||
+                 has(o, "incremental-to-auto-tag"))
             *out = PM_STARTUP_INCREMENTAL;
         else
             *out = PM_STARTUP_LATEST_FULL;

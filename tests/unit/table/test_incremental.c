@@ -565,12 +565,80 @@ static void test_sequence_number(void **state)
     pm_free(path);
 }
 
+/* incremental-to-auto-tag=END: the diff from the auto tag of the latest period before END's
+ * to END (Java's IncrementalDiffStartingScanner.toEndAutoTag), so the same rows as
+ * incremental-between=START,END; tags that are no auto tag ("x") are skipped; empty when END
+ * does not exist or has no earlier auto tag; END must be an auto tag's name. */
+static void test_to_auto_tag(void **state)
+{
+    char *path = pm_test_table_path("autotag");
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    paimon_tag_options to = PAIMON_TAG_OPTIONS_INIT;
+    const char *pks[1] = {"k"};
+    const char *key[1] = {"incremental-to-auto-tag"};
+    const char *between[1] = {"incremental-between"};
+    const char *tags[4] = {"2026-12-01", "2026-12-03", "x", "2026-12-05"};
+    paimon_table *t = NULL;
+    paimon_error err = {0};
+    pm_strlist got, want;
+    (void)state;
+
+    co.columns = "k INT NOT NULL, v STRING";
+    co.primary_keys = pks;
+    co.primary_key_count = 1;
+    if (paimon_table_create(path, &co, &err) != 0)
+        fail_msg("create: %s", err.message);
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    for (int i = 0; i < 4; i++) {
+        char v[8];
+        const char *vs[3] = {v, "d", "-"};
+        snprintf(v, sizeof(v), "v%d", i);
+        /* key i new, key 0 updated, key i-1 deleted from the second commit on */
+        write_rows(t, (const int[]){i, 0, i - 1}, vs,
+                   (const int8_t[]){PAIMON_ROW_INSERT, PAIMON_ROW_INSERT, PAIMON_ROW_DELETE},
+                   i >= 2   ? 3
+                   : i == 1 ? 2
+                            : 1);
+        if (paimon_tag_create(t, tags[i], &to, &err) != 0)
+            fail_msg("tag: %s", err.message);
+    }
+    {
+        static const char *const cases[][2] = {
+            {"2026-12-05", "2026-12-03,2026-12-05"},
+            {"2026-12-03", "2026-12-01,2026-12-03"},
+        };
+        for (size_t c = 0; c < 2; c++) {
+            assert_int_equal(scan_rows(t, "audit_log", key, &cases[c][0], 1, NULL, 0, &got, &err),
+                             0);
+            assert_int_equal(
+                scan_rows(t, "audit_log", between, &cases[c][1], 1, NULL, 0, &want, &err), 0);
+            assert_true(want.count > 0);
+            assert_same(&want, &got, cases[c][0]);
+            pm_strlist_free(&got);
+            pm_strlist_free(&want);
+        }
+    }
+    /* the first auto tag, and one that does not exist: empty */
+    assert_int_equal(scan_rows(t, "audit_log", key, &tags[0], 1, NULL, 0, &got, &err), 0);
+    assert_int_equal(got.count, 0);
+    pm_strlist_free(&got);
+    assert_int_equal(
+        scan_rows(t, NULL, key, (const char *const[]){"2026-12-10"}, 1, NULL, 0, &got, &err), 0);
+    assert_int_equal(got.count, 0);
+    pm_strlist_free(&got);
+    assert_int_equal(scan_rows(t, NULL, key, &tags[2], 1, NULL, 0, &got, &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "Specified tag 'x' is not an auto-created tag."));
+    paimon_table_free(t);
+    pm_free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mode_resolution),
         cmocka_unit_test(test_incremental_models),
         cmocka_unit_test(test_sequence_number),
+        cmocka_unit_test(test_to_auto_tag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
