@@ -12,13 +12,11 @@
  *                    type other than table (format, object tables)
  *   read             scan.fallback-branch and scan.primary-branch (reads that join another
  *                    branch; writes go to main as in Java); key-value.sequence_number.enabled =
- *                    true (an extra sequence-number column in the rows read;
- *                    table-read.sequence-number.enabled is read by $audit_log and $binlog,
- *                    api/scan.c, and refused by their streaming reads, api/stream.c); options that pin what a batch read sees
- *                    (scan.snapshot-id, scan.tag-name, scan.timestamp-millis, scan.timestamp,
- *                    scan.watermark, scan.version, scan.file-creation-time-millis,
- *                    scan.creation-time-millis, incremental-between*, incremental-to-auto-tag,
- *                    and a scan.mode other than default, latest, latest-full or full)
+ *                    true (an extra sequence-number column in the rows read).
+ *                    table-read.sequence-number.enabled is read by the batch $audit_log and
+ *                    $binlog (api/scan.c) and refused by their streaming reads (api/stream.c)
+ *                    and diff-mode incremental reads; the scan modes and incremental reads
+ *                    are table/scan_mode.h and table/incremental.h
  *   change reads     postpone buckets (bucket = -2) without a changelog producer: Java's
  *                    streaming read returns the rows waiting in bucket-postpone
  *   write            record-level.expire-time (compaction drops expired records), besides

@@ -1,7 +1,9 @@
 /*
  * Incremental reads (behaviour.md §7.4): `incremental-between` ('START,END': two snapshot
  * ids, or two tag names) and `incremental-between-timestamp` ('T1,T2': epoch ms or local
- * timestamps), START exclusive and END inclusive, as Java 1.4.2's
+ * timestamps), START exclusive and END inclusive, and `incremental-to-auto-tag` (END an auto
+ * tag: the diff from the auto tag of the latest earlier period; empty without one or without
+ * END), as Java 1.4.2's
  * AbstractDataTableScan.createIncrementalStartingScanner resolves them, with its errors.
  *
  * `incremental-between-scan-mode` (diff: table/incremental_diff.h):
