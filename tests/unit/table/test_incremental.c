@@ -37,12 +37,23 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)(seed >> 33) % n;
 }
 
-static void write_commit(paimon_table *t, const combo *c, int records)
+/* Commits what `w` wrote and frees it. */
+static void commit_writer(paimon_table *t, paimon_writer *w)
 {
-    paimon_writer *w = NULL;
     paimon_commit_messages *m = NULL;
     paimon_error err = {0};
     int64_t id = 0;
+    assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
+    if (paimon_writer_prepare_commit(w, m, &err) != 0 || paimon_table_commit(t, m, NULL, &id, &err))
+        fail_msg("commit: %s", err.message);
+    paimon_commit_messages_free(m);
+    paimon_writer_free(w);
+}
+
+static void write_commit(paimon_table *t, const combo *c, int records)
+{
+    paimon_writer *w = NULL;
+    paimon_error err = {0};
     assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
     for (int i = 0; i < records; i++) {
         paimon_value row[3];
@@ -61,11 +72,7 @@ static void write_commit(paimon_table *t, const combo *c, int records)
         if (paimon_writer_write_row(w, row, 3, (int8_t)kind, &err) != 0)
             fail_msg("write: %s", err.message);
     }
-    assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
-    if (paimon_writer_prepare_commit(w, m, &err) != 0 || paimon_table_commit(t, m, NULL, &id, &err))
-        fail_msg("commit: %s", err.message);
-    paimon_commit_messages_free(m);
-    paimon_writer_free(w);
+    commit_writer(t, w);
 }
 
 /* The rows of a scan as JSON lines (columns as given), in read order. */
@@ -436,9 +443,7 @@ static void write_rows(paimon_table *t, const int *k, const char *const *v, cons
                        size_t n)
 {
     paimon_writer *w = NULL;
-    paimon_commit_messages *m = NULL;
     paimon_error err = {0};
-    int64_t id = 0;
     assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
     for (size_t i = 0; i < n; i++) {
         paimon_value row[2];
@@ -450,11 +455,7 @@ static void write_rows(paimon_table *t, const int *k, const char *const *v, cons
         if (paimon_writer_write_row(w, row, 2, kind[i], &err) != 0)
             fail_msg("write: %s", err.message);
     }
-    assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
-    if (paimon_writer_prepare_commit(w, m, &err) != 0 || paimon_table_commit(t, m, NULL, &id, &err))
-        fail_msg("commit: %s", err.message);
-    paimon_commit_messages_free(m);
-    paimon_writer_free(w);
+    commit_writer(t, w);
 }
 
 static void expect_rows(const pm_strlist *got, const char *const *want, size_t n, const char *what)
