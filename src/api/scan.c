@@ -5,6 +5,7 @@
  * and a source that walks every split in turn.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "api/api.h"
 #include "data/expr.h"
@@ -105,11 +106,19 @@ nomem:
 /* `table-read.sequence-number.enabled` of $audit_log / $binlog (Java reads the table's own
  * options; a dynamic option is refused there too).  Java only lets primary-key tables set it;
  * diff reads (incremental-between in diff mode) do not carry it here. */
-PM_MUST_CHECK static int read_sequence(const paimon_table *t, const pm_incremental *inc,
-                                       bool incremental, bool *out, paimon_error *err)
+PM_MUST_CHECK static int read_sequence(const paimon_table *t, const paimon_scan_options *o,
+                                       const pm_incremental *inc, bool incremental, bool *out,
+                                       paimon_error *err)
 {
     static const char KEY[] = "table-read.sequence-number.enabled";
-    int rc = pm_options_get_bool(&t->schema->options, KEY, out, err);
+    int rc;
+    for (size_t i = 0; i < o->option_count; i++)
+        if (o->option_keys != NULL && o->option_values != NULL && o->option_keys[i] != NULL &&
+            o->option_values[i] != NULL && strcmp(o->option_keys[i], KEY) == 0 &&
+            strcasecmp(o->option_values[i], "true") == 0)
+            return pm_err_set(err, PAIMON_EINVALID, "%s: %s is not supported by hint.", t->path,
+                              KEY);
+    rc = pm_options_get_bool(&t->schema->options, KEY, out, err);
     if (rc != 0 || !*out)
         return rc;
     if (t->schema->primary_keys.count == 0)
@@ -263,7 +272,8 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     s->batch_rows = o.batch_rows > 0 ? o.batch_rows : 4096;
     s->rows = kind == PM_SYS_AUDIT_LOG || kind == PM_SYS_BINLOG ? kind : PM_SYS_RO;
     if (s->rows != PM_SYS_RO)
-        PM_TRY(read_sequence(table, &inc, start.mode == PM_STARTUP_INCREMENTAL, &s->sequence, err));
+        PM_TRY(read_sequence(table, &o, &inc, start.mode == PM_STARTUP_INCREMENTAL, &s->sequence,
+                             err));
     if (start.mode == PM_STARTUP_INCREMENTAL && (o.system_table == NULL || s->rows != PM_SYS_RO)) {
         s->changes = true;
         if (inc.kind == PM_INCREMENTAL_DIFF && !inc.empty) {
