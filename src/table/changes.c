@@ -215,9 +215,7 @@ int pm_changes_check_range(paimon_table *t, const pm_schema *schema, int64_t fir
 
 /* ---- one snapshot's plan --------------------------------------------------------------------- */
 
-/* Partition, bucket, then the order the changes were made in (sequence numbers grow with
- * every flush of a bucket); the file name only breaks ties. */
-static int cmp_change_file(const void *pa, const void *pb)
+int pm_changes_cmp_file(const void *pa, const void *pb)
 {
     const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
     const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
@@ -312,7 +310,7 @@ PM_MUST_CHECK static int plan_changelog_files(paimon_table *t, pm_scan_plan *p, 
         }
         files[nfiles++] = live[i];
     }
-    qsort(files, nfiles, sizeof(*files), cmp_change_file);
+    qsort(files, nfiles, sizeof(*files), pm_changes_cmp_file);
     for (size_t start = 0, i = 1; start < nfiles; i++) {
         if (i == nfiles || files[i]->bucket != files[start]->bucket ||
             pm_avro_bytes_cmp(&files[i]->partition, &files[start]->partition) != 0) {

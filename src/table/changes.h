@@ -95,4 +95,10 @@ PM_MUST_CHECK int pm_changes_decoupled(const pm_schema *schema, bool *out, paimo
 PM_MUST_CHECK int pm_changes_read_point(paimon_table *t, bool decoupled, int64_t id,
                                         pm_snapshot **out, paimon_error *err);
 
+/* qsort order of `const pm_manifest_entry *` for reading changes: partition, bucket, then
+ * the order the changes were made in (sequence numbers grow with every flush of a bucket);
+ * the file name only breaks ties.  Change reads and incremental delta/changelog reads use it,
+ * so both give a key's changes in the order they were made. */
+int pm_changes_cmp_file(const void *pa, const void *pb);
+
 #endif /* PM_TABLE_CHANGES_H */

@@ -9,6 +9,7 @@
 #include "meta/file_entry.h"
 #include "meta/options.h"
 #include "meta/snapshot.h"
+#include "table/changes.h"
 #include "table/scan_mode.h"
 #include "table/tag.h"
 #include "table/tag_auto.h"
@@ -308,22 +309,6 @@ int pm_incremental_resolve(paimon_table *t, const pm_options *o, pm_incremental 
 
 /* ---- the plan of delta and changelog reads ------------------------------------------------ */
 
-static int cmp_file(const void *pa, const void *pb)
-{
-    const pm_manifest_entry *a = *(const pm_manifest_entry *const *)pa;
-    const pm_manifest_entry *b = *(const pm_manifest_entry *const *)pb;
-    int r = pm_avro_bytes_cmp(&a->partition, &b->partition);
-    if (r != 0)
-        return r;
-    if (a->bucket != b->bucket)
-        return a->bucket < b->bucket ? -1 : 1;
-    if (a->file.min_sequence_number != b->file.min_sequence_number)
-        return a->file.min_sequence_number < b->file.min_sequence_number ? -1 : 1;
-    if (a->file.max_sequence_number != b->file.max_sequence_number)
-        return a->file.max_sequence_number < b->file.max_sequence_number ? -1 : 1;
-    return strcmp(a->file.file_name, b->file.file_name);
-}
-
 int pm_incremental_plan(paimon_table *t, const pm_schema *schema, const pm_incremental *inc,
                         pm_scan_plan **out, paimon_error *err)
 {
@@ -396,7 +381,7 @@ int pm_incremental_plan(paimon_table *t, const pm_schema *schema, const pm_incre
         }
     }
     if (nfiles > 0)
-        qsort(files, nfiles, sizeof(*files), cmp_file);
+        qsort(files, nfiles, sizeof(*files), pm_changes_cmp_file);
     for (size_t start = 0, i = 1; start < nfiles; i++) {
         if (i == nfiles || files[i]->bucket != files[start]->bucket ||
             pm_avro_bytes_cmp(&files[i]->partition, &files[start]->partition) != 0) {
