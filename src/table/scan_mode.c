@@ -233,6 +233,23 @@ int pm_scan_parse_local_timestamp(const char *what, const char *text, int64_t *o
     return 0;
 }
 
+int pm_scan_timestamp_millis(const pm_options *o, int64_t *out, bool *set, paimon_error *err)
+{
+    const char *text = pm_options_get(o, "scan.timestamp");
+    int64_t v;
+    int rc = pm_options_get_i64_or(o, "scan.timestamp-millis", INT64_MIN, &v, err);
+    *set = false;
+    if (rc != 0)
+        return rc;
+    if (v == INT64_MIN && text != NULL)
+        rc = pm_scan_parse_local_timestamp("scan.timestamp", text, &v, err);
+    if (rc == 0 && v != INT64_MIN) {
+        *out = v;
+        *set = true;
+    }
+    return rc;
+}
+
 PM_MUST_CHECK static int i64_option(const pm_options *o, const char *key, int64_t *out,
                                     paimon_error *err)
 {
@@ -442,11 +459,8 @@ int pm_batch_start_resolve(paimon_table *t, const pm_options *o, pm_batch_start 
     }
     case PM_STARTUP_FROM_TIMESTAMP: {
         pm_snapshot *s = NULL;
-        if (has(o, "scan.timestamp-millis"))
-            PM_TRY(i64_option(o, "scan.timestamp-millis", &v, err));
-        else
-            PM_TRY(pm_scan_parse_local_timestamp("scan.timestamp",
-                                                 pm_options_get(o, "scan.timestamp"), &v, err));
+        bool set;
+        PM_TRY(pm_scan_timestamp_millis(o, &v, &set, err));
         out->snapshot.by = PM_SNAPSHOT_TIMESTAMP;
         out->snapshot.timestamp = v;
         rc = pm_table_select_snapshot(t, &out->snapshot, &s, err);

@@ -85,4 +85,10 @@ void pm_batch_start_release(pm_batch_start *s);
 PM_MUST_CHECK int pm_scan_parse_local_timestamp(const char *what, const char *text, int64_t *out,
                                                 paimon_error *err);
 
+/* Java's CoreOptions.scanTimestampMills, shared by batch and streaming starts:
+ * scan.timestamp-millis (or its fallback key) when set, else scan.timestamp parsed by
+ * pm_scan_parse_local_timestamp; *set false when neither is given. */
+PM_MUST_CHECK int pm_scan_timestamp_millis(const pm_options *o, int64_t *out, bool *set,
+                                           paimon_error *err);
+
 #endif /* PM_TABLE_SCAN_MODE_H */

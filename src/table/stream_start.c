@@ -8,6 +8,7 @@
 #include "meta/option_catalog.h"
 #include "meta/options.h"
 #include "meta/snapshot.h"
+#include "table/scan_mode.h"
 #include "util/error.h"
 
 #define NO_VALUE INT64_MIN
@@ -54,16 +55,14 @@ int pm_stream_mode_of(const pm_options *o, pm_stream_mode *out, paimon_error *er
     } else if (strcasecmp(mode, "compacted-full") == 0) {
         *out = PM_STREAM_COMPACTED_FULL;
     } else if (strcasecmp(mode, "from-timestamp") == 0) {
+        bool set;
         *out = PM_STREAM_FROM_TIMESTAMP;
-        if ((rc = opt_long(o, "scan.timestamp-millis", &v, err)) != 0)
+        if ((rc = pm_scan_timestamp_millis(o, &v, &set, err)) != 0)
             return rc;
-        if (v == NO_VALUE && has(o, "scan.timestamp"))
-            return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                              "scan.timestamp: a timestamp as text is not supported by "
-                              "streaming reads yet; set scan.timestamp-millis");
-        if (v == NO_VALUE)
+        if (!set)
             return pm_err_set(err, PAIMON_EINVALID,
-                              "scan.mode from-timestamp needs scan.timestamp-millis");
+                              "scan.mode from-timestamp needs scan.timestamp-millis or "
+                              "scan.timestamp");
     } else if (strcasecmp(mode, "from-snapshot") == 0) {
         *out = PM_STREAM_FROM_SNAPSHOT;
         if ((rc = opt_long(o, "scan.snapshot-id", &v, err)) != 0)
@@ -248,7 +247,8 @@ PM_MUST_CHECK static int by_mode(paimon_table *t, const pm_schema *schema, const
     case PM_STREAM_FROM_TIMESTAMP: {
         pm_changes_range r = {PM_CHANGES_FROM_TIMESTAMP, 0, 0};
         int64_t first, last;
-        if ((rc = opt_long(o, "scan.timestamp-millis", &r.from_value, err)) != 0 ||
+        bool set;
+        if ((rc = pm_scan_timestamp_millis(o, &r.from_value, &set, err)) != 0 ||
             (rc = pm_changes_resolve(t, &r, &first, &last, err)) != 0)
             return rc;
         out->kind = PM_STREAM_START_NEXT;

@@ -1,7 +1,9 @@
 /* Streaming reads: the start of every scan.mode (stream_start.c), the follow-up's skipping,
  * waiting and ending rules, and Java's errors for an expired next snapshot and a recreated
  * table (stream_scan.c), over hand-written snapshots in a memory file system. */
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "testlib.h"
 
@@ -122,6 +124,27 @@ static void test_modes(void **state)
         PM_STREAM_START_NEXT, 3);
     expect_start(t, (const char *[]){"scan.timestamp-millis", "9999", NULL}, PM_STREAM_START_NEXT,
                  8);
+    /* scan.timestamp as text: a local time in the process's zone (CoreOptions.
+     * scanTimestampMills); at UTC+8, 08:00:00.250 is 250 ms and 07:59:59 precedes all */
+    setenv("TZ", "Asia/Shanghai", 1);
+    tzset();
+    expect_start(t, (const char *[]){"scan.timestamp", "1970-01-01 08:00:00.250", NULL},
+                 PM_STREAM_START_NEXT, 5);
+    expect_start(t,
+                 (const char *[]){"scan.mode", "from-timestamp", "scan.timestamp",
+                                  "1970-01-01 07:59:59", NULL},
+                 PM_STREAM_START_NEXT, 3);
+    /* scan.timestamp-millis wins over the text */
+    expect_start(t,
+                 (const char *[]){"scan.timestamp-millis", "9999", "scan.timestamp",
+                                  "1970-01-01 08:00:00.250", NULL},
+                 PM_STREAM_START_NEXT, 8);
+    expect_error(t, (const char *[]){"scan.timestamp", "noon", NULL}, PAIMON_EINVALID,
+                 "option scan.timestamp: 'noon' is not a timestamp");
+    setenv("TZ", "UTC", 1);
+    tzset();
+    expect_start(t, (const char *[]){"scan.timestamp", "1970-01-01 00:00:00.250", NULL},
+                 PM_STREAM_START_NEXT, 5);
     /* from-snapshot: changes from max(id, earliest) */
     expect_start(t, (const char *[]){"scan.snapshot-id", "1", NULL}, PM_STREAM_START_NEXT, 3);
     expect_start(t, (const char *[]){"scan.snapshot-id", "6", NULL}, PM_STREAM_START_NEXT, 6);
