@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "table/file_reader.h"
 #include "util/alloc.h"
 
 struct pm_binlog {
@@ -22,7 +23,15 @@ int pm_binlog_type(const pm_type *changes, pm_type **out, paimon_error *err)
     if (pm_type_row_add(row, changes->fields[0].id, "rowkind", kind) != 0)
         goto nomem;
     for (size_t i = 1; i < changes->field_count; i++) {
-        pm_type *array = pm_type_new(PM_TYPE_ARRAY);
+        pm_type *array;
+        if (changes->fields[i].id == PM_SEQUENCE_NUMBER_ID) { /* a value, as in BinlogTable */
+            pm_type *seq = pm_type_clone(changes->fields[i].type);
+            if (seq == NULL ||
+                pm_type_row_add(row, changes->fields[i].id, changes->fields[i].name, seq) != 0)
+                goto nomem;
+            continue;
+        }
+        array = pm_type_new(PM_TYPE_ARRAY);
         pm_type *element = pm_type_clone(changes->fields[i].type);
         if (array == NULL || element == NULL) {
             pm_type_free(array);
@@ -82,6 +91,12 @@ PM_MUST_CHECK static int emit(pm_batch *out, const char *kind, const pm_batch *a
         return pm_nomem(err);
     for (size_t c = 1; c < out->column_count; c++) {
         pm_column *array = out->columns[c];
+        /* _SEQUENCE_NUMBER: the first row's (BinlogTable.convertToArray) */
+        if (out->type->fields[c].id == PM_SEQUENCE_NUMBER_ID) {
+            if (pm_column_append_from(array, a->columns[c], i) != 0)
+                return pm_nomem(err);
+            continue;
+        }
         if (pm_column_append_from(array->children[0], a->columns[c], i) != 0 ||
             (b != NULL && pm_column_append_from(array->children[0], b->columns[c], j) != 0) ||
             pm_column_list_end(array, true) != 0)

@@ -21,7 +21,9 @@
 typedef struct pm_binlog pm_binlog;
 
 /* The binlog ROW type of a change type (kind first, then the data columns): column 0 renamed
- * `rowkind`, every other column an ARRAY of its type made nullable.  Caller owns `*out`. */
+ * `rowkind`, every other column an ARRAY of its type made nullable, except `_SEQUENCE_NUMBER`
+ * (table-read.sequence-number.enabled), which stays a value: a packed row carries the -U's.
+ * Caller owns `*out`. */
 PM_MUST_CHECK int pm_binlog_type(const pm_type *changes, pm_type **out, paimon_error *err);
 
 /* A converter to `type` (a pm_binlog_type; borrowed, it must outlive the converter) that

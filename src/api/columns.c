@@ -2,8 +2,10 @@
 #include "api/columns.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "api/api.h"
+#include "meta/options.h"
 #include "table/file_reader.h"
 #include "util/alloc.h"
 
@@ -94,4 +96,52 @@ done:
     pm_type_free(kind);
     pm_type_free(type);
     return rc;
+}
+
+int pm_api_read_sequence(const paimon_table *t, const char *const *keys, const char *const *values,
+                         size_t count, bool *out, paimon_error *err)
+{
+    static const char KEY[] = "table-read.sequence-number.enabled";
+    int rc;
+    *out = false;
+    for (size_t i = 0; i < count; i++)
+        if (keys != NULL && values != NULL && keys[i] != NULL && values[i] != NULL &&
+            strcmp(keys[i], KEY) == 0 && strcasecmp(values[i], "true") == 0)
+            return pm_err_set(err, PAIMON_EINVALID, "%s: %s is not supported by hint.", t->path,
+                              KEY);
+    rc = pm_options_get_bool(&t->schema->options, KEY, out, err);
+    if (rc != 0 || !*out)
+        return rc;
+    if (t->schema->primary_keys.count == 0)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "%s: option %s is set on a table without primary keys (sequence "
+                          "numbers exist only in primary-key tables)",
+                          t->path, KEY);
+    return 0;
+}
+
+int pm_api_columns_add_sequence(pm_api_columns *c, paimon_error *err)
+{
+    pm_type *t = pm_type_new(PM_TYPE_ROW), *seq = pm_type_new(PM_TYPE_BIGINT);
+    if (t == NULL || seq == NULL)
+        goto nomem;
+    t->nullable = false;
+    seq->nullable = false;
+    for (size_t i = 0; i < c->type->field_count; i++) {
+        const pm_field *f = &c->type->fields[i];
+        if (pm_type_row_add(t, f->id, f->name, pm_type_clone(f->type)) != 0)
+            goto nomem;
+        if (i == 0) { /* after the kind */
+            pm_type *q = seq;
+            seq = NULL;
+            if (pm_type_row_add(t, PM_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", q) != 0)
+                goto nomem;
+        }
+    }
+    pm_api_columns_release(c);
+    return pm_api_columns_init(c, t, err); /* takes `t` */
+nomem:
+    pm_type_free(seq);
+    pm_type_free(t);
+    return pm_nomem(err);
 }

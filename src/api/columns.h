@@ -6,9 +6,11 @@
 #ifndef PM_API_COLUMNS_H
 #define PM_API_COLUMNS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "data/types.h"
+#include "table/table.h"
 #include "util/error.h"
 
 typedef struct pm_api_columns {
@@ -36,5 +38,17 @@ PM_MUST_CHECK int pm_api_change_columns(const pm_type *row, const char *kind_nam
                                         const char *const *names, size_t count, int **columns,
                                         size_t *column_count, pm_api_columns *out,
                                         paimon_error *err);
+
+/* `table-read.sequence-number.enabled` of a $audit_log or $binlog read (Java's AuditLogTable):
+ * the table's own option into *out.  The read's options `keys`/`values[0..count)` setting it
+ * true is PAIMON_EINVALID (Java refuses it as a hint), and so is a table without primary keys
+ * setting it (sequence numbers exist only there). */
+PM_MUST_CHECK int pm_api_read_sequence(const paimon_table *t, const char *const *keys,
+                                       const char *const *values, size_t count, bool *out,
+                                       paimon_error *err);
+
+/* Adds `_SEQUENCE_NUMBER` BIGINT NOT NULL after the kind column of `c` (the split reader's
+ * place for it, pm_split_reader_with_sequence). */
+PM_MUST_CHECK int pm_api_columns_add_sequence(pm_api_columns *c, paimon_error *err);
 
 #endif /* PM_API_COLUMNS_H */

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "api/api.h"
+#include "api/columns.h"
 #include "data/expr.h"
 #include "meta/partition.h"
 #include "table/file_reader.h"
@@ -110,27 +111,14 @@ PM_MUST_CHECK static int read_sequence(const paimon_table *t, const paimon_scan_
                                        const pm_incremental *inc, bool incremental, bool *out,
                                        paimon_error *err)
 {
-    static const char KEY[] = "table-read.sequence-number.enabled";
-    int rc;
-    for (size_t i = 0; i < o->option_count; i++)
-        if (o->option_keys != NULL && o->option_values != NULL && o->option_keys[i] != NULL &&
-            o->option_values[i] != NULL && strcmp(o->option_keys[i], KEY) == 0 &&
-            strcasecmp(o->option_values[i], "true") == 0)
-            return pm_err_set(err, PAIMON_EINVALID, "%s: %s is not supported by hint.", t->path,
-                              KEY);
-    rc = pm_options_get_bool(&t->schema->options, KEY, out, err);
+    int rc = pm_api_read_sequence(t, o->option_keys, o->option_values, o->option_count, out, err);
     if (rc != 0 || !*out)
         return rc;
-    if (t->schema->primary_keys.count == 0)
-        return pm_err_set(err, PAIMON_EINVALID,
-                          "%s: option %s is set on a table without primary keys (sequence "
-                          "numbers exist only in primary-key tables)",
-                          t->path, KEY);
     if (incremental && inc->kind == PM_INCREMENTAL_DIFF && !inc->empty)
         return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                          "%s: option %s = true is not supported by paimon-c for incremental "
-                          "reads in diff mode",
-                          t->path, KEY);
+                          "%s: option table-read.sequence-number.enabled = true is not supported "
+                          "by paimon-c for incremental reads in diff mode",
+                          t->path);
     return 0;
 }
 

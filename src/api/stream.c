@@ -42,6 +42,7 @@ struct paimon_stream {
     pm_api_columns cols; /* _ROW_KIND (rowkind for $audit_log), then the data columns */
     bool audit_log;      /* read as `$audit_log`: the kind is a value, every row +I */
     bool binlog;         /* read as `$binlog`: cols is the binlog shape of `inner` */
+    bool sequence;       /* _SEQUENCE_NUMBER after the kind (table-read.sequence-number.*) */
     pm_type *inner;      /* the change shape of the rows (kind, then the columns) */
     int64_t batch_rows;
     pm_scan_plan *plan; /* the current snapshot's, until a cursor takes it */
@@ -58,6 +59,7 @@ typedef struct stream_source {
     bool full;
     bool audit_log;    /* name the kind column `rowkind` in every batch */
     pm_binlog *binlog; /* $binlog: the converter (owned), or NULL */
+    bool sequence;     /* read _SEQUENCE_NUMBER after the kind */
     pm_type *inner;    /* the change shape: kind, then the columns (owned) */
     int *columns;      /* owned */
     size_t column_count;
@@ -100,6 +102,12 @@ PM_MUST_CHECK static int inner_next(stream_source *s, pm_batch **out, paimon_err
             else
                 rc = pm_split_reader_open_kinds(&s->reader, s->table, s->plan, sp, s->columns,
                                                 s->column_count, s->batch_rows, err);
+            /* AuditLogTable reads its sequence numbers in every read, first plan or not */
+            if (rc == 0 && s->sequence &&
+                (rc = pm_split_reader_with_sequence(s->reader, err)) != 0) {
+                pm_split_reader_free(s->reader);
+                s->reader = NULL;
+            }
             if (rc != 0)
                 return rc;
         }
@@ -187,19 +195,12 @@ PM_MUST_CHECK static int read_options(const paimon_stream *st, const paimon_stre
 PM_MUST_CHECK static int check_system_table(const paimon_table *t, const char *name,
                                             bool *audit_log, bool *binlog, paimon_error *err)
 {
-    const char *seq = pm_schema_option(t->schema, "table-read.sequence-number.enabled");
     *audit_log = false;
     *binlog = false;
     if (name == NULL)
         return 0;
     *audit_log = strcasecmp(name, "audit_log") == 0;
     *binlog = strcasecmp(name, "binlog") == 0;
-    if ((*audit_log || *binlog) && seq != NULL && strcasecmp(seq, "true") == 0)
-        return pm_err_set(err, PAIMON_EUNSUPPORTED,
-                          "%s$%s: option table-read.sequence-number.enabled = true is not "
-                          "supported by paimon-c in streaming reads (batch reads carry "
-                          "_SEQUENCE_NUMBER)",
-                          t->path, name);
     if (*audit_log || *binlog)
         return 0;
     return pm_err_set(err, PAIMON_EUNSUPPORTED,
@@ -251,6 +252,11 @@ PAIMON_API int paimon_stream_open(paimon_stream **out, paimon_table *table,
     PM_TRY(check_system_table(table, o->system_table, &st->audit_log, &st->binlog, err));
     PM_TRY(pm_api_change_columns(st->schema->row, st->audit_log ? "rowkind" : NULL, o->columns,
                                  o->column_count, &st->columns, &st->column_count, &st->cols, err));
+    if (st->audit_log || st->binlog)
+        PM_TRY(pm_api_read_sequence(table, o->option_keys, o->option_values, o->option_count,
+                                    &st->sequence, err));
+    if (st->sequence)
+        PM_TRY(pm_api_columns_add_sequence(&st->cols, err));
     if ((st->inner = pm_type_clone(st->cols.type)) == NULL) {
         rc = pm_nomem(err);
         goto done;
@@ -397,6 +403,7 @@ PAIMON_API int paimon_stream_cursor(paimon_cursor **out, paimon_stream *st, paim
     s->table = st->table;
     s->full = st->full;
     s->audit_log = st->audit_log;
+    s->sequence = st->sequence;
     s->column_count = st->column_count;
     s->batch_rows = st->batch_rows;
     s->columns = pm_calloc(st->column_count + 1, sizeof(int));

@@ -13,9 +13,9 @@
  *   read             scan.fallback-branch and scan.primary-branch (reads that join another
  *                    branch; writes go to main as in Java); key-value.sequence_number.enabled =
  *                    true (an extra sequence-number column in the rows read).
- *                    table-read.sequence-number.enabled is read by the batch $audit_log and
- *                    $binlog (api/scan.c) and refused by their streaming reads (api/stream.c)
- *                    and diff-mode incremental reads; the scan modes and incremental reads
+ *                    table-read.sequence-number.enabled is read by $audit_log and $binlog,
+ *                    batch (api/scan.c) and streaming (api/stream.c), and refused by
+ *                    diff-mode incremental reads; the scan modes and incremental reads
  *                    are table/scan_mode.h and table/incremental.h
  *   change reads     postpone buckets (bucket = -2) without a changelog producer: Java's
  *                    streaming read returns the rows waiting in bucket-postpone

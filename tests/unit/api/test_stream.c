@@ -12,18 +12,15 @@
 #include "paimon.h"
 #include "util/alloc.h"
 
-/* Commits one row (id, v) to the table at `path` through a second handle. */
-static void commit_row(const char *path, int64_t id, const char *v)
+/* Commits JSON lines to the table at `path` through a second handle. */
+static void commit_jsonl(const char *path, const char *lines)
 {
-    char line[64];
     paimon_table *t;
     paimon_writer *w;
     paimon_input *in;
     paimon_commit_messages *m;
     paimon_error err;
-    FILE *f;
-    snprintf(line, sizeof(line), "{\"id\":%lld,\"v\":\"%s\"}\n", (long long)id, v);
-    f = fmemopen(line, strlen(line), "r");
+    FILE *f = fmemopen((void *)lines, strlen(lines), "r");
     assert_int_equal(paimon_table_open(&t, path, &err), 0);
     assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
     assert_int_equal(paimon_input_open(&in, w, f, "jsonl", &err), 0);
@@ -36,6 +33,33 @@ static void commit_row(const char *path, int64_t id, const char *v)
     paimon_writer_free(w);
     paimon_table_free(t);
     fclose(f);
+}
+
+/* Commits one row (id, v). */
+static void commit_row(const char *path, int64_t id, const char *v)
+{
+    char line[64];
+    snprintf(line, sizeof(line), "{\"id\":%lld,\"v\":\"%s\"}\n", (long long)id, v);
+    commit_jsonl(path, line);
+}
+
+/* The rows of the current snapshot as JSON lines. */
+static void read_json(paimon_stream *st, char *out, size_t cap)
+{
+    paimon_cursor *cur;
+    paimon_error err;
+    const char *row;
+    size_t len;
+    int rc;
+    out[0] = '\0';
+    assert_int_equal(paimon_stream_cursor(&cur, st, &err), 0);
+    while ((rc = paimon_cursor_next(cur, &err)) == 0) {
+        size_t used = strlen(out);
+        assert_int_equal(paimon_cursor_row_json(cur, &row, &len, &err), 0);
+        snprintf(out + used, cap - used, "%.*s\n", (int)len, row);
+    }
+    assert_int_equal(rc, PAIMON_ITEROVER);
+    paimon_cursor_free(cur);
 }
 
 /* The rows of the current snapshot as "KIND:id:v;" text. */
@@ -253,8 +277,89 @@ static void test_follow(void **state)
     pm_free(path);
 }
 
+/* table-read.sequence-number.enabled: $audit_log and $binlog streams carry each row's
+ * _SEQUENCE_NUMBER after rowkind in the full phase and in the follow-up (AuditLogTable adds
+ * it to every read); a packed binlog +U carries its -U's. */
+static void test_sequence_number(void **state)
+{
+    char *path = pm_test_table_path("stream-seq"), rows[1024];
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *pks[1] = {"id"},
+               *keys[3] = {"bucket", "changelog-producer", "table-read.sequence-number.enabled"},
+               *vals[3] = {"1", "input", "true"};
+    paimon_table *t;
+    paimon_stream *st;
+    paimon_stream_snapshot info;
+    paimon_stream_options o = PAIMON_STREAM_OPTIONS_INIT;
+    paimon_error err;
+    (void)state;
+    co.columns = "id BIGINT, v STRING";
+    co.primary_keys = pks;
+    co.primary_key_count = 1;
+    co.option_keys = keys;
+    co.option_values = vals;
+    co.option_count = 3;
+    assert_int_equal(paimon_table_create(path, &co, &err), 0);
+    commit_row(path, 1, "a"); /* sequence 0 */
+    commit_row(path, 2, "b"); /* 1 */
+    commit_row(path, 1, "c"); /* 2 */
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+
+    o.system_table = "audit_log";
+    assert_int_equal(paimon_stream_open(&st, t, &o, &err), 0);
+    assert_int_equal(paimon_stream_column_count(st), 4);
+    assert_string_equal(paimon_stream_column_name(st, 1), "_SEQUENCE_NUMBER");
+    assert_string_equal(paimon_stream_column_type(st, 1), "BIGINT NOT NULL");
+    assert_int_equal(paimon_stream_next(st, 0, &info, &err), 0); /* full: snapshot 3 merged */
+    assert_int_equal(info.full, 1);
+    read_json(st, rows, sizeof(rows));
+    assert_string_equal(rows, "{\"rowkind\":\"+I\",\"_SEQUENCE_NUMBER\":2,\"id\":1,\"v\":\"c\"}\n"
+                              "{\"rowkind\":\"+I\",\"_SEQUENCE_NUMBER\":1,\"id\":2,\"v\":\"b\"}\n");
+    commit_jsonl(path, "{\"_ROW_KIND\":\"-U\",\"id\":2,\"v\":\"b\"}\n"
+                       "{\"_ROW_KIND\":\"+U\",\"id\":2,\"v\":\"d\"}\n"); /* 3, 4 */
+    assert_int_equal(paimon_stream_next(st, 5000, &info, &err), 0);      /* the follow-up */
+    assert_int_equal(info.full, 0);
+    read_json(st, rows, sizeof(rows));
+    assert_string_equal(rows, "{\"rowkind\":\"-U\",\"_SEQUENCE_NUMBER\":3,\"id\":2,\"v\":\"b\"}\n"
+                              "{\"rowkind\":\"+U\",\"_SEQUENCE_NUMBER\":4,\"id\":2,\"v\":\"d\"}\n");
+    paimon_stream_free(st);
+
+    /* $binlog with a column selection: the sequence number stays a value */
+    o = (paimon_stream_options)PAIMON_STREAM_OPTIONS_INIT;
+    o.system_table = "binlog";
+    o.from = PAIMON_CHANGES_FROM_SNAPSHOT;
+    o.from_value = 4;
+    o.to_snapshot = 4;
+    {
+        const char *cols[] = {"v"};
+        o.columns = cols;
+        o.column_count = 1;
+        assert_int_equal(paimon_stream_open(&st, t, &o, &err), 0);
+    }
+    assert_string_equal(paimon_stream_column_type(st, 1), "BIGINT NOT NULL");
+    assert_string_equal(paimon_stream_column_type(st, 2), "ARRAY<STRING>");
+    assert_int_equal(paimon_stream_next(st, 0, &info, &err), 0);
+    read_json(st, rows, sizeof(rows));
+    assert_string_equal(rows, "{\"rowkind\":\"+U\",\"_SEQUENCE_NUMBER\":3,\"v\":[\"b\",\"d\"]}\n");
+    assert_int_equal(paimon_stream_next(st, 0, &info, &err), PAIMON_ITEROVER);
+    paimon_stream_free(st);
+
+    /* Java refuses it as a dynamic option */
+    o = (paimon_stream_options)PAIMON_STREAM_OPTIONS_INIT;
+    o.system_table = "audit_log";
+    o.option_keys = keys + 2;
+    o.option_values = vals + 2;
+    o.option_count = 1;
+    assert_int_equal(paimon_stream_open(&st, t, &o, &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "is not supported by hint."));
+    paimon_table_free(t);
+    pm_test_rmtree(path);
+    pm_free(path);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_follow)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_follow),
+                                       cmocka_unit_test(test_sequence_number)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
