@@ -64,6 +64,8 @@ struct pm_fs {
                         paimon_error *err);
     /* Names (not paths) of the entries of `dir`, unsorted; files and directories alike. */
     int (*list)(pm_fs *fs, const char *dir, pm_strlist *names, paimon_error *err);
+    /* A file, or a directory only when it has no entries (never recursive: a directory
+     * with entries fails, PAIMON_EIO on local and memory). */
     int (*remove)(pm_fs *fs, const char *path, paimon_error *err);
     /* *kind: 0 absent, 1 file, 2 directory. */
     int (*stat)(pm_fs *fs, const char *path, int *kind, uint64_t *size, paimon_error *err);

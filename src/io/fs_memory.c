@@ -300,7 +300,9 @@ PM_MUST_CHECK static int mem_remove(pm_fs *fs, const char *path, paimon_error *e
     int rc = 0;
     pthread_mutex_lock(&m->lock);
     idx = find(m, path);
-    if (idx < 0)
+    if ((idx < 0 || m->files[idx].is_dir) && has_children(m, path))
+        rc = pm_err_set(err, PAIMON_EIO, "%s: remove: Directory not empty", path);
+    else if (idx < 0)
         rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such file or directory", path);
     else
         drop(m, (size_t)idx);

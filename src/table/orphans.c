@@ -163,8 +163,8 @@ static void note(sweep *s, int rc, const paimon_error *e)
     }
 }
 
-/* One file: old enough and unreferenced, it goes. */
-static void consider(sweep *s, which w, const char *path, const char *name)
+/* One file: old enough and unreferenced, it goes; true when it went (or would, dry). */
+static bool consider(sweep *s, which w, const char *path, const char *name)
 {
     paimon_error e = {0, {0}};
     int kind = 0;
@@ -172,37 +172,63 @@ static void consider(sweep *s, which w, const char *path, const char *name)
     int64_t mtime = 0;
     int rc;
     if (!pm_file_name_is_plain(name) || !is_candidate(s, w, name))
-        return;
+        return false;
     if ((rc = s->fs->stat(s->fs, path, &kind, &size, &e)) != 0 || kind != 1) {
         note(s, rc, &e); /* a directory (kind 2) or gone (0): not ours */
-        return;
+        return false;
     }
     if ((rc = s->fs->mtime(s->fs, path, &mtime, &e)) != 0) {
         if (rc != PAIMON_ENOTFOUND)
             note(s, rc, &e);
-        return;
+        return false;
     }
     if (mtime >= s->cutoff)
-        return;
+        return false;
     if (!s->args->dry_run && (rc = s->fs->remove(s->fs, path, &e)) != 0) {
         if (rc != PAIMON_ENOTFOUND)
             note(s, rc, &e);
-        return;
+        return false;
     }
     s->count++;
     s->bytes += size;
     if (s->args->on_file != NULL)
         s->args->on_file(s->args->ctx, path, size);
+    return true;
+}
+
+/* A data directory left with no entries by the sweep (`emptied`), or found empty and last
+ * modified before the cutoff, goes as Java's LocalOrphanFilesClean removes it: with a
+ * non-recursive delete (fs.h: remove() of a directory with entries fails), which keeps a
+ * directory that a writer filled meanwhile; a failure only keeps it.  A dry run reports it
+ * (path with a trailing '/', size 0) without touching it.  True when it went (would go). */
+static bool remove_empty_dir(sweep *s, const char *dir, bool emptied)
+{
+    paimon_error e = {0, {0}};
+    int64_t mtime = 0;
+    if (!emptied && (s->fs->mtime(s->fs, dir, &mtime, &e) != 0 || mtime >= s->cutoff))
+        return false;
+    if (!s->args->dry_run && s->fs->remove(s->fs, dir, &e) != 0)
+        return false;
+    s->count++;
+    if (s->args->on_file != NULL) {
+        char *shown = pm_path_join(dir, "");
+        s->args->on_file(s->args->ctx, shown != NULL ? shown : dir, 0);
+        pm_free(shown);
+    }
+    return true;
 }
 
 /* The files of `dir` (a missing directory has none); `walk` > 0 descends into partition
- * directories that many levels, then into bucket directories (the data layout). */
-static void sweep_dir(sweep *s, which w, const char *dir, int walk)
+ * directories that many levels, then into bucket directories (the data layout).  `top` is
+ * a root, never removed; below it, an emptied data directory goes (remove_empty_dir).
+ * True when `dir` went (or would, dry). */
+static bool sweep_dir(sweep *s, which w, const char *dir, int walk, bool top)
 {
     pm_strlist names;
     paimon_error e = {0, {0}};
     int kind = 0;
     uint64_t size = 0;
+    size_t gone = 0, total;
     int rc;
 
     pm_strlist_init(&names);
@@ -211,7 +237,7 @@ static void sweep_dir(sweep *s, which w, const char *dir, int walk)
         if (rc != PAIMON_ENOTFOUND)
             note(s, rc, &e);
         pm_strlist_free(&names);
-        return;
+        return false;
     }
     pm_strlist_sort(&names);
     for (size_t i = 0; i < names.count; i++) {
@@ -219,17 +245,22 @@ static void sweep_dir(sweep *s, which w, const char *dir, int walk)
         char *path = pm_path_join(dir, name);
         if (path == NULL) {
             note(s, pm_nomem(&e), &e);
-            break;
+            pm_strlist_free(&names);
+            return false;
         }
         if (walk > 0 && strchr(name, '=') != NULL && pm_file_name_is_plain(name))
-            sweep_dir(s, w, path, walk - 1);
+            gone += sweep_dir(s, w, path, walk - 1, false);
         else if (walk == 0 && strncmp(name, "bucket-", 7) == 0 && pm_file_name_is_plain(name))
-            sweep_dir(s, w, path, -1);
+            gone += sweep_dir(s, w, path, -1, false);
         else if (walk < 0)
-            consider(s, w, path, name);
+            gone += consider(s, w, path, name);
         pm_free(path);
     }
+    total = names.count;
     pm_strlist_free(&names);
+    if (top || w != DATA_DIR || gone < total)
+        return false;
+    return remove_empty_dir(s, dir, gone > 0);
 }
 
 /* The data root: the table, or its data-file.path-directory (checked by file_path.h). */
@@ -279,7 +310,7 @@ static void sweep_external(sweep *s, const pm_schema *schema)
         one.len = 0;
         if (len > 0 && pm_buf_append(&one, q, len) == 0 && pm_buf_putc(&one, '\0') == 0 &&
             (dir = local_root((const char *)one.data)) != NULL)
-            sweep_dir(s, DATA_DIR, dir, (int)schema->partition_keys.count);
+            (void)sweep_dir(s, DATA_DIR, dir, (int)schema->partition_keys.count, true);
         if (end == NULL)
             break;
     }
@@ -329,10 +360,10 @@ int pm_table_remove_orphans(pm_fs *fs, const char *table, const pm_orphan_args *
         char *dir = pm_table_file(table, DIRS[i].dir, NULL);
         if (dir == NULL)
             PM_TRY(pm_nomem(err));
-        sweep_dir(&s, DIRS[i].w, dir, -1);
+        (void)sweep_dir(&s, DIRS[i].w, dir, -1, true);
         pm_free(dir);
     }
-    sweep_dir(&s, DATA_DIR, pm_buf_cstr(&root), (int)schema->partition_keys.count);
+    (void)sweep_dir(&s, DATA_DIR, pm_buf_cstr(&root), (int)schema->partition_keys.count, true);
     if (pm_file_path_check_options(&schema->options, NULL) == 0) /* roots as create checks them */
         sweep_external(&s, schema);
     rc = s.rc;

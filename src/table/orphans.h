@@ -17,7 +17,10 @@
  * with '=') down to `bucket-*` directories under the table (or its
  * data-file.path-directory), and the same way under each root of data-file.external-paths
  * that is on the local file system (`file:` URIs; roots elsewhere are not listed), as Java
- * lists them; directories are never deleted.  Tables with branches are refused (their
+ * lists them.  A bucket or partition directory below a data root that the sweep emptied
+ * (or found empty and older than the cutoff) is removed afterwards, with the file system's
+ * non-recursive remove, as Java does; it is reported through on_file with a trailing '/'
+ * and size 0, and counted in `*count`.  Other directories are never deleted.  Tables with branches are refused (their
  * references are not read): PAIMON_EUNSUPPORTED.
  *
  * A failed deletion does not stop the sweep; the first failure is returned after it, and
@@ -40,8 +43,8 @@ typedef struct pm_orphan_args {
     void *ctx;
 } pm_orphan_args;
 
-/* Sweeps `table`.  `*count` and `*bytes` (may be NULL) receive the files deleted (or found,
- * in a dry run) and their total size. */
+/* Sweeps `table`.  `*count` and `*bytes` (may be NULL) receive the files and directories
+ * deleted (or found, in a dry run) and the files' total size. */
 PM_MUST_CHECK int pm_table_remove_orphans(pm_fs *fs, const char *table, const pm_orphan_args *args,
                                           uint64_t *count, uint64_t *bytes, paimon_error *err);
 

@@ -86,6 +86,21 @@ static void contract(pm_fs *fs, const char *root)
     pm_strlist_free(&names);
     assert_int_equal(fs->remove(fs, b, &err), 0);
     assert_int_equal(fs->remove(fs, b, &err), PAIMON_ENOTFOUND);
+    /* a directory goes only when empty: remove is never recursive */
+    assert_int_equal(fs->remove(fs, d1, &err), PAIMON_EIO);
+    assert_int_equal(pm_fs_exists(fs, a, &exists, &err), 0);
+    assert_true(exists);
+    assert_int_equal(fs->remove(fs, a, &err), 0);
+    {
+        char *d2 = join(root, "d1/d2");
+        int r2 = fs->remove(fs, d2, &err), r1 = fs->remove(fs, d1, &err);
+        /* memory directories without an entry of their own vanish with their last file */
+        assert_true(r2 == 0 || (r2 == PAIMON_ENOTFOUND && strcmp(fs->name, "memory") == 0));
+        assert_true(r1 == 0 || (r1 == PAIMON_ENOTFOUND && strcmp(fs->name, "memory") == 0));
+        assert_int_equal(fs->stat(fs, d1, &kind, &size, &err), 0);
+        assert_int_equal(kind, 0);
+        pm_free(d2);
+    }
     pm_free(a);
     pm_free(b);
     pm_free(d1);

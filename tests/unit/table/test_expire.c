@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "life_util.h"
 #include "table_files.h"
 #include "table_state.h"
 #include "testlib.h"
@@ -644,6 +645,66 @@ static void test_consumer_expiration(void **state)
 }
 
 /* Every commit expires with the table's options (step 4 of table/maintain.c). */
+/* snapshot.clean-empty-directories, as Java's FileDeletionBase.cleanEmptyDirectories:
+ * when expiration deletes the last data file of a bucket, the bucket directory and then the
+ * emptied partition directories go; a directory that keeps a file stays; with the option
+ * off (the default) every directory stays. */
+static void check_clean_empty_dirs(bool clean)
+{
+    char *t = pm_test_table_path(clean ? "expire_dirs_on" : "expire_dirs_off");
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *parts[2] = {"p", "q"};
+    const char *keys[3] = {"write-only", "dynamic-partition-overwrite",
+                           "snapshot.clean-empty-directories"};
+    const char *vals[3] = {"true", "false", clean ? "true" : "false"};
+    paimon_error err;
+    pm_expire_config c;
+    pm_expire_result r;
+    co.columns = "id BIGINT, p INT, q INT";
+    co.partition_keys = parts;
+    co.partition_key_count = 2;
+    co.option_keys = keys;
+    co.option_values = vals;
+    co.option_count = 3;
+    if (paimon_table_create(t, &co, &err) != 0)
+        fail_msg("%s", err.message);
+    life_write(t, "{\"id\":1,\"p\":1,\"q\":1}\n", false);
+    life_write(t, "{\"id\":2,\"p\":2,\"q\":1}\n{\"id\":3,\"p\":2,\"q\":2}\n", false);
+    /* a static overwrite: every file of snapshot 2 is deleted; p=2/q=2 gets a new one */
+    life_write(t, "{\"id\":4,\"p\":2,\"q\":2}\n", true);
+    assert_true(file_exists(t, "p=1/q=1/bucket-0") && file_exists(t, "p=2/q=1/bucket-0"));
+    c = config(t, 1, 1, pm_now_millis());
+    r = expire(t, &c);
+    assert_int_equal(r.snapshots, 2);
+    assert_false(snapshot_exists(t, 1));
+    /* the partitions' data files are gone either way */
+    assert_int_equal(clean ? 0 : 1, file_exists(t, "p=1/q=1/bucket-0"));
+    assert_int_equal(clean ? 0 : 1, file_exists(t, "p=1/q=1"));
+    assert_int_equal(clean ? 0 : 1, file_exists(t, "p=1"));
+    assert_int_equal(clean ? 0 : 1, file_exists(t, "p=2/q=1"));
+    assert_true(file_exists(t, "p=2/q=2/bucket-0")); /* keeps the overwrite's file */
+    assert_true(file_exists(t, "p=2"));
+    {
+        char *got = rows(t, 3, NULL);
+        assert_non_null(strstr(got, "\"id\":4"));
+        assert_null(strstr(got, "\"id\":1"));
+        pm_free(got);
+    }
+    pm_test_remove_table(t);
+}
+
+static void test_clean_empty_dirs_on(void **state)
+{
+    (void)state;
+    check_clean_empty_dirs(true);
+}
+
+static void test_clean_empty_dirs_off(void **state)
+{
+    (void)state;
+    check_clean_empty_dirs(false);
+}
+
 static void test_commit_expires(void **state)
 {
     static const char *const OPTS[] = {"snapshot.num-retained.min", "1",
@@ -670,11 +731,12 @@ static void test_commit_expires(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_window_example), cmocka_unit_test(test_consumer_protects),
-        cmocka_unit_test(test_tag_protects),   cmocka_unit_test(test_decoupled_input),
-        cmocka_unit_test(test_decoupled_none), cmocka_unit_test(test_nothing_to_expire),
-        cmocka_unit_test(test_vanished_end),   cmocka_unit_test(test_consumer_expiration),
-        cmocka_unit_test(test_commit_expires), cmocka_unit_test(test_dry_run_counts),
+        cmocka_unit_test(test_window_example),       cmocka_unit_test(test_consumer_protects),
+        cmocka_unit_test(test_tag_protects),         cmocka_unit_test(test_decoupled_input),
+        cmocka_unit_test(test_decoupled_none),       cmocka_unit_test(test_nothing_to_expire),
+        cmocka_unit_test(test_vanished_end),         cmocka_unit_test(test_consumer_expiration),
+        cmocka_unit_test(test_commit_expires),       cmocka_unit_test(test_clean_empty_dirs_on),
+        cmocka_unit_test(test_clean_empty_dirs_off), cmocka_unit_test(test_dry_run_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,6 +142,77 @@ static void test_orphans_found(void **state)
     pm_test_remove_table(t);
 }
 
+/* Java's LocalOrphanFilesClean also removes the data directories the sweep empties: a
+ * partition that only a rolled-back snapshot wrote leaves no bucket or partition directory
+ * behind; a directory that keeps a file (too young, or not a Paimon file) stays; a dry run
+ * reports the directories (trailing '/') and removes none. */
+static int dir_hits;
+static void count_dirs(void *ctx, const char *path, uint64_t size)
+{
+    (void)ctx;
+    if (getenv("PM_TEST_VERBOSE") != NULL)
+        fprintf(stderr, "%s\n", path);
+    if (path[strlen(path) - 1] == '/') {
+        assert_int_equal(size, 0);
+        dir_hits++;
+    }
+}
+
+static void test_orphans_empty_dirs(void **state)
+{
+    char *t = pm_test_table_path("orphan_dirs");
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *pkeys[1] = {"p"};
+    paimon_table *h = NULL;
+    paimon_error err;
+    pm_fs *fs = pm_fs_local_new(false);
+    pm_orphan_args a = {86400000, true, count_dirs, NULL};
+    uint64_t count = 0;
+    (void)state;
+    co.columns = "id BIGINT, p INT, v STRING";
+    co.partition_keys = pkeys;
+    co.partition_key_count = 1;
+    assert_int_equal(paimon_table_create(t, &co, &err), 0);
+    life_write(t, "{\"id\":1,\"p\":1,\"v\":\"a\"}\n", false);
+    life_write(t, "{\"id\":2,\"p\":2,\"v\":\"b\"}\n", false);
+    life_write(t, "{\"id\":3,\"p\":3,\"v\":\"c\"}\n", false);
+    assert_true(exists(t, "p=2/bucket-0") && exists(t, "p=3/bucket-0"));
+    assert_int_equal(paimon_table_open(&h, t, &err), 0);
+    assert_int_equal(paimon_table_rollback(h, 1, NULL, &err), 0); /* p=2, p=3 are orphans */
+    paimon_table_free(h);
+    plant(t, "p=4/bucket-7/data-dead.parquet");
+    life_age_all(t, OLD);
+    plant(t, "p=4/bucket-8/data-fresh.parquet"); /* younger than the margin */
+    plant(t, "p=3/bucket-0/data-fresh.parquet");
+
+    /* dry: p=2 and its bucket, p=4/bucket-7 would go; p=3 and p=4 keep a file */
+    usleep(3000);
+    assert_int_equal(pm_table_remove_orphans(fs, t, &a, &count, NULL, &err), 0);
+    assert_int_equal(dir_hits, 3);
+    assert_true(exists(t, "p=2/bucket-0") && exists(t, "p=4/bucket-7"));
+    dir_hits = 0;
+    a.dry_run = false;
+    assert_int_equal(pm_table_remove_orphans(fs, t, &a, &count, NULL, &err), 0);
+    assert_int_equal(dir_hits, 3);
+    assert_false(exists(t, "p=2"));
+    assert_false(exists(t, "p=4/bucket-7"));
+    assert_true(exists(t, "p=3/bucket-0/data-fresh.parquet"));
+    assert_true(exists(t, "p=4/bucket-8/data-fresh.parquet"));
+    assert_true(exists(t, "p=1/bucket-0")); /* the live partition */
+    {
+        char *r = life_rows(t, 0, NULL, NULL, 0);
+        assert_non_null(strstr(r, "\"a\""));
+        pm_free(r);
+    }
+    /* a rerun finds nothing: no directory counted twice */
+    dir_hits = 0;
+    assert_int_equal(pm_table_remove_orphans(fs, t, &a, &count, NULL, &err), 0);
+    assert_int_equal(count, 0);
+    assert_int_equal(dir_hits, 0);
+    pm_fs_free(fs);
+    pm_test_remove_table(t);
+}
+
 static void test_orphans_abort(void **state)
 {
     char *t = life_table("orphans-abort", true, NULL);
@@ -407,9 +478,10 @@ static void test_sweep_faults(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_orphans_found),     cmocka_unit_test(test_orphans_abort),
-        cmocka_unit_test(test_killed_writer),     cmocka_unit_test(test_rollback_faults),
-        cmocka_unit_test(test_tag_delete_faults), cmocka_unit_test(test_sweep_faults),
+        cmocka_unit_test(test_orphans_found),   cmocka_unit_test(test_orphans_empty_dirs),
+        cmocka_unit_test(test_orphans_abort),   cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_rollback_faults), cmocka_unit_test(test_tag_delete_faults),
+        cmocka_unit_test(test_sweep_faults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
