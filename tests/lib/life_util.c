@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 
+#include "table_files.h"
 #include "testlib.h"
 
 #include "paimon.h"
@@ -82,46 +83,8 @@ int64_t life_write(const char *path, const char *jsonl, bool overwrite)
 
 char *life_rows(const char *path, int64_t snapshot, const char *tag, char *why, size_t cap)
 {
-    paimon_table *t = NULL;
-    paimon_scan *scan = NULL;
-    paimon_scan_options so = PAIMON_SCAN_OPTIONS_INIT;
-    paimon_cursor *rows = NULL;
-    paimon_error err = {0, {0}};
-    pm_strlist lines;
-    pm_buf all;
-    char *out = NULL;
-    pm_strlist_init(&lines);
-    pm_buf_init(&all, 0);
-    so.snapshot_id = snapshot > 0 ? snapshot : 0;
-    so.tag = tag;
-    if (paimon_table_open(&t, path, &err) != 0 || paimon_table_scan(&scan, t, &so, &err) != 0 ||
-        paimon_scan_cursor(&rows, scan, &err) != 0)
-        goto done;
-    for (;;) {
-        const char *json;
-        size_t len;
-        int rc = paimon_cursor_next(rows, &err);
-        if (rc == PAIMON_ITEROVER)
-            break;
-        if (rc != 0 || paimon_cursor_row_json(rows, &json, &len, &err) != 0)
-            goto done;
-        pm_strlist_pushn(&lines, json, len);
-    }
-    pm_strlist_sort(&lines);
-    for (size_t i = 0; i < lines.count; i++) {
-        pm_buf_puts(&all, lines.items[i]);
-        pm_buf_putc(&all, '\n');
-    }
-    out = (char *)pm_buf_detach(&all, NULL);
-done:
-    if (out == NULL && why != NULL)
-        snprintf(why, cap, "%s", err.message);
-    pm_buf_free(&all);
-    pm_strlist_free(&lines);
-    paimon_cursor_free(rows);
-    paimon_scan_free(scan);
-    paimon_table_free(t);
-    return out;
+    int rc;
+    return pm_test_rows_at(path, snapshot > 0 ? snapshot : 0, tag, &rc, why, cap);
 }
 
 static pm_strlist *g_files;

@@ -31,7 +31,8 @@ void pm_test_disk_files(const char *table, pm_strlist *out);
 /* Fails the test, listing the difference, unless the two sets are equal. */
 void pm_test_assert_files_exact(const char *table);
 
-/* The rows of snapshot `id` (> 0) or tag `tag` (id 0) as sorted canonical JSON lines, or
+/* The rows of snapshot `id` (> 0), tag `tag` (id 0) or else the latest snapshot, as sorted
+ * canonical JSON lines (free with pm_free), or
  * NULL with *rc the error code (the message in `why`, may be NULL) when the read fails. */
 char *pm_test_rows_at(const char *table, int64_t id, const char *tag, int *rc, char *why,
                       size_t why_len);
