@@ -88,7 +88,7 @@ PM_MUST_CHECK static int add_changelogs(sweep *s, paimon_error *err)
         if (rc == 0)
             rc = pm_snapshot_parse(bytes, len, path, &snap, err);
         if (rc == 0)
-            rc = pm_refs_add_snapshot(&s->meta, &s->data, s->fs, s->table, snap, true, err);
+            rc = pm_refs_add_changelog(&s->meta, &s->data, s->fs, s->table, snap, err);
         pm_snapshot_free(snap);
         pm_free(bytes);
         pm_free(path);

@@ -46,9 +46,11 @@ PM_MUST_CHECK static int add_data_file(pm_refs *data, const pm_data_file_meta *f
     return rc;
 }
 
-/* One manifest list: the list, its manifests, and (data != NULL) their entries' files. */
+/* One manifest list: the list, its manifests, and (data != NULL) their entries' files.
+ * With `missing_ok`, a list that is gone names nothing (see pm_refs_add_changelog). */
 PM_MUST_CHECK static int add_list(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *table,
-                                  const char *list, int64_t list_size, paimon_error *err)
+                                  const char *list, int64_t list_size, bool missing_ok,
+                                  paimon_error *err)
 {
     pm_arena arena;
     pm_manifest_file_meta *metas = NULL;
@@ -61,6 +63,11 @@ PM_MUST_CHECK static int add_list(pm_refs *meta, pm_refs *data, pm_fs *fs, const
     PM_TRY(pm_refs_add(meta, list, err));
     pm_arena_init(&arena, 1 << 14);
     rc = pm_manifest_list_read(fs, table, list, list_size, &arena, &metas, &n, err);
+    if (rc == PAIMON_ENOTFOUND && missing_ok) {
+        paimon_error_clear(err);
+        rc = 0;
+        n = 0;
+    }
     for (size_t i = 0; rc == 0 && i < n; i++) {
         pm_arena entries_arena;
         pm_manifest_entry *entries = NULL;
@@ -82,16 +89,18 @@ done:
     return rc;
 }
 
-int pm_refs_add_snapshot(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *table,
-                         const pm_snapshot *s, bool changelog, paimon_error *err)
+PM_MUST_CHECK static int add_snapshot(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *table,
+                                      const pm_snapshot *s, bool changelog, bool missing_ok,
+                                      paimon_error *err)
 {
     int rc = 0;
-    PM_TRY(add_list(meta, data, fs, table, s->base_manifest_list, s->base_manifest_list_size, err));
-    PM_TRY(
-        add_list(meta, data, fs, table, s->delta_manifest_list, s->delta_manifest_list_size, err));
+    PM_TRY(add_list(meta, data, fs, table, s->base_manifest_list, s->base_manifest_list_size,
+                    missing_ok, err));
+    PM_TRY(add_list(meta, data, fs, table, s->delta_manifest_list, s->delta_manifest_list_size,
+                    missing_ok, err));
     if (changelog)
         PM_TRY(add_list(meta, data, fs, table, s->changelog_manifest_list,
-                        s->changelog_manifest_list_size, err));
+                        s->changelog_manifest_list_size, missing_ok, err));
     if (s->index_manifest != NULL && !pm_refs_has(meta, s->index_manifest)) {
         pm_arena arena;
         pm_index_manifest_entry *ie = NULL;
@@ -100,6 +109,11 @@ int pm_refs_add_snapshot(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *ta
         PM_TRY(pm_refs_add(meta, s->index_manifest, err));
         pm_arena_init(&arena, 1 << 14);
         rc = pm_index_manifest_read(fs, table, s->index_manifest, &arena, &ie, &n, err);
+        if (rc == PAIMON_ENOTFOUND && missing_ok) {
+            paimon_error_clear(err);
+            rc = 0;
+            n = 0;
+        }
         for (size_t i = 0; rc == 0 && i < n; i++)
             rc = pm_refs_add(meta, ie[i].file_name, err);
         pm_arena_free(&arena);
@@ -109,6 +123,18 @@ int pm_refs_add_snapshot(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *ta
         PM_TRY(pm_refs_add(meta, s->statistics, err));
 done:
     return rc;
+}
+
+int pm_refs_add_snapshot(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *table,
+                         const pm_snapshot *s, bool changelog, paimon_error *err)
+{
+    return add_snapshot(meta, data, fs, table, s, changelog, false, err);
+}
+
+int pm_refs_add_changelog(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *table,
+                          const pm_snapshot *c, paimon_error *err)
+{
+    return add_snapshot(meta, data, fs, table, c, true, true, err);
 }
 
 int pm_refs_add_live(pm_refs *data, pm_fs *fs, const char *table, const pm_snapshot *s,

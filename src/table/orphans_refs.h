@@ -42,6 +42,16 @@ PM_MUST_CHECK int pm_refs_add(pm_refs *r, const char *name, paimon_error *err);
 PM_MUST_CHECK int pm_refs_add_snapshot(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *table,
                                        const pm_snapshot *s, bool changelog, paimon_error *err);
 
+/* As pm_refs_add_snapshot(`c`, changelog = true) for a long-lived changelog
+ * (`changelog/changelog-<id>`), where a manifest list or index manifest that is gone names
+ * nothing: expiring a snapshot into a changelog removes its base and delta lists by design
+ * (Java's SnapshotDeletion keeps only what the changelog needs), and a changelog expiration
+ * killed between removing its files and its changelog-<id> leaves one naming files that are
+ * gone.  Java's OrphanFilesClean reads every list with retryReadingFiles, which takes a
+ * missing file for an empty one; other failures (a damaged list) still abort the sweep. */
+PM_MUST_CHECK int pm_refs_add_changelog(pm_refs *meta, pm_refs *data, pm_fs *fs, const char *table,
+                                        const pm_snapshot *c, paimon_error *err);
+
 /* Adds the names of the live data files of `s` (and their extra files) to `data`. */
 PM_MUST_CHECK int pm_refs_add_live(pm_refs *data, pm_fs *fs, const char *table,
                                    const pm_snapshot *s, paimon_error *err);
