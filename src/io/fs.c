@@ -51,6 +51,13 @@ done:
     return rc;
 }
 
+int pm_input_prefetch(pm_input *in, const pm_range *ranges, size_t count, paimon_error *err)
+{
+    if (in->prefetch == NULL || count == 0)
+        return 0;
+    return in->prefetch(in, ranges, count, err);
+}
+
 int pm_fs_read_range(pm_fs *fs, const char *path, uint64_t off, size_t len, uint8_t *dst,
                      paimon_error *err)
 {

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "paimon/error.h"
+#include "util/options.h"
 #include "util/strlist.h"
 #include "util/error.h"
 
@@ -35,10 +36,21 @@ typedef struct pm_fs pm_fs;
 typedef struct pm_input pm_input;
 typedef struct pm_output pm_output;
 
+/* A byte range of a file. */
+typedef struct pm_range {
+    uint64_t off;
+    uint64_t len;
+} pm_range;
+
 /* A file open for reading. */
 struct pm_input {
     /* Reads exactly `len` bytes at `off` into `dst`; a short file is PAIMON_ECORRUPT. */
     int (*read_at)(pm_input *in, uint64_t off, size_t len, uint8_t *dst, paimon_error *err);
+    /* Optional (NULL: nothing to gain, as on a local disk): the caller is about to read these
+     * ranges (the column chunks a Parquet or ORC reader needs).  A remote backend fetches them
+     * now, near ranges coalesced and all in parallel, so that the read_at() calls that follow
+     * are served from memory.  Call it through pm_input_prefetch(). */
+    int (*prefetch)(pm_input *in, const pm_range *ranges, size_t count, paimon_error *err);
     void (*close)(pm_input *in); /* releases the input */
     uint64_t size;               /* file size in bytes, known at open */
     const char *path;            /* borrowed from the input itself, for messages */
@@ -57,7 +69,7 @@ struct pm_output {
 };
 
 struct pm_fs {
-    const char *name; /* "local", "memory", "fault" */
+    const char *name; /* "local", "memory", "fault", "s3" */
     int (*open)(pm_fs *fs, const char *path, pm_input **out, paimon_error *err);
     int (*create)(pm_fs *fs, const char *path, pm_output **out, paimon_error *err);
     int (*write_atomic)(pm_fs *fs, const char *path, const void *data, size_t len, bool overwrite,
@@ -101,7 +113,23 @@ int pm_fs_fault_deny(pm_fs *fs, const char *prefix);
 /* Changes refused by the denial so far. */
 long pm_fs_fault_denied(const pm_fs *fs);
 
+/* S3 and S3-compatible stores (src/io/s3/): paths are `s3://bucket/key` (or `s3a://`).
+ * `settings` (may be NULL) are the run's `s3.*` settings; see io/s3/s3_config.h for how they,
+ * the environment and ~/.aws resolve.  PAIMON_EINVALID on a bad setting. */
+PM_MUST_CHECK int pm_fs_s3_new(pm_fs **out, const pm_options *settings, paimon_error *err);
+
+/* The file system for a table root or file path: a path without a scheme (or `file:`) is
+ * local, `s3://` and `s3a://` are S3; any other scheme is PAIMON_EUNSUPPORTED naming it
+ * ("hdfs://nn/t: unsupported file system scheme 'hdfs' (paimon-c supports local paths and
+ * s3://)"), never a local folder named after it.  `sync` as in pm_fs_local_new(). */
+PM_MUST_CHECK int pm_fs_for_path(pm_fs **out, const char *path, const pm_options *settings,
+                                 bool sync, paimon_error *err);
+
 /* ---- helpers --------------------------------------------------------------------------- */
+
+/* in->prefetch when the backend has one; 0 otherwise. */
+PM_MUST_CHECK int pm_input_prefetch(pm_input *in, const pm_range *ranges, size_t count,
+                                    paimon_error *err);
 
 void pm_fs_free(pm_fs *fs);
 

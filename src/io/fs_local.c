@@ -119,6 +119,7 @@ PM_MUST_CHECK static int local_open(pm_fs *fs, const char *path, pm_input **out,
     memcpy(li->path, path, pl + 1);
     li->fd = fd;
     li->base.read_at = input_read_at;
+    li->base.prefetch = NULL; /* the page cache does it */
     li->base.close = input_close;
     li->base.size = (uint64_t)st.st_size;
     li->base.path = li->path;
