@@ -1,6 +1,6 @@
 /*
  * TEMPORARY (branch i14-wire only): stand-ins for the S3 symbols that branches i14-client
- * (s3_config.c) and i14-fs (s3_fs.c) define, so that the layers above io/ build and test
+ * (the configuration) and i14-fs (the file system) define, so that the layers above io/ build and test
  * before those land.  Deleted by the merge of i14-client and i14-fs into i14-wire; if this
  * file reaches main, delete it.
  */
