@@ -33,6 +33,36 @@ void pm_api_settings_free(pm_options *o)
     pm_options_free(o);
 }
 
+/* An unknown `s3.*` key or a malformed value is refused now, by loading a configuration of
+ * this one setting: the loader names the key it refuses first (s3_config.h).  Failures that
+ * are not about this key (no credentials yet, ~/.aws unreadable) are not this call's to
+ * report: they come when a file system is made.  Credentials are strings the loader only
+ * pairs (an access key without its secret yet is fine here), so only their keys are
+ * checked, and their values never reach a message. */
+PM_MUST_CHECK static int check_setting(const char *key, const char *value, paimon_error *err)
+{
+    pm_options one;
+    pm_s3_config c;
+    paimon_error e;
+    size_t len = strlen(key);
+    int rc;
+
+    pm_options_init(&one);
+    if (pm_options_set(&one, key, pm_s3_config_is_secret(key) ? "x" : value) != 0)
+        return pm_nomem(err);
+    memset(&e, 0, sizeof(e));
+    rc = pm_s3_config_load(&c, &one, &e);
+    pm_options_free(&one);
+    if (rc == 0) {
+        pm_s3_config_free(&c);
+        return 0;
+    }
+    if (rc == PAIMON_EINVALID && strncmp(e.message, key, len) == 0 && e.message[len] == ':' &&
+        (!pm_s3_config_is_secret(key) || strstr(e.message, "unknown") != NULL))
+        return pm_err_set(err, rc, "%s", e.message);
+    return rc == PAIMON_ENOMEM ? pm_nomem(err) : 0;
+}
+
 PAIMON_API bool paimon_storage_is_secret(const char *key)
 {
     return key != NULL && pm_s3_config_is_secret(key);
@@ -49,6 +79,8 @@ PAIMON_API int paimon_storage_set(const char *key, const char *value, paimon_err
                           "%s: unknown storage setting (known: the s3.* keys of "
                           "docs/OBJECT-STORAGE.md)",
                           key);
+    if (value != NULL && (rc = check_setting(key, value, err)) != 0)
+        return rc;
     pthread_mutex_lock(&settings_lock);
     for (size_t i = 0; i < settings.count; i++)
         if (strcmp(settings.keys[i], key) == 0 && pm_s3_config_is_secret(key))
