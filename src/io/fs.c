@@ -58,6 +58,20 @@ int pm_input_prefetch(pm_input *in, const pm_range *ranges, size_t count, paimon
     return in->prefetch(in, ranges, count, err);
 }
 
+int pm_fs_remove_many(pm_fs *fs, const char *const *paths, size_t count, paimon_error *err)
+{
+    if (count == 0)
+        return 0;
+    if (fs->remove_many != NULL)
+        return fs->remove_many(fs, paths, count, err);
+    for (size_t i = 0; i < count; i++) {
+        int rc = fs->remove(fs, paths[i], err);
+        if (rc != 0 && rc != PAIMON_ENOTFOUND)
+            return rc;
+    }
+    return 0;
+}
+
 int pm_fs_read_range(pm_fs *fs, const char *path, uint64_t off, size_t len, uint8_t *dst,
                      paimon_error *err)
 {

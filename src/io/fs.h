@@ -87,6 +87,10 @@ struct pm_fs {
      * FileStatus.getModificationTime, what consumer expiration and orphan removal compare);
      * PAIMON_ENOTFOUND when it is absent. */
     int (*mtime)(pm_fs *fs, const char *path, int64_t *ms, paimon_error *err);
+    /* Optional (NULL: one remove() per path): removes these files in as few requests as
+     * the backend can (S3: batch delete, up to 1000 keys per request).  Files only; a file
+     * already absent is not an error.  Call it through pm_fs_remove_many(). */
+    int (*remove_many)(pm_fs *fs, const char *const *paths, size_t count, paimon_error *err);
 };
 
 /* ---- backends -------------------------------------------------------------------------- */
@@ -125,6 +129,10 @@ PM_MUST_CHECK int pm_fs_s3_new(pm_fs **out, const pm_options *settings, paimon_e
 PM_MUST_CHECK int pm_fs_for_path(pm_fs **out, const char *path, const pm_options *settings,
                                  bool sync, paimon_error *err);
 
+/* The local path a `file:` URI names (`file:///a/b` and `file:/a/b` are `/a/b`); any other
+ * path is returned as it is.  Borrowed: a pointer into `path`. */
+const char *pm_fs_local_path(const char *path);
+
 /* ---- helpers --------------------------------------------------------------------------- */
 
 /* in->prefetch when the backend has one; 0 otherwise. */
@@ -132,6 +140,12 @@ PM_MUST_CHECK int pm_input_prefetch(pm_input *in, const pm_range *ranges, size_t
                                     paimon_error *err);
 
 void pm_fs_free(pm_fs *fs);
+
+/* Removes the files `paths[0..count)`: fs->remove_many when the backend has one, otherwise
+ * fs->remove one by one.  A file already absent is not an error; the first other failure
+ * stops it (files before it are gone). */
+PM_MUST_CHECK int pm_fs_remove_many(pm_fs *fs, const char *const *paths, size_t count,
+                                    paimon_error *err);
 
 /* Reads a whole file into a fresh pm_malloc buffer (NUL-terminated for convenience; `*len`
  * excludes the NUL).  Files larger than `max` bytes fail with PAIMON_ELIMIT (0: no limit). */

@@ -94,6 +94,16 @@ PM_MUST_CHECK static int fin_read_at(pm_input *in, uint64_t off, size_t len, uin
     return fi->inner->read_at(fi->inner, off, len, dst, err);
 }
 
+/* A prefetch is a hint, not an operation: it is forwarded uncounted, so that a table's
+ * operation numbers are the same whether or not the backend underneath prefetches (local
+ * and memory do not), and the reads it serves are counted as reads. */
+PM_MUST_CHECK static int fin_prefetch(pm_input *in, const pm_range *ranges, size_t count,
+                                      paimon_error *err)
+{
+    fault_input *fi = (fault_input *)in;
+    return pm_input_prefetch(fi->inner, ranges, count, err);
+}
+
 static void fin_close(pm_input *in)
 {
     fault_input *fi = (fault_input *)in;
@@ -119,6 +129,7 @@ PM_MUST_CHECK static int f_open(pm_fs *fs, const char *path, pm_input **out, pai
     fi->fs = f;
     fi->inner = inner;
     fi->base.read_at = fin_read_at;
+    fi->base.prefetch = inner->prefetch != NULL ? fin_prefetch : NULL;
     fi->base.close = fin_close;
     fi->base.size = inner->size;
     fi->base.path = inner->path;
@@ -279,6 +290,8 @@ pm_fs *pm_fs_fault_new(pm_fs *inner, long fail_at, pm_fault_mode mode)
     f->base.mkdirs = f_mkdirs;
     f->base.destroy = f_destroy;
     f->base.mtime = inner->mtime != NULL ? f_mtime : NULL;
+    /* remove_many stays NULL: pm_fs_remove_many then removes one by one, one operation
+     * each, so that every removal of a batch can be failed in turn. */
     return &f->base;
 }
 

@@ -33,6 +33,31 @@ PM_MUST_CHECK static int slice_read_at(pm_input *in, uint64_t off, size_t len, u
     return s->inner->read_at(s->inner, s->off + off, len, dst, err);
 }
 
+/* The hint moves with the range: offsets in the piece are offsets past `off` in `inner`,
+ * clipped to the piece so that a prefetch never fetches a neighbour's bytes either. */
+PM_MUST_CHECK static int slice_prefetch(pm_input *in, const pm_range *ranges, size_t count,
+                                        paimon_error *err)
+{
+    slice_input *s = (slice_input *)in;
+    pm_range *moved = pm_calloc(count, sizeof(*moved));
+    size_t n = 0;
+    int rc;
+    if (moved == NULL)
+        return pm_nomem(err);
+    for (size_t i = 0; i < count; i++) {
+        uint64_t len = ranges[i].len;
+        if (ranges[i].off >= in->size || len == 0)
+            continue;
+        if (len > in->size - ranges[i].off)
+            len = in->size - ranges[i].off;
+        moved[n].off = s->off + ranges[i].off;
+        moved[n++].len = len;
+    }
+    rc = pm_input_prefetch(s->inner, moved, n, err);
+    pm_free(moved);
+    return rc;
+}
+
 static void slice_close(pm_input *in)
 {
     slice_input *s = (slice_input *)in;
@@ -68,6 +93,7 @@ int pm_input_slice(pm_input **out, pm_input *inner, uint64_t off, uint64_t len, 
     s->inner = inner;
     s->off = off;
     s->base.read_at = slice_read_at;
+    s->base.prefetch = inner->prefetch != NULL ? slice_prefetch : NULL;
     s->base.close = slice_close;
     s->base.size = len;
     s->base.path = s->path;

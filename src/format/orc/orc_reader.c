@@ -566,12 +566,54 @@ PM_MUST_CHECK static int each_reader(pm_orc_reader *r, pm_orc_colreader *cr, cr_
     return rc;
 }
 
+/* The streams setup_column reads for a column, in its order. */
+static const pm_orc_stream_kind column_streams[] = {PM_ORC_PRESENT, PM_ORC_DATA, PM_ORC_LENGTH,
+                                                    PM_ORC_SECONDARY, PM_ORC_DICTIONARY_DATA};
+
+/* Adds the byte ranges of the streams setup_column will read for `cr` to the pm_range
+ * list in `ctx` (a pm_buf). */
+PM_MUST_CHECK static int stream_ranges(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
+                                       paimon_error *err)
+{
+    pm_buf *ranges = ctx;
+    uint64_t base = r->footer.stripes[r->stripe].offset;
+    for (size_t k = 0; k < sizeof(column_streams) / sizeof(column_streams[0]); k++) {
+        const pm_orc_stream_info *st = find_stream(&r->sf, cr->column, column_streams[k]);
+        pm_range one;
+        int rc;
+        if (st == NULL || st->length == 0)
+            continue;
+        one.off = base + st->offset;
+        one.len = st->length;
+        if ((rc = pm_buf_append(ranges, &one, sizeof(one))) != 0)
+            return pm_buf_error(err, rc);
+    }
+    return 0;
+}
+
+/* Tells the input which bytes the stripe's read needs: the streams of the projected
+ * columns.  A remote input fetches them at once, near ones coalesced; a local one has
+ * nothing to do. */
+PM_MUST_CHECK static int prefetch_streams(pm_orc_reader *r, paimon_error *err)
+{
+    pm_buf ranges;
+    int rc;
+    if (r->in->prefetch == NULL)
+        return 0;
+    pm_buf_init(&ranges, 0);
+    rc = each_reader(r, r->root, stream_ranges, &ranges, err);
+    if (rc == 0)
+        rc = pm_input_prefetch(r->in, (const pm_range *)(void *)ranges.data,
+                               ranges.len / sizeof(pm_range), err);
+    pm_buf_free(&ranges);
+    return rc;
+}
+
 PM_MUST_CHECK static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
                                       paimon_error *err)
 {
     size_t stripe = *(size_t *)ctx;
-    static const pm_orc_stream_kind kinds[] = {PM_ORC_PRESENT, PM_ORC_DATA, PM_ORC_LENGTH,
-                                               PM_ORC_SECONDARY, PM_ORC_DICTIONARY_DATA};
+    const pm_orc_stream_kind *kinds = column_streams;
     pm_orc_sbuf *bufs[] = {&cr->present, &cr->data, &cr->length, &cr->secondary, &cr->dict};
     const pm_orc_tz *tz;
     int rc;
@@ -716,6 +758,8 @@ PM_MUST_CHECK static int plan_stripe(pm_orc_reader *r, bool *any, paimon_error *
         pm_orc_tz_free(r->tz);
         r->tz = NULL;
     }
+    if ((rc = prefetch_streams(r, err)) != 0)
+        goto done;
     if ((rc = each_reader(r, r->root, setup_column, &r->stripe, err)) != 0)
         goto done;
     /* 3. row groups */

@@ -10,6 +10,7 @@
 #include "util/bytes.h"
 
 #define PQ_MAX_FOOTER (512u << 20)
+#define PQ_TAIL_READ  ((size_t)64 << 10) /* bytes read from the end at open */
 
 struct pm_pq_reader {
     pm_input *in;
@@ -238,6 +239,8 @@ int pm_pq_reader_open(pm_pq_reader **out, pm_input *in, const char *path, paimon
     uint8_t tail[8], head[4];
     uint64_t flen, foff;
     pm_thrift_reader tr;
+    uint8_t *end = NULL; /* the last PQ_TAIL_READ bytes (or the whole file), read at once */
+    size_t end_len;
     int rc = 0;
 
     *out = NULL;
@@ -257,8 +260,16 @@ int pm_pq_reader_open(pm_pq_reader **out, pm_input *in, const char *path, paimon
                         (unsigned long long)r->size);
         goto done;
     }
+    /* One read of the file's end usually holds the length, the magic and the whole footer:
+     * on object storage that is one request instead of two. */
+    end_len = r->size < PQ_TAIL_READ ? (size_t)r->size : PQ_TAIL_READ;
+    if ((end = pm_malloc(end_len)) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
     PM_TRY(in->read_at(in, 0, 4, head, err));
-    PM_TRY(in->read_at(in, r->size - 8, 8, tail, err));
+    PM_TRY(in->read_at(in, r->size - end_len, end_len, end, err));
+    memcpy(tail, end + end_len - 8, 8);
     if (memcmp(tail + 4, "PARE", 4) == 0) {
         rc = pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: encrypted Parquet files are not supported",
                         path);
@@ -281,7 +292,10 @@ int pm_pq_reader_open(pm_pq_reader **out, pm_input *in, const char *path, paimon
         goto done;
     }
     memset(r->footer + flen, 0, PM_PQ_PADDING);
-    PM_TRY(in->read_at(in, foff, (size_t)flen, r->footer, err));
+    if (flen + 8 <= end_len)
+        memcpy(r->footer, end + end_len - 8 - flen, (size_t)flen);
+    else
+        PM_TRY(in->read_at(in, foff, (size_t)flen, r->footer, err));
     pm_thrift_reader_init(&tr, r->footer, (size_t)flen, foff, path, err);
     PM_TRY(pm_pq_read_file_meta(&tr, &r->arena, &r->meta));
     if (r->meta.encrypted) {
@@ -304,6 +318,7 @@ int pm_pq_reader_open(pm_pq_reader **out, pm_input *in, const char *path, paimon
     *out = r;
     r = NULL;
 done:
+    pm_free(end);
     pm_pq_reader_free(r);
     return rc;
 }
@@ -650,6 +665,33 @@ done:
 
 /* ---- row groups ------------------------------------------------------------------------ */
 
+/* Tells the input which bytes the group's read needs: the chunks of the projected columns
+ * that are read whole (streamed ones are read a window at a time, to bound memory).  A
+ * remote input fetches them at once, near ones coalesced; a local one has nothing to do. */
+PM_MUST_CHECK static int prefetch_chunks(pm_pq_reader *r, const pq_row_group *rg, paimon_error *err)
+{
+    pm_range *ranges;
+    size_t n = 0;
+    int rc;
+    if (r->in->prefetch == NULL)
+        return 0;
+    if ((ranges = pm_calloc((size_t)r->schema.leaf_count + 1, sizeof(*ranges))) == NULL)
+        return pm_nomem(err);
+    for (int i = 0; i < r->schema.leaf_count; i++) {
+        int64_t start, len;
+        if (!r->leaf_used[i])
+            continue;
+        chunk_range(&rg->columns[i], &start, &len);
+        if ((uint64_t)len > r->stream_chunk)
+            continue;
+        ranges[n].off = (uint64_t)start;
+        ranges[n++].len = (uint64_t)len;
+    }
+    rc = pm_input_prefetch(r->in, ranges, n, err);
+    pm_free(ranges);
+    return rc;
+}
+
 PM_MUST_CHECK static int load_group(pm_pq_reader *r, paimon_error *err)
 {
     const pq_row_group *rg = &r->meta.row_groups[r->rg];
@@ -673,6 +715,8 @@ PM_MUST_CHECK static int load_group(pm_pq_reader *r, paimon_error *err)
     r->pos = 0;
     if (r->iv_count == 0)
         return 0; /* nothing to read: the caller moves on */
+    if ((rc = prefetch_chunks(r, rg, err)) != 0)
+        return rc;
     for (int i = 0; i < r->schema.leaf_count; i++) {
         const pq_column_chunk *cc = &rg->columns[i];
         int64_t start, len;

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "paimon/error.h"
+#include "util/error.h" /* PM_MUST_CHECK */
 #include "util/options.h"
 
 /* How a commit creates `snapshot-N` so that two writers never both win one id. */

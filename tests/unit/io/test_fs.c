@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "fs_contract.h"
 
 #include "io/fs.h"
 #include "util/alloc.h"
@@ -21,97 +22,12 @@ static char *join(const char *a, const char *b)
     return p;
 }
 
-static void contract(pm_fs *fs, const char *root)
-{
-    paimon_error err = {0};
-    char *a = join(root, "d1/d2/a.bin"), *b = join(root, "d1/b.json"), *d1 = join(root, "d1");
-    pm_output *out = NULL;
-    pm_input *in = NULL;
-    uint8_t *data = NULL, buf[4];
-    size_t len;
-    pm_strlist names;
-    bool exists;
-    uint64_t size;
-    int kind;
-
-    /* create: parents made, bytes visible after close, exact size, no overwrite */
-    assert_int_equal(fs->create(fs, a, &out, &err), 0);
-    assert_int_equal(out->write(out, "hello ", 6, &err), 0);
-    assert_int_equal(out->write(out, "world", 5, &err), 0);
-    assert_int_equal(out->pos, 11);
-    assert_int_equal(out->close(out, &err), 0);
-    assert_int_equal(pm_fs_size(fs, a, &size, &err), 0);
-    assert_int_equal(size, 11);
-    assert_int_equal(fs->create(fs, a, &out, &err), PAIMON_EEXISTS);
-    assert_non_null(strstr(err.message, "a.bin"));
-    /* reads: whole and by range; beyond the end is corrupt */
-    assert_int_equal(pm_fs_read_all(fs, a, 0, &data, &len, &err), 0);
-    assert_int_equal(len, 11);
-    assert_memory_equal(data, "hello world", 11);
-    pm_free(data);
-    assert_int_equal(pm_fs_read_all(fs, a, 5, &data, &len, &err), PAIMON_ELIMIT);
-    assert_int_equal(pm_fs_read_range(fs, a, 6, 4, buf, &err), 0);
-    assert_memory_equal(buf, "worl", 4);
-    assert_int_equal(fs->open(fs, a, &in, &err), 0);
-    assert_int_equal(in->size, 11);
-    assert_int_equal(in->read_at(in, 9, 4, buf, &err), PAIMON_ECORRUPT);
-    in->close(in);
-    /* abort removes the partial file */
-    assert_int_equal(fs->create(fs, b, &out, &err), 0);
-    assert_int_equal(out->write(out, "x", 1, &err), 0);
-    out->abort(out);
-    assert_int_equal(pm_fs_exists(fs, b, &exists, &err), 0);
-    assert_false(exists);
-    /* atomic: create-if-absent, then overwrite */
-    assert_int_equal(fs->write_atomic(fs, b, "{1}", 3, false, &err), 0);
-    assert_int_equal(fs->write_atomic(fs, b, "{2}", 3, false, &err), PAIMON_EEXISTS);
-    assert_int_equal(fs->write_atomic(fs, b, "{33}", 4, true, &err), 0);
-    assert_int_equal(pm_fs_read_all(fs, b, 0, &data, &len, &err), 0);
-    assert_memory_equal(data, "{33}", 4);
-    pm_free(data);
-    /* listing: names only, temporary files of atomic writes gone */
-    pm_strlist_init(&names);
-    assert_int_equal(fs->list(fs, d1, &names, &err), 0);
-    pm_strlist_sort(&names);
-    assert_int_equal(names.count, 2);
-    assert_string_equal(names.items[0], "b.json");
-    assert_string_equal(names.items[1], "d2");
-    pm_strlist_free(&names);
-    assert_int_equal(fs->stat(fs, d1, &kind, &size, &err), 0);
-    assert_int_equal(kind, 2);
-    /* missing things */
-    assert_int_equal(fs->open(fs, "/nonexistent/x", &in, &err), PAIMON_ENOTFOUND);
-    pm_strlist_init(&names);
-    assert_int_equal(fs->list(fs, "/nonexistent", &names, &err), PAIMON_ENOTFOUND);
-    pm_strlist_free(&names);
-    assert_int_equal(fs->remove(fs, b, &err), 0);
-    assert_int_equal(fs->remove(fs, b, &err), PAIMON_ENOTFOUND);
-    /* a directory goes only when empty: remove is never recursive */
-    assert_int_equal(fs->remove(fs, d1, &err), PAIMON_EIO);
-    assert_int_equal(pm_fs_exists(fs, a, &exists, &err), 0);
-    assert_true(exists);
-    assert_int_equal(fs->remove(fs, a, &err), 0);
-    {
-        char *d2 = join(root, "d1/d2");
-        int r2 = fs->remove(fs, d2, &err), r1 = fs->remove(fs, d1, &err);
-        /* memory directories without an entry of their own vanish with their last file */
-        assert_true(r2 == 0 || (r2 == PAIMON_ENOTFOUND && strcmp(fs->name, "memory") == 0));
-        assert_true(r1 == 0 || (r1 == PAIMON_ENOTFOUND && strcmp(fs->name, "memory") == 0));
-        assert_int_equal(fs->stat(fs, d1, &kind, &size, &err), 0);
-        assert_int_equal(kind, 0);
-        pm_free(d2);
-    }
-    pm_free(a);
-    pm_free(b);
-    pm_free(d1);
-}
-
 static void test_local_contract(void **state)
 {
     char *dir = pm_test_tmpdir("fs");
     pm_fs *fs = pm_fs_local_new(true);
     (void)state;
-    contract(fs, dir);
+    pm_test_fs_contract(fs, dir, "/nonexistent");
     pm_fs_free(fs);
     pm_test_rmtree(dir);
     pm_free(dir);
@@ -121,7 +37,7 @@ static void test_memory_contract(void **state)
 {
     pm_fs *fs = pm_fs_memory_new();
     (void)state;
-    contract(fs, "/mem");
+    pm_test_fs_contract(fs, "/mem", "/nonexistent");
     pm_fs_free(fs);
 }
 
@@ -344,13 +260,40 @@ static void test_fault_deny(void **state)
     pm_free(prefix);
 }
 
+/* pm_fs_remove_many on backends without a batch op: one remove() each, a missing file is
+ * no error, a directory with entries stops it with the backend's error. */
+static void test_remove_many_fallback(void **state)
+{
+    pm_fs *fs = pm_fs_memory_new();
+    paimon_error err;
+    const char *paths[] = {"/m/a", "/m/gone", "/m/b"};
+    const char *bad[] = {"/m/c", "/m/d"};
+    bool exists = true;
+    (void)state;
+    assert_null(fs->remove_many);
+    assert_int_equal(fs->write_atomic(fs, "/m/a", "1", 1, false, &err), 0);
+    assert_int_equal(fs->write_atomic(fs, "/m/b", "2", 1, false, &err), 0);
+    assert_int_equal(fs->write_atomic(fs, "/m/c", "3", 1, false, &err), 0);
+    assert_int_equal(fs->write_atomic(fs, "/m/d/e", "4", 1, false, &err), 0);
+    assert_int_equal(pm_fs_remove_many(fs, paths, 3, &err), 0);
+    assert_int_equal(pm_fs_exists(fs, "/m/a", &exists, &err), 0);
+    assert_false(exists);
+    assert_int_equal(pm_fs_exists(fs, "/m/b", &exists, &err), 0);
+    assert_false(exists);
+    assert_int_equal(pm_fs_remove_many(fs, bad, 2, &err), PAIMON_EIO);
+    assert_non_null(strstr(err.message, "/m/d"));
+    assert_int_equal(pm_fs_exists(fs, "/m/c", &exists, &err), 0);
+    assert_false(exists);
+    pm_fs_free(fs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_local_contract),      cmocka_unit_test(test_memory_contract),
         cmocka_unit_test(test_atomic_create_races), cmocka_unit_test(test_fault_fail_every_n),
         cmocka_unit_test(test_fault_halt),          cmocka_unit_test(test_local_error_classes),
-        cmocka_unit_test(test_fault_deny),
+        cmocka_unit_test(test_fault_deny),          cmocka_unit_test(test_remove_many_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
