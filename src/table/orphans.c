@@ -257,9 +257,11 @@ static bool remove_empty_dir(sweep *s, const char *dir, bool emptied)
 {
     paimon_error e = {0, {0}};
     int64_t mtime = 0;
+    int rc;
     if (!emptied && (s->fs->mtime(s->fs, dir, &mtime, &e) != 0 || mtime >= s->cutoff))
         return false;
-    if (!s->args->dry_run && s->fs->remove(s->fs, dir, &e) != 0)
+    if (!s->args->dry_run && (rc = s->fs->remove(s->fs, dir, &e)) != 0 &&
+        !(emptied && rc == PAIMON_ENOTFOUND)) /* on S3 a prefix goes with its last key */
         return false;
     s->count++;
     if (s->args->on_file != NULL) {
