@@ -44,6 +44,7 @@ typedef struct pm_s3_attempt {
     size_t body_off;            /* bytes of req->body sent */
     size_t dst_off;             /* bytes written to req->dst */
     bool overflow;              /* the body outgrew dst_len or PM_S3_BODY_MAX */
+    int fail_rc;                /* the code of a PM_S3_FAIL verdict */
     char errbuf[CURL_ERROR_SIZE];
     char last_error[CURL_ERROR_SIZE]; /* the transport failure of the last retried attempt */
     /* s3_client_many.c: scheduling */
@@ -60,7 +61,7 @@ void pm_s3_handle_give(pm_s3_client *c, CURL *h);
 /* Sets up a->curl for the next attempt (URL, signed headers, callbacks).  On failure the
  * attempt holds nothing. */
 int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err);
-/* Judges a finished attempt; PM_S3_FAIL has filled err. */
+/* Judges a finished attempt; PM_S3_FAIL has filled err and set a->fail_rc. */
 pm_s3_verdict pm_s3_attempt_finish(pm_s3_attempt *a, CURLcode cc, paimon_error *err);
 /* Frees what prepare made (the handle stays with the attempt). */
 void pm_s3_attempt_release(pm_s3_attempt *a);

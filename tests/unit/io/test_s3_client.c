@@ -16,6 +16,7 @@
 #include "io/s3/s3_client.h"
 #include "util/alloc.h"
 #include "util/options.h"
+#include "util/time.h"
 
 #define BUCKET "warehouse"
 
@@ -374,6 +375,41 @@ static void test_perform_many(void **state)
     pm_s3_client_free(c);
 }
 
+static void test_timeouts_and_refused_connections(void **state)
+{
+    pm_s3_client *c = client_with("s3.attempts.maximum", "2", "s3.connection.timeout", "1 s", NULL);
+    pm_s3_response resp;
+    pm_s3_request r = req_of("GET", "slow/x");
+    paimon_error err;
+    (void)state;
+    /* a server that moves no byte for longer than s3.connection.timeout: each attempt is cut,
+     * then one error naming the object */
+    admin("/latency?ms=3000");
+    int64_t t0 = pm_now_millis();
+    pm_s3_response_init(&resp);
+    assert_int_equal(pm_s3_perform(c, &r, &resp, &err), PAIMON_EIO);
+    int64_t took = pm_now_millis() - t0;
+    assert_int_equal(resp.attempts, 2);
+    assert_non_null(strstr(err.message, "s3://warehouse/slow/x: no answer after 2 attempts"));
+    assert_true(took < 5500); /* not 2 x 3 s: the timeout, not the server, ended them */
+    admin("/clear");
+    pm_s3_response_free(&resp);
+    pm_s3_client_free(c);
+
+    /* nothing listening: retried, and never `maybe_landed` since nothing was sent */
+    c = client_with("s3.endpoint", "http://127.0.0.1:1", "s3.attempts.maximum", "2", NULL);
+    pm_s3_response_init(&resp);
+    r = req_of("PUT", "refused/x");
+    r.body = "x";
+    r.body_len = 1;
+    assert_int_equal(pm_s3_perform(c, &r, &resp, &err), PAIMON_EIO);
+    assert_int_equal(resp.attempts, 2);
+    assert_false(resp.maybe_landed);
+    assert_non_null(strstr(err.message, "s3://warehouse/refused/x: no answer after 2 attempts"));
+    pm_s3_response_free(&resp);
+    pm_s3_client_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_conditional_put),
         cmocka_unit_test(test_retries),
         cmocka_unit_test(test_perform_many),
+        cmocka_unit_test(test_timeouts_and_refused_connections),
     };
     if (getenv("AWS_ENDPOINT_URL") == NULL || getenv("S3_ADMIN") == NULL) {
         fprintf(stderr, "test_s3_client: needs the S3 test server (run through ctest)\n");
