@@ -379,7 +379,7 @@ int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err)
         PM_TRY(rc);
         PM_TRY(add_header(a, "Authorization", pm_buf_cstr(&auth)));
     }
-    /* no 100-continue round trip; no Content-Type a POST would otherwise get */
+    /* no 100-continue round trip before each upload */
     struct curl_slist *l = curl_slist_append(a->headers, "Expect:");
     if (l == NULL) {
         rc = PAIMON_ENOMEM;
