@@ -1,6 +1,7 @@
 #!/bin/sh
 # Prepares the Node.js side of the tests (idempotent; quick when done already):
 #  - tests/interop/node_modules: DuckDB, hyparquet, avsc at the versions of its lock file;
+#  - tests/s3/node_modules: s3rver and the AWS SDK's SigV4 signer for the test S3 server;
 #  - BUILD_DIR/oracle: a writable copy of ../shared/tools/oracle with its node_modules
 #    (../shared is read-only in CI).
 # Usage: scripts/setup-node.sh BUILD_DIR
@@ -13,10 +14,12 @@ command -v npm >/dev/null || { echo "setup-node: npm not found (scripts/install-
 
 stamp_ok() { [ -f "$1/node_modules/.paimon-stamp" ] && cmp -s "$1/package-lock.json" "$1/node_modules/.paimon-stamp"; }
 
-if ! stamp_ok "$root/tests/interop"; then
-  (cd "$root/tests/interop" && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$root/tests/interop/package-lock.json" "$root/tests/interop/node_modules/.paimon-stamp"
-fi
+for dir in "$root/tests/interop" "$root/tests/s3"; do
+  if ! stamp_ok "$dir"; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$dir/package-lock.json" "$dir/node_modules/.paimon-stamp"
+  fi
+done
 
 if [ -d "$shared/tools/oracle" ]; then
   mkdir -p "$build/oracle"
