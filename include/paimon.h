@@ -2,7 +2,8 @@
  * paimon-c: Apache Paimon tables from C.
  *
  * This is the umbrella header; include it and link with -lpaimon.  The API is grouped by
- * topic in the headers under include/paimon/: table.h (open, create), inspect.h (metadata
+ * topic in the headers under include/paimon/: table.h (open, create), storage.h (where
+ * tables live: local paths, s3://, and the storage settings), inspect.h (metadata
  * lists), scan.h (batch reads), changes.h (change reads), stream.h (following a table),
  * file.h (single data files), cursor.h (the rows of all of them), write.h (writers,
  * commits, compaction, schema changes), maintenance.h (tags, rollback, orphan files),
@@ -35,6 +36,7 @@
 #include "paimon/error.h"
 #include "paimon/version.h"
 #include "paimon/table.h"
+#include "paimon/storage.h"
 #include "paimon/inspect.h"
 #include "paimon/arrow.h"
 #include "paimon/cursor.h"

@@ -21,8 +21,10 @@
 #include <stddef.h>
 
 #include "data/arrow_stream.h"
+#include "io/fs.h"
 #include "paimon.h"
 #include "util/error.h"
+#include "util/options.h"
 
 /* ---- option structs ---------------------------------------------------------------------- */
 
@@ -75,5 +77,17 @@ PM_MUST_CHECK int pm_api_find_column(const pm_type *row, const char *name, size_
 
 /* The type string of `t` ("DECIMAL(18, 2)"), malloc'ed; NULL when out of memory. */
 char *pm_api_type_string(const pm_type *t);
+
+/* ---- storage (api/storage.c) ------------------------------------------------------------ */
+
+/* The file system for `path` (io/fs.h pm_fs_for_path) made with a copy of the process-wide
+ * storage settings (paimon_storage_set).  Every public function that takes a path makes its
+ * file system here.  Caller owns `*out`; release with pm_fs_free(). */
+PM_MUST_CHECK int pm_api_fs_for_path(pm_fs **out, const char *path, bool sync, paimon_error *err);
+
+/* A copy of the storage settings into `out` (initialized here); release with
+ * pm_api_settings_free(), which wipes credential values first. */
+PM_MUST_CHECK int pm_api_settings_copy(pm_options *out, paimon_error *err);
+void pm_api_settings_free(pm_options *o);
 
 #endif /* PM_API_API_H */

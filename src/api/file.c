@@ -15,8 +15,9 @@
 
 struct paimon_file {
     pm_fs *fs;
+    pm_options settings; /* the storage settings it was opened with, for its cursors' fs */
     pm_data_file *df;
-    char *path;
+    char *path;   /* as given, for messages and reopening */
     char *schema; /* the file type's string */
     char **types; /* per column */
     pm_buf describe;
@@ -34,6 +35,7 @@ PAIMON_API void paimon_file_free(paimon_file *f)
     pm_free(f->types);
     pm_data_file_free(f->df);
     pm_fs_free(f->fs);
+    pm_api_settings_free(&f->settings);
     pm_free(f->schema);
     pm_free(f->path);
     pm_buf_free(&f->describe);
@@ -52,11 +54,14 @@ PAIMON_API int paimon_file_open(paimon_file **out, const char *path, paimon_erro
     if ((f = pm_calloc(1, sizeof(*f))) == NULL)
         return pm_nomem(err);
     pm_buf_init(&f->describe, 0);
-    if ((f->fs = pm_fs_local_new(false)) == NULL || (f->path = pm_strdup(path)) == NULL) {
+    pm_options_init(&f->settings);
+    if ((f->path = pm_strdup(path)) == NULL) {
         rc = pm_nomem(err);
         goto done;
     }
-    PM_TRY(pm_data_file_open(&f->df, f->fs, path, err));
+    PM_TRY(pm_api_settings_copy(&f->settings, err));
+    PM_TRY(pm_fs_for_path(&f->fs, path, &f->settings, false, err));
+    PM_TRY(pm_data_file_open(&f->df, f->fs, pm_fs_local_path(path), err));
     t = f->df->format->type(f->df->impl);
     if ((f->schema = pm_api_type_string(t)) == NULL ||
         (f->types = pm_calloc(t->field_count + 1, sizeof(char *))) == NULL) {
@@ -189,11 +194,12 @@ PAIMON_API int paimon_file_cursor(paimon_cursor **out, paimon_file *f,
     if (out == NULL || f == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_file_cursor: file and out are required");
     PM_TRY(pm_api_options_get(&pm_api_file_read_options, "paimon_file_cursor", options, &o, err));
-    if ((fs = pm_calloc(1, sizeof(*fs))) == NULL || (fs->fs = pm_fs_local_new(false)) == NULL) {
+    if ((fs = pm_calloc(1, sizeof(*fs))) == NULL) {
         rc = pm_nomem(err);
         goto done;
     }
-    PM_TRY(pm_data_file_open(&fs->df, fs->fs, f->path, err));
+    PM_TRY(pm_fs_for_path(&fs->fs, f->path, &f->settings, false, err));
+    PM_TRY(pm_data_file_open(&fs->df, fs->fs, pm_fs_local_path(f->path), err));
     PM_TRY(select_columns(fs->df->format->type(fs->df->impl), &o, f->path, &fs->read_type, err));
     memset(&ro, 0, sizeof(ro));
     ro.read_type = fs->read_type;

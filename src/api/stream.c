@@ -294,7 +294,9 @@ PAIMON_API int paimon_stream_open(paimon_stream **out, paimon_table *table,
         rc = pm_nomem(err);
         goto done;
     }
-    PM_TRY(pm_watch_open(&st->watch, dir, !o->no_inotify, interval, err));
+    /* inotify watches a local directory; a table on S3 (or any other store) is polled */
+    PM_TRY(pm_watch_open(&st->watch, dir, !o->no_inotify && strcmp(table->fs->name, "local") == 0,
+                         interval, err));
     *out = st;
     st = NULL;
 done:

@@ -12,8 +12,12 @@ PAIMON_API int paimon_table_open(paimon_table **out, const char *path, paimon_er
     paimon_error_clear(err);
     if (out == NULL || path == NULL || path[0] == '\0')
         return pm_err_set(err, PAIMON_EINVALID, "paimon_table_open: no table path given");
+    pm_fs *fs = NULL;
+    int rc;
     *out = NULL;
-    return pm_table_open(out, path, pm_fs_local_new(true), err);
+    if ((rc = pm_api_fs_for_path(&fs, path, true, err)) != 0)
+        return rc;
+    return pm_table_open(out, pm_fs_local_path(path), fs, err); /* takes `fs` */
 }
 
 PAIMON_API void paimon_table_free(paimon_table *table)
@@ -116,11 +120,9 @@ PAIMON_API int paimon_table_create(const char *path, const paimon_create_options
         if (pm_type_field_by_name(s->row, s->primary_keys.items[i], &idx) != NULL)
             s->row->fields[idx].type->nullable = false;
     }
-    fs = pm_fs_local_new(true);
-    if (fs == NULL) {
-        rc = pm_nomem(err);
+    if ((rc = pm_api_fs_for_path(&fs, path, true, err)) != 0)
         goto done;
-    }
+    path = pm_fs_local_path(path);
     rc = pm_table_create(fs, path, s, err);
     if (rc == PAIMON_EINVALID || rc == PAIMON_EUNSUPPORTED)
         pm_err_prefix(err, rc, "%s: ", path);

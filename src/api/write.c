@@ -22,16 +22,16 @@ PAIMON_API int paimon_table_alter(const char *path, const paimon_alter *change, 
                                   paimon_error *err)
 {
     paimon_alter c;
-    pm_fs *fs;
+    pm_fs *fs = NULL;
     int rc;
     paimon_error_clear(err);
     if (path == NULL || path[0] == '\0' || change == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_table_alter: path and change needed");
     if ((rc = pm_api_options_get(&pm_api_alter, "paimon_table_alter", change, &c, err)) != 0)
         return rc;
-    if ((fs = pm_fs_local_new(true)) == NULL)
-        return pm_nomem(err);
-    rc = pm_table_alter(fs, path, &c, schema_id, err);
+    if ((rc = pm_api_fs_for_path(&fs, path, true, err)) != 0)
+        return rc;
+    rc = pm_table_alter(fs, pm_fs_local_path(path), &c, schema_id, err);
     pm_fs_free(fs);
     return rc;
 }

@@ -7,8 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <sys/stat.h>
-
 /* The length of the strict UTF-8 sequence at s (RFC 3629: shortest form, no surrogates,
  * nothing past U+10FFFF), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -81,6 +79,33 @@ static const cli_option *find_option(const cli_option *opts, const char *name, s
     return NULL;
 }
 
+const char CLI_STORAGE_USAGE[] =
+    "\n"
+    "TABLE (and FILE) may be a local path or s3://BUCKET/PATH.  Every command takes\n"
+    "--option s3.KEY=VALUE for this run (s3.endpoint, s3.region, s3.access-key,\n"
+    "s3.secret-key, s3.session.token, s3.path.style.access, ...), over the AWS environment\n"
+    "and ~/.aws; such settings are never stored in a table (docs/OBJECT-STORAGE.md).\n";
+
+/* `--option s3.KEY=VALUE`: a storage setting of this run, whichever the command
+ * (paimon_storage_set), kept out of the command's own options so that `create` never records
+ * it in a schema.  Only the key is ever printed: the value may be a credential. */
+static int storage_option(const char *cmd, const char *text)
+{
+    paimon_error err;
+    const char *eq = strchr(text, '=');
+    char *key;
+    int rc;
+    if (eq == NULL || eq == text)
+        return cli_usage_error(cmd, "--option wants key=value, not '%s'", text);
+    key = cli_strdup(text);
+    key[eq - text] = '\0';
+    rc = paimon_storage_set(key, eq + 1, &err);
+    if (rc != 0)
+        cli_usage_error(cmd, "--option %s", err.message);
+    free(key);
+    return rc != 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cli_args *out)
 {
     memset(out, 0, sizeof(*out));
@@ -95,6 +120,31 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cl
             size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
             const cli_option *o = find_option(opts, name, len);
             const char *value = NULL;
+            if (len == 6 && strncmp(name, "option", 6) == 0) {
+                int rc;
+                if (eq != NULL)
+                    value = eq + 1;
+                else if (i + 1 < argc)
+                    value = argv[++i];
+                else
+                    return cli_usage_error(cmd, "option --option needs a value");
+                if (strncmp(value, "s3.", 3) == 0) {
+                    if ((rc = storage_option(cmd, value)) != CLI_EXIT_OK)
+                        return rc;
+                    continue;
+                }
+                if (o == NULL)
+                    return cli_usage_error(cmd,
+                                           "--option %.*s: this command takes only storage "
+                                           "settings (s3.KEY=VALUE)",
+                                           (int)strcspn(value, "="), value);
+                if (out->given_count == CLI_MAX_VALUES)
+                    return cli_usage_error(cmd, "too many options");
+                out->given[out->given_count].opt = o;
+                out->given[out->given_count].value = value;
+                out->given_count++;
+                continue;
+            }
             if (o == NULL)
                 return cli_usage_error(cmd, "unknown option --%.*s", (int)len, name);
             if (o->takes_value) {
@@ -129,6 +179,7 @@ int cli_parse_table_command(const char *cmd, const char *usage, int argc, char *
         return rc;
     if (out->help) {
         fputs(usage, stdout);
+        fputs(CLI_STORAGE_USAGE, stdout);
         return CLI_HELP_SHOWN;
     }
     if (out->positional_count == 0)
@@ -324,15 +375,20 @@ void cli_format_millis(char *buf, size_t len, int64_t millis)
 
 /* DESIGN.md: TABLE$NAME names system table NAME of TABLE when no file or directory of that
  * name exists.  Sets *table (caller frees) and *system (into it) when it does; else both
- * stay NULL.  Only the last path component is split. */
+ * stay NULL.  Only the last path component is split.  Whether it exists is asked of the
+ * file system the path names (a local directory or an S3 prefix); when that cannot be told
+ * (a scheme paimon-c refuses, an unreachable store), the split is made and opening the
+ * table reports the error. */
 void cli_split_system_table(const char *arg, char **table, const char **system)
 {
-    struct stat st;
+    paimon_error err;
+    bool exists = false;
     const char *slash = strrchr(arg, '/'), *dollar = strrchr(arg, '$');
     *table = NULL;
     *system = NULL;
-    if (dollar == NULL || (slash != NULL && dollar < slash) || dollar == arg || dollar[-1] == '/' ||
-        stat(arg, &st) == 0)
+    if (dollar == NULL || (slash != NULL && dollar < slash) || dollar == arg || dollar[-1] == '/')
+        return;
+    if (paimon_path_exists(arg, &exists, &err) == 0 && exists)
         return;
     *table = cli_strdup(arg);
     (*table)[dollar - arg] = '\0';

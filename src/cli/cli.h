@@ -55,8 +55,14 @@ typedef struct cli_args {
 } cli_args;
 
 /* Parses argv (after the subcommand name).  Unknown options and missing values are usage
- * errors: the message is printed and CLI_EXIT_USAGE returned. */
+ * errors: the message is printed and CLI_EXIT_USAGE returned.  `--option s3.KEY=VALUE`, on
+ * every command whether or not it declares "option", is a storage setting of the run: it is
+ * handed to paimon_storage_set() (an unknown key is a usage error) and not recorded in
+ * `out`; other `--option` values are recorded when the command declares "option". */
 int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cli_args *out);
+
+/* The paragraph every command's --help ends with: TABLE may be s3://, and --option s3.*. */
+extern const char CLI_STORAGE_USAGE[];
 
 /* The start of every command on a table: cli_parse(), then `usage` printed for --help, then
  * the positional arguments checked: TABLE first (missing: a usage error), at most

@@ -24,6 +24,7 @@ static void usage(FILE *out)
                  "is an empty field, the empty string \"\"), table (a null is NULL; a string\n"
                  "that could pass for it is shown in double quotes), none (decode, print the\n"
                  "row count); meta prints its schema and layout (row groups, stripes, blocks).\n");
+    fputs(CLI_STORAGE_USAGE, out);
 }
 
 /* --format none: every selected column decoded through the cursor's Arrow stream, the row

@@ -129,6 +129,10 @@ PM_MUST_CHECK int pm_fs_s3_new(pm_fs **out, const pm_options *settings, paimon_e
 PM_MUST_CHECK int pm_fs_for_path(pm_fs **out, const char *path, const pm_options *settings,
                                  bool sync, paimon_error *err);
 
+/* The local path a `file:` URI names (`file:///a/b` and `file:/a/b` are `/a/b`); any other
+ * path is returned as it is.  Borrowed: a pointer into `path`. */
+const char *pm_fs_local_path(const char *path);
+
 /* ---- helpers --------------------------------------------------------------------------- */
 
 /* in->prefetch when the backend has one; 0 otherwise. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "data/binary_row.h"
+#include "io/s3/s3_config.h"
 #include "meta/file_path.h"
 #include "meta/live_files.h"
 #include "meta/manifest.h"
@@ -72,6 +73,24 @@ static const char *keep_buf(paimon_list *l, pm_buf *b, bool *failed)
     if (c == NULL)
         *failed = true;
     return c;
+}
+
+/* The credentials among a schema file's "options" replaced by the mask (the file's own
+ * JSON is shown, never a secret). */
+static void mask_secrets(json_t *schema, bool *failed)
+{
+    json_t *opts = json_object_get(schema, "options");
+    const char *key;
+    json_t *value;
+    if (!json_is_object(opts))
+        return;
+    json_object_foreach(opts, key, value)
+    {
+        if (!pm_s3_config_is_secret(key) || !json_is_string(value))
+            continue;
+        if (json_string_set(value, PM_TABLE_SECRET_MASK) != 0)
+            *failed = true;
+    }
 }
 
 static const char *keep_json(paimon_list *l, const json_t *j, bool *failed)
@@ -214,6 +233,7 @@ int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err)
         info->comment = keep(l, s->comment, &failed);
         info->partition_keys = join_keys(l, &s->partition_keys, &failed);
         info->primary_keys = join_keys(l, &s->primary_keys, &failed);
+        mask_secrets(raw, &failed);
         info->json = keep_json(l, raw, &failed);
         /* COLUMNS syntax: the ROW<...> form without its brackets. */
         pm_buf_init(&cols, 0);
@@ -272,7 +292,7 @@ int pm_inspect_options(paimon_table *t, int64_t snapshot_id, paimon_list **out, 
     for (size_t i = 0; i < s->options.count; i++) {
         paimon_option_info *o = (paimon_option_info *)l->items + i;
         o->key = keep(l, s->options.keys[i], &failed);
-        o->value = keep(l, s->options.values[i], &failed);
+        o->value = keep(l, pm_table_shown_value(s->options.keys[i], s->options.values[i]), &failed);
     }
     if (!failed)
         qsort(l->items, s->options.count, sizeof(paimon_option_info), cmp_option);

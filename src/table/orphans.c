@@ -364,7 +364,9 @@ int pm_table_remove_orphans(pm_fs *fs, const char *table, const pm_orphan_args *
         pm_free(dir);
     }
     (void)sweep_dir(&s, DATA_DIR, pm_buf_cstr(&root), (int)schema->partition_keys.count, true);
-    if (pm_file_path_check_options(&schema->options, NULL) == 0) /* roots as create checks them */
+    /* roots as create checks them; local roots are on the table's file system only when the
+     * table is local (a table on S3 would be handed a local path) */
+    if (pm_file_path_check_options(&schema->options, NULL) == 0 && strstr(table, "://") == NULL)
         sweep_external(&s, schema);
     rc = s.rc;
 done:

@@ -182,8 +182,10 @@ PM_MUST_CHECK static int json_options(pm_buf *b, const pm_options *o, paimon_err
             rc = pm_json_quote_jackson(b, o->keys[k], strlen(o->keys[k]));
         if (rc == 0)
             rc = pm_buf_putc(b, ':');
-        if (rc == 0)
-            rc = pm_json_quote_jackson(b, o->values[k], strlen(o->values[k]));
+        if (rc == 0) {
+            const char *v = pm_table_shown_value(o->keys[k], o->values[k]);
+            rc = pm_json_quote_jackson(b, v, strlen(v));
+        }
     }
     pm_free(order);
     if (rc == 0)
@@ -313,7 +315,9 @@ PM_MUST_CHECK static int options_append(const pm_sys_table *st, size_t row, pm_c
     size_t k = s->order[row];
     (void)tmp;
     return pm_sys_done(
-        pm_sys_put_str(c[0], s->options.keys[k]) | pm_sys_put_str(c[1], s->options.values[k]), err);
+        pm_sys_put_str(c[0], s->options.keys[k]) |
+            pm_sys_put_str(c[1], pm_table_shown_value(s->options.keys[k], s->options.values[k])),
+        err);
 }
 
 static const pm_sys_ops OPTIONS_OPS = {options_append, options_free};

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "io/s3/s3_config.h"
 #include "meta/paths.h"
 #include "table/option_check.h"
 #include "util/alloc.h"
@@ -119,4 +120,9 @@ int pm_table_create(pm_fs *fs, const char *path, pm_schema *schema, paimon_error
     if (rc == PAIMON_EEXISTS)
         return pm_err_set(err, rc, "%s: a table exists already", path);
     return rc;
+}
+
+const char *pm_table_shown_value(const char *key, const char *value)
+{
+    return pm_s3_config_is_secret(key) ? PM_TABLE_SECRET_MASK : value;
 }

@@ -14,6 +14,14 @@
 #include "paimon/table.h"
 #include "util/error.h"
 
+/* What a credential among a table's options (s3.access-key, s3.secret-key,
+ * s3.session.token: pm_s3_config_is_secret) shows as in `inspect`, `$options` and
+ * `$schemas`: its value is never printed (issue 14). */
+#define PM_TABLE_SECRET_MASK "******"
+
+/* `value`, or PM_TABLE_SECRET_MASK when `key` names a credential.  Borrowed. */
+const char *pm_table_shown_value(const char *key, const char *value);
+
 struct paimon_table {
     char *path;        /* table root, without a trailing slash */
     pm_fs *fs;         /* owned */

@@ -146,6 +146,52 @@ static void test_resolve(void **state)
     pm_options_free(&o);
 }
 
+/* Invariant 8 with a table on S3 (issue 14): files named by its metadata stay in the table
+ * or under an external root of the same store; another bucket, another scheme, a local path
+ * or a name with a '/' is refused, and the message never echoes where it points. */
+static void test_s3_table(void **state)
+{
+    static const char *const outside[] = {
+        "s3://other-bucket/ext/bucket-0/d.parquet", /* another bucket, same key */
+        "s3://bkt/ext2/bucket-0/d.parquet",         /* a sibling of the root */
+        "s3://bkt/ext/../t2/d.parquet",             /* climbing out */
+        "s3a://bkt/ext/bucket-0/d.parquet",         /* another scheme (Hadoop compares them) */
+        "/ext/bucket-0/d.parquet",
+    };
+    const char *t = "s3://bkt/db.db/t", *dir = "s3://bkt/db.db/t/bucket-0";
+    pm_options o;
+    pm_buf b;
+    paimon_error err;
+    (void)state;
+    pm_options_init(&o);
+    pm_buf_init(&b, 0);
+    assert_int_equal(pm_file_path_resolve(t, NULL, dir, "data-1.parquet", NULL, &b, &err), 0);
+    assert_string_equal(pm_buf_cstr(&b), "s3://bkt/db.db/t/bucket-0/data-1.parquet");
+    assert_int_equal(
+        pm_file_path_resolve(t, NULL, dir, "../../../../other/x.parquet", NULL, &b, &err),
+        PAIMON_ECORRUPT);
+    /* no external roots: every external path is outside */
+    assert_int_equal(pm_file_path_resolve(t, NULL, dir, "d.parquet",
+                                          "s3://bkt/db.db/t/bucket-0/d.parquet", &b, &err),
+                     PAIMON_ECORRUPT);
+    assert_int_equal(pm_options_set(&o, "data-file.external-paths", "s3://bkt/ext"), 0);
+    for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+        memset(&err, 0, sizeof(err));
+        assert_int_equal(pm_file_path_resolve(t, &o, dir, "d.parquet", outside[i], &b, &err),
+                         PAIMON_ECORRUPT);
+        assert_non_null(strstr(err.message, "s3://bkt/db.db/t: manifest entry 'd.parquet'"));
+        assert_null(strstr(err.message, "other-bucket"));
+        assert_null(strstr(err.message, "ext2"));
+    }
+    /* a local root for a table on S3: allowed by the option, but not on the table's store */
+    assert_int_equal(pm_options_set(&o, "data-file.external-paths", "file:///ext"), 0);
+    assert_int_equal(
+        pm_file_path_resolve(t, &o, dir, "d.parquet", "file:/ext/bucket-0/d.parquet", &b, &err),
+        PAIMON_EUNSUPPORTED);
+    pm_buf_free(&b);
+    pm_options_free(&o);
+}
+
 static void test_bucket_dir(void **state)
 {
     static const char *const bad_dirs[] = {"..",  "../x", "a/../../x", "/abs",
@@ -208,7 +254,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_names), cmocka_unit_test(test_external_roots),
         cmocka_unit_test(test_resolve),     cmocka_unit_test(test_bucket_dir),
-        cmocka_unit_test(test_check_roots),
+        cmocka_unit_test(test_check_roots), cmocka_unit_test(test_s3_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
