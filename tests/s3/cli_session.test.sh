@@ -129,6 +129,39 @@ fi
 grep -q '{"id":5,"dt":"2026-12-03","amount":"5.00","note":"e"}' "$WORK/s3.out" ||
   { echo "the S3 session never read its rows"; fail=1; }
 
+# Expiration and orphan removal delete through S3's batch delete: the data files and
+# manifests of three expired snapshots in a few requests, one DELETE per snapshot file only;
+# a sweep's orphans one batch per directory.
+kind_count() { s3_counts | sed -n "s/.*\"byKind\":{[^}]*\"$1\":\([0-9]*\).*/\1/p"; }
+B=s3://$S3_BUCKET/wh/db.db/batch
+"$P" create "$B" --schema 'id BIGINT, v STRING' --primary-key id --option bucket=2 >/dev/null
+for v in a b c; do
+  printf '{"id":%d,"v":"%s"}\n' 1 $v 2 $v 3 $v 4 $v | "$P" write "$B" >/dev/null || fail=1
+done
+"$P" compact "$B" --full >/dev/null || fail=1
+s3_reset >/dev/null
+"$P" expire "$B" --retain-min 1 --retain-max 1 >"$WORK/expire.out" || fail=1
+batches=$(kind_count BATCH_DELETE)
+deletes=$(kind_count DELETE)
+files=$(sed -n 's/.* \([0-9]*\) files.*/\1/p' "$WORK/expire.out")
+if [ "${batches:-0}" -lt 1 ] || [ "${deletes:-0}" -ne 3 ] || [ "${files:-0}" -lt 6 ]; then
+  echo "expire on S3: $(cat "$WORK/expire.out"); BATCH_DELETE=${batches:-0} DELETE=${deletes:-0}"
+  echo "  (expected batch deletes of the files and one DELETE per expired snapshot, 3)"
+  fail=1
+fi
+printf '{"id":1,"v":"z"}\n' | "$P" write "$B" >/dev/null || fail=1
+"$P" rollback "$B" --to 4 >/dev/null || fail=1
+sleep 2
+s3_reset >/dev/null
+"$P" remove-orphans "$B" --older-than 1s >"$WORK/orphans.out" || fail=1
+if [ "$(kind_count BATCH_DELETE)" -lt 1 ] || [ -n "$(kind_count DELETE)" ] ||
+  ! grep -q '^deleted [1-9][0-9]* orphan files' "$WORK/orphans.out"; then
+  echo "remove-orphans on S3: $(tail -1 "$WORK/orphans.out"); $(s3_counts)"
+  echo "  (expected batch deletes, one per directory with orphans, and no single DELETE)"
+  fail=1
+fi
+[ "$("$P" cat "$B" --format csv | wc -l)" = 5 ] || { echo "the batch table lost rows"; fail=1; }
+
 # The S3 table downloaded reads the same in the oracle as the local one.
 if [ -n "${ORACLE_DIR:-}" ] && [ -f "$ORACLE_DIR/oracle.mjs" ]; then
   node "$here/download.mjs" "s3://$S3_BUCKET/wh/db.db/orders" "$WORK/down/orders" >/dev/null ||
