@@ -302,9 +302,12 @@ int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err)
     a->body_off = 0;
     a->dst_off = 0;
     a->overflow = false;
+    a->fail_rc = 0;
 
     /* where: host and canonical URI */
-    if (cfg->path_style) {
+    /* A bucket name with a dot cannot be a virtual host under TLS (the certificate's
+     * wildcard covers one label): such buckets go path style, as the AWS SDKs do. */
+    if (cfg->path_style || strchr(r->bucket, '.') != NULL) {
         PM_TRY(pm_buf_puts(&host, c->authority));
         PM_TRY(pm_buf_putc(&a->path, '/'));
         PM_TRY(pm_s3_uri_encode(&a->path, r->bucket, strlen(r->bucket), true));
@@ -376,7 +379,7 @@ int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err)
         PM_TRY(rc);
         PM_TRY(add_header(a, "Authorization", pm_buf_cstr(&auth)));
     }
-    /* no 100-continue round trip; no Content-Type a POST would otherwise get */
+    /* no 100-continue round trip before each upload */
     struct curl_slist *l = curl_slist_append(a->headers, "Expect:");
     if (l == NULL) {
         rc = PAIMON_ENOMEM;
@@ -478,24 +481,25 @@ pm_s3_verdict pm_s3_attempt_finish(pm_s3_attempt *a, CURLcode cc, paimon_error *
         }
         if (status >= 200 && status < 300 && r->dst != NULL && strcmp(r->method, "GET") == 0 &&
             a->dst_off != r->dst_len) {
-            pm_corrupt(err, "s3://%s/%s: %zu bytes answered where %zu were asked for", r->bucket,
-                       r->key, a->dst_off, r->dst_len);
+            a->fail_rc = pm_corrupt(err, "s3://%s/%s: %zu bytes answered where %zu were asked for",
+                                    r->bucket, r->key, a->dst_off, r->dst_len);
             return PM_S3_FAIL;
         }
         return PM_S3_DONE;
     }
     if (a->overflow) {
         if (r->dst != NULL && status >= 200 && status < 300)
-            pm_corrupt(err, "s3://%s/%s: more bytes answered than the %zu asked for", r->bucket,
-                       r->key, r->dst_len);
+            a->fail_rc = pm_corrupt(err, "s3://%s/%s: more bytes answered than the %zu asked for",
+                                    r->bucket, r->key, r->dst_len);
         else
-            pm_err_set(err, PAIMON_ELIMIT, "s3://%s/%s: response body larger than %zu bytes",
-                       r->bucket, r->key, (size_t)PM_S3_BODY_MAX);
+            a->fail_rc =
+                pm_err_set(err, PAIMON_ELIMIT, "s3://%s/%s: response body larger than %zu bytes",
+                           r->bucket, r->key, (size_t)PM_S3_BODY_MAX);
         return PM_S3_FAIL;
     }
     if (!retryable_curl(cc)) {
-        pm_err_set(err, PAIMON_EIO, "s3://%s/%s: %s", r->bucket, r->key,
-                   a->errbuf[0] != '\0' ? a->errbuf : curl_easy_strerror(cc));
+        a->fail_rc = pm_err_set(err, PAIMON_EIO, "s3://%s/%s: %s", r->bucket, r->key,
+                                a->errbuf[0] != '\0' ? a->errbuf : curl_easy_strerror(cc));
         return PM_S3_FAIL;
     }
     /* Sent anything? Then the server may have acted on it. */
@@ -564,7 +568,7 @@ int pm_s3_perform(pm_s3_client *c, const pm_s3_request *req, pm_s3_response *res
         if (v == PM_S3_DONE)
             break;
         if (v == PM_S3_FAIL) {
-            rc = err != NULL ? err->code : PAIMON_EIO;
+            rc = a.fail_rc;
             goto done;
         }
         if (resp->attempts >= c->cfg.max_attempts) {

@@ -31,23 +31,23 @@
 typedef struct pm_s3_client pm_s3_client;
 
 typedef struct pm_s3_request {
-    const char *method;       /* "GET", "HEAD", "PUT", "POST", "DELETE" */
+    const char *method; /* "GET", "HEAD", "PUT", "POST", "DELETE" */
     const char *bucket;
-    const char *key;          /* not encoded; "" for a bucket-level request (listing) */
+    const char *key; /* not encoded; "" for a bucket-level request (listing) */
     /* Query parameters, not encoded: query[2*i] is a name, query[2*i+1] its value ("" for a
      * bare `?uploads`).  The signer encodes and sorts them. */
     const char *const *query;
-    size_t query_count;       /* pairs */
+    size_t query_count; /* pairs */
     /* Extra headers as "name", "value" pairs (If-None-Match, Content-Type, Content-MD5,
      * x-oss-forbid-overwrite, ...); all are signed. */
     const char *const *headers;
-    size_t header_count;      /* pairs */
-    const void *body;         /* PUT / POST payload, hashed into x-amz-content-sha256 */
+    size_t header_count; /* pairs */
+    const void *body;    /* PUT / POST payload, hashed into x-amz-content-sha256 */
     size_t body_len;
-    bool has_range;           /* GET bytes=range_off..range_off+range_len-1 */
+    bool has_range; /* GET bytes=range_off..range_off+range_len-1 */
     uint64_t range_off;
     uint64_t range_len;
-    uint8_t *dst;             /* non-NULL: a 2xx GET body goes here (exactly dst_len bytes,
+    uint8_t *dst; /* non-NULL: a 2xx GET body goes here (exactly dst_len bytes,
                                  fewer is PAIMON_ECORRUPT), not into response.body */
     size_t dst_len;
 } pm_s3_request;
@@ -71,8 +71,8 @@ void pm_s3_response_init(pm_s3_response *r);
 void pm_s3_response_free(pm_s3_response *r);
 
 /* Performs one request with retries (see above). */
-PM_MUST_CHECK int pm_s3_perform(pm_s3_client *c, const pm_s3_request *req,
-                                pm_s3_response *resp, paimon_error *err);
+PM_MUST_CHECK int pm_s3_perform(pm_s3_client *c, const pm_s3_request *req, pm_s3_response *resp,
+                                paimon_error *err);
 
 /* Performs `n` requests concurrently (at most max_connections in flight), each with its own
  * retries; responses[i] answers requests[i].  rc is the first transport failure, if any. */

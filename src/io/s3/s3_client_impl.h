@@ -44,6 +44,7 @@ typedef struct pm_s3_attempt {
     size_t body_off;            /* bytes of req->body sent */
     size_t dst_off;             /* bytes written to req->dst */
     bool overflow;              /* the body outgrew dst_len or PM_S3_BODY_MAX */
+    int fail_rc;                /* the code of a PM_S3_FAIL verdict */
     char errbuf[CURL_ERROR_SIZE];
     char last_error[CURL_ERROR_SIZE]; /* the transport failure of the last retried attempt */
     /* s3_client_many.c: scheduling */
@@ -59,13 +60,13 @@ void pm_s3_handle_give(pm_s3_client *c, CURL *h);
 
 /* Sets up a->curl for the next attempt (URL, signed headers, callbacks).  On failure the
  * attempt holds nothing. */
-int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err);
-/* Judges a finished attempt; PM_S3_FAIL has filled err. */
+PM_MUST_CHECK int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err);
+/* Judges a finished attempt; PM_S3_FAIL has filled err and set a->fail_rc. */
 pm_s3_verdict pm_s3_attempt_finish(pm_s3_attempt *a, CURLcode cc, paimon_error *err);
 /* Frees what prepare made (the handle stays with the attempt). */
 void pm_s3_attempt_release(pm_s3_attempt *a);
 /* After the last attempt was a retryable failure: 0 when an answer came, else PAIMON_EIO. */
-int pm_s3_attempt_give_up(pm_s3_attempt *a, paimon_error *err);
+PM_MUST_CHECK int pm_s3_attempt_give_up(pm_s3_attempt *a, paimon_error *err);
 /* The backoff before attempt `attempts_done + 1`: full jitter under a doubling ceiling. */
 int64_t pm_s3_backoff_ms(pm_s3_client *c, int attempts_done);
 

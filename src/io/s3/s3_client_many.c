@@ -144,7 +144,7 @@ int pm_s3_perform_many(pm_s3_client *c, const pm_s3_request *requests, pm_s3_res
                 continue;
             }
             if (v == PM_S3_FAIL)
-                note_failure(&rc, err, &one, one.code);
+                note_failure(&rc, err, &one, a->fail_rc);
             else if (v == PM_S3_RETRY) {
                 int grc = pm_s3_attempt_give_up(a, &one);
                 if (grc != 0)

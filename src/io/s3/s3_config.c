@@ -199,7 +199,7 @@ static int read_ini(const char *path, const char *want, profile_values *p)
     return rc;
 }
 
-static int read_profile(profile_values *p, paimon_error *err)
+PM_MUST_CHECK static int read_profile(profile_values *p, paimon_error *err)
 {
     const char *name = getenv("AWS_PROFILE");
     const char *home = getenv("HOME");
@@ -255,13 +255,14 @@ static const char *setting(const pm_options *settings, const char *key)
     return NULL;
 }
 
-static int bad_value(paimon_error *err, const char *key, const char *value, const char *want)
+PM_MUST_CHECK static int bad_value(paimon_error *err, const char *key, const char *value,
+                                   const char *want)
 {
     return pm_err_set(err, PAIMON_EINVALID, "%s: invalid value '%s' (%s)", key, value, want);
 }
 
-static int get_size(const pm_options *s, const char *key, int64_t min, int64_t *out,
-                    paimon_error *err)
+PM_MUST_CHECK static int get_size(const pm_options *s, const char *key, int64_t min, int64_t *out,
+                                  paimon_error *err)
 {
     const char *v = setting(s, key);
     if (pm_parse_memory_size(v, out) != 0 || *out < min)
@@ -271,7 +272,8 @@ static int get_size(const pm_options *s, const char *key, int64_t min, int64_t *
     return 0;
 }
 
-static int get_duration(const pm_options *s, const char *key, int64_t *out, paimon_error *err)
+PM_MUST_CHECK static int get_duration(const pm_options *s, const char *key, int64_t *out,
+                                      paimon_error *err)
 {
     const char *v = setting(s, key);
     if (pm_parse_duration_ms(v, out) != 0 || *out < 0)
@@ -279,7 +281,7 @@ static int get_duration(const pm_options *s, const char *key, int64_t *out, paim
     return 0;
 }
 
-static int get_int(const pm_options *s, const char *key, int *out, paimon_error *err)
+PM_MUST_CHECK static int get_int(const pm_options *s, const char *key, int *out, paimon_error *err)
 {
     const char *v = setting(s, key);
     int32_t n = 0;
@@ -325,7 +327,8 @@ static bool host_is_oss(const char *host)
 
 /* Endpoint as "scheme://host[:port]": https:// added when there is no scheme, the trailing
  * '/' dropped; a path or an unknown scheme refused. */
-static int set_endpoint(pm_s3_config *c, const char *v, const char *source, paimon_error *err)
+PM_MUST_CHECK static int set_endpoint(pm_s3_config *c, const char *v, const char *source,
+                                      paimon_error *err)
 {
     pm_buf b;
     pm_buf_init(&b, 0);
@@ -361,7 +364,7 @@ static int set_endpoint(pm_s3_config *c, const char *v, const char *source, paim
     return 0;
 }
 
-static int check_keys(const pm_options *settings, paimon_error *err)
+PM_MUST_CHECK static int check_keys(const pm_options *settings, paimon_error *err)
 {
     for (size_t i = 0; settings != NULL && i < settings->count; i++) {
         const char *k = settings->keys[i];

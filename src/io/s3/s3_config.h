@@ -29,38 +29,37 @@
 
 /* How a commit creates `snapshot-N` so that two writers never both win one id. */
 typedef enum pm_s3_commit_mode {
-    PM_S3_COMMIT_IF_NONE_MATCH,   /* PUT with `If-None-Match: *`; 412 = taken (AWS, MinIO) */
-    PM_S3_COMMIT_OSS_FORBID,      /* PUT with `x-oss-forbid-overwrite: true`; 409 = taken */
-    PM_S3_COMMIT_SINGLE_WRITER    /* store without conditional writes: check, PUT, read back;
+    PM_S3_COMMIT_IF_NONE_MATCH, /* PUT with `If-None-Match: *`; 412 = taken (AWS, MinIO) */
+    PM_S3_COMMIT_OSS_FORBID,    /* PUT with `x-oss-forbid-overwrite: true`; 409 = taken */
+    PM_S3_COMMIT_SINGLE_WRITER  /* store without conditional writes: check, PUT, read back;
                                      safe for one writer only (docs/OBJECT-STORAGE.md) */
 } pm_s3_commit_mode;
 
 typedef struct pm_s3_config {
-    char *endpoint;      /* "http[s]://host[:port]" without a trailing '/'; never NULL after
+    char *endpoint;   /* "http[s]://host[:port]" without a trailing '/'; never NULL after
                             load (AWS: https://s3.<region>.amazonaws.com) */
-    char *region;        /* never NULL after load ("us-east-1" when nothing says) */
-    char *access_key;    /* NULL with secret_key NULL: anonymous, requests go unsigned */
+    char *region;     /* never NULL after load ("us-east-1" when nothing says) */
+    char *access_key; /* NULL with secret_key NULL: anonymous, requests go unsigned */
     char *secret_key;
     char *session_token; /* NULL or sent as x-amz-security-token */
     bool path_style;     /* http://host/bucket/key rather than http://bucket.host/key */
     pm_s3_commit_mode commit_mode;
-    size_t part_size;          /* s3.multipart.size: multipart part bytes (>= 5 MiB) */
-    size_t multipart_threshold;/* s3.multipart.threshold: files above go multipart */
-    int max_attempts;          /* s3.attempts.maximum: tries per request, >= 1 */
-    int64_t retry_base_ms;     /* s3.retry.interval: first backoff, doubled with jitter */
-    int64_t retry_max_ms;      /* s3.retry.max-interval: backoff ceiling */
-    int64_t connect_timeout_ms;/* s3.connection.establish.timeout */
-    int64_t request_timeout_ms;/* s3.connection.timeout: no byte moved for this long */
-    int max_connections;       /* s3.connection.maximum: parallel requests of one fs */
-    size_t readahead;          /* s3.readahead.range: bytes fetched beyond a small read */
-    size_t coalesce_gap;       /* s3.coalesce.gap: ranges closer than this are fetched as one */
+    size_t part_size;           /* s3.multipart.size: multipart part bytes (>= 5 MiB) */
+    size_t multipart_threshold; /* s3.multipart.threshold: files above go multipart */
+    int max_attempts;           /* s3.attempts.maximum: tries per request, >= 1 */
+    int64_t retry_base_ms;      /* s3.retry.interval: first backoff, doubled with jitter */
+    int64_t retry_max_ms;       /* s3.retry.max-interval: backoff ceiling */
+    int64_t connect_timeout_ms; /* s3.connection.establish.timeout */
+    int64_t request_timeout_ms; /* s3.connection.timeout: no byte moved for this long */
+    int max_connections;        /* s3.connection.maximum: parallel requests of one fs */
+    size_t readahead;           /* s3.readahead.range: bytes fetched beyond a small read */
+    size_t coalesce_gap;        /* s3.coalesce.gap: ranges closer than this are fetched as one */
 } pm_s3_config;
 
 /* Resolves the configuration from `settings` (may be NULL), the environment and ~/.aws.
  * An unknown `s3.*` key or a malformed value is PAIMON_EINVALID naming the key (never the
  * value of a credential).  On failure *c is left freed. */
-PM_MUST_CHECK int pm_s3_config_load(pm_s3_config *c, const pm_options *settings,
-                                    paimon_error *err);
+PM_MUST_CHECK int pm_s3_config_load(pm_s3_config *c, const pm_options *settings, paimon_error *err);
 PM_MUST_CHECK int pm_s3_config_copy(pm_s3_config *dst, const pm_s3_config *src);
 void pm_s3_config_free(pm_s3_config *c);
 

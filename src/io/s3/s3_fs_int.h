@@ -74,10 +74,4 @@ PM_MUST_CHECK int pm_s3_fs_remove_many(pm_fs *fs, const char *const *paths, size
 PM_MUST_CHECK int pm_s3_list_prefix(pm_s3_fs *fs, const char *bucket, const char *prefix,
                                     size_t limit, pm_strlist *names, bool *any, paimon_error *err);
 
-/* The text of the first <tag>…</tag> in xml[0, len) at or after *pos, XML entities decoded,
- * as a fresh pm_malloc string in *out (NULL when there is none); *pos moves past it.
- * PAIMON_ENOMEM only.  Enough for the flat answers of S3 (ListObjectsV2, multipart). */
-PM_MUST_CHECK int pm_s3_xml_next(const char *xml, size_t len, size_t *pos, const char *tag,
-                                 char **out);
-
 #endif /* PM_IO_S3_FS_INT_H */

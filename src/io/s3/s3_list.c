@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 
 #include "io/s3/s3_fs_int.h"
+#include "io/s3/s3_xml.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -21,96 +22,25 @@
 #define LIST_PAGE    1000 /* S3's maximum keys per ListObjectsV2 page */
 #define DELETE_BATCH 1000 /* S3's maximum keys per DeleteObjects request */
 
-/* Finds the next <tag>…</tag> (or <tag/>) at or after *pos: the raw inner text's offset and
- * length; *pos moves past the element.  False when there is none. */
-static bool xml_find(const char *xml, size_t len, size_t *pos, const char *tag, size_t *in_off,
-                     size_t *in_len)
+/* The body of a response as a document for the XML scanner ("" when there is none). */
+static const char *doc_of(const pm_buf *body)
 {
-    size_t tl = strlen(tag);
-    for (size_t i = *pos; i + tl + 2 <= len; i++) {
-        if (xml[i] != '<' || memcmp(xml + i + 1, tag, tl) != 0)
-            continue;
-        if (xml[i + 1 + tl] == '/' && i + tl + 3 <= len && xml[i + 2 + tl] == '>') {
-            *in_off = i + tl + 3;
-            *in_len = 0;
-            *pos = *in_off;
-            return true;
-        }
-        if (xml[i + 1 + tl] != '>')
-            continue;
-        size_t start = i + tl + 2;
-        for (size_t j = start; j + tl + 3 <= len; j++) {
-            if (xml[j] == '<' && xml[j + 1] == '/' && memcmp(xml + j + 2, tag, tl) == 0 &&
-                xml[j + 2 + tl] == '>') {
-                *in_off = start;
-                *in_len = j - start;
-                *pos = j + tl + 3;
-                return true;
-            }
-        }
-        return false;
-    }
-    return false;
+    return body->data != NULL ? (const char *)body->data : "";
 }
 
-/* Decodes the five XML entities and numeric references (ASCII range, as keys use them). */
-static char *xml_text(const char *s, size_t n)
+/* The decoded text of the first <name> of span, or NULL (absent).  PAIMON_ECORRUPT names
+ * the listing or request of `what`. */
+PM_MUST_CHECK static int text_in(const char *doc, size_t len, const char *name, char **out,
+                                 const char *what, paimon_error *err)
 {
-    static const struct {
-        const char *name;
-        char c;
-    } ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
-    char *out = pm_malloc(n + 1);
-    size_t o = 0;
-    if (out == NULL)
-        return NULL;
-    for (size_t i = 0; i < n;) {
-        bool done = false;
-        if (s[i] == '&') {
-            for (size_t e = 0; e < sizeof(ents) / sizeof(ents[0]) && !done; e++) {
-                size_t el = strlen(ents[e].name);
-                if (i + el <= n && memcmp(s + i, ents[e].name, el) == 0) {
-                    out[o++] = ents[e].c;
-                    i += el;
-                    done = true;
-                }
-            }
-            if (!done && i + 3 < n && s[i + 1] == '#') {
-                bool hex = s[i + 2] == 'x';
-                unsigned long v = 0;
-                size_t j = i + (hex ? 3 : 2);
-                for (; j < n && j < i + 10 && s[j] != ';'; j++) {
-                    char c = s[j];
-                    int d = c >= '0' && c <= '9'          ? c - '0'
-                            : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
-                            : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                          : -1;
-                    if (d < 0)
-                        break;
-                    v = v * (hex ? 16 : 10) + (unsigned long)d;
-                }
-                if (j < n && s[j] == ';' && v > 0 && v < 128) {
-                    out[o++] = (char)v;
-                    i = j + 1;
-                    done = true;
-                }
-            }
-        }
-        if (!done)
-            out[o++] = s[i++];
-    }
-    out[o] = '\0';
-    return out;
-}
-
-int pm_s3_xml_next(const char *xml, size_t len, size_t *pos, const char *tag, char **out)
-{
-    size_t off, n;
-    *out = NULL;
-    if (xml == NULL || !xml_find(xml, len, pos, tag, &off, &n))
+    int rc = pm_s3_xml_text(doc, len, name, out);
+    *out = rc == 0 ? *out : NULL;
+    if (rc == PAIMON_ENOTFOUND)
         return 0;
-    if ((*out = xml_text(xml + off, n)) == NULL)
-        return PAIMON_ENOMEM;
+    if (rc == PAIMON_ENOMEM)
+        return pm_nomem(err);
+    if (rc != 0)
+        return pm_corrupt(err, "%s: malformed <%s> in the answer", what, name);
     return 0;
 }
 
@@ -137,15 +67,14 @@ PM_MUST_CHECK static int page_entries(const pm_buf *body, const char *block, con
                                       const char *prefix, pm_strlist *names, bool *any,
                                       paimon_error *err)
 {
-    const char *xml = (const char *)body->data;
-    size_t pos = 0, off, n;
-    while (xml != NULL && xml_find(xml, body->len, &pos, block, &off, &n)) {
-        size_t ipos = 0;
+    const char *xml = doc_of(body);
+    size_t pos = 0;
+    pm_s3_xml_span span;
+    while (pm_s3_xml_next(xml, body->len, &pos, block, &span)) {
         char *text = NULL;
-        int rc;
-        if (pm_s3_xml_next(xml + off, n, &ipos, leaf, &text) != 0)
-            return pm_nomem(err);
-        rc = text != NULL ? add_entry(text, prefix, names, any, err) : 0;
+        int rc = text_in(span.ptr, span.len, leaf, &text, prefix, err);
+        if (rc == 0 && text != NULL)
+            rc = add_entry(text, prefix, names, any, err);
         pm_free(text);
         if (rc != 0)
             return rc;
@@ -157,22 +86,16 @@ PM_MUST_CHECK static int page_entries(const pm_buf *body, const char *block, con
 PM_MUST_CHECK static int parse_page(const pm_buf *body, const char *prefix, pm_strlist *names,
                                     bool *any, char **token, paimon_error *err)
 {
-    const char *xml = (const char *)body->data;
-    size_t pos = 0;
+    const char *xml = doc_of(body);
     char *trunc = NULL;
     int rc = 0;
 
     *token = NULL;
     PM_TRY(page_entries(body, "Contents", "Key", prefix, names, any, err));
     PM_TRY(page_entries(body, "CommonPrefixes", "Prefix", prefix, names, any, err));
-    if (pm_s3_xml_next(xml, body->len, &pos, "IsTruncated", &trunc) != 0) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    pos = 0;
-    if (trunc != NULL && strcmp(trunc, "true") == 0 &&
-        pm_s3_xml_next(xml, body->len, &pos, "NextContinuationToken", token) != 0)
-        rc = pm_nomem(err);
+    PM_TRY(text_in(xml, body->len, "IsTruncated", &trunc, prefix, err));
+    if (trunc != NULL && strcmp(trunc, "true") == 0)
+        PM_TRY(text_in(xml, body->len, "NextContinuationToken", token, prefix, err));
 done:
     pm_free(trunc);
     return rc;
@@ -305,7 +228,8 @@ PM_MUST_CHECK static int delete_batch(pm_s3_fs *fs, const char *bucket, const pm
                              .header_count = 2,
                              .body = body.data,
                              .body_len = body.len};
-        size_t pos = 0, off, len;
+        size_t pos = 0;
+        pm_s3_xml_span e;
         PM_TRY(pm_s3_perform(fs->client, &req, &resp, err));
         if (resp.status / 100 != 2) {
             req.key = keys[0].key;
@@ -313,16 +237,14 @@ PM_MUST_CHECK static int delete_batch(pm_s3_fs *fs, const char *bucket, const pm
             goto done;
         }
         /* Per-key failures: <Error><Key>k</Key><Code>c</Code><Message>m</Message></Error>. */
-        if (resp.body.data != NULL &&
-            xml_find((const char *)resp.body.data, resp.body.len, &pos, "Error", &off, &len)) {
-            const char *e = (const char *)resp.body.data + off;
+        if (pm_s3_xml_next(doc_of(&resp.body), resp.body.len, &pos, "Error", &e)) {
             char *key = NULL, *code = NULL, *msg = NULL;
-            size_t p1 = 0, p2 = 0, p3 = 0;
-            if (pm_s3_xml_next(e, len, &p1, "Key", &key) != 0 ||
-                pm_s3_xml_next(e, len, &p2, "Code", &code) != 0 ||
-                pm_s3_xml_next(e, len, &p3, "Message", &msg) != 0)
-                rc = pm_nomem(err);
-            else
+            rc = text_in(e.ptr, e.len, "Key", &key, keys[0].key, err);
+            if (rc == 0)
+                rc = text_in(e.ptr, e.len, "Code", &code, keys[0].key, err);
+            if (rc == 0)
+                rc = text_in(e.ptr, e.len, "Message", &msg, keys[0].key, err);
+            if (rc == 0)
                 rc = pm_err_set(err, PAIMON_EIO, "s3://%s/%s: delete failed: %s: %s", bucket,
                                 key != NULL ? key : "?", code != NULL ? code : "?",
                                 msg != NULL ? msg : "");

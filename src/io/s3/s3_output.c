@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "io/s3/s3_fs_int.h"
+#include "io/s3/s3_xml.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -73,10 +74,10 @@ typedef struct s3_output {
 /* Sends parts[0..n) at once; records ETags or the first failure. */
 static void upload_parts(s3_output *o, part *parts, size_t n)
 {
-    pm_s3_request reqs[QUEUED_MAX];
+    pm_s3_request reqs[QUEUED_MAX] = {{0}};
     pm_s3_response resps[QUEUED_MAX];
     char numbers[QUEUED_MAX][16];
-    const char *query[QUEUED_MAX][4];
+    const char *query[QUEUED_MAX][4] = {{0}};
     paimon_error err = {0};
     int rc;
 
@@ -86,7 +87,6 @@ static void upload_parts(s3_output *o, part *parts, size_t n)
         query[i][1] = numbers[i];
         query[i][2] = "uploadId";
         query[i][3] = o->upload_id;
-        memset(&reqs[i], 0, sizeof(reqs[i]));
         reqs[i].method = "PUT";
         reqs[i].bucket = o->p.bucket;
         reqs[i].key = o->p.key;
@@ -227,7 +227,6 @@ PM_MUST_CHECK static int start_multipart(s3_output *o, paimon_error *err)
     pm_s3_request req = {
         .method = "POST", .bucket = o->p.bucket, .key = o->p.key, .query = query, .query_count = 1};
     pm_s3_response resp;
-    size_t pos = 0;
     int rc = 0;
 
     pm_s3_response_init(&resp);
@@ -236,11 +235,13 @@ PM_MUST_CHECK static int start_multipart(s3_output *o, paimon_error *err)
         rc = pm_s3_status_error(&req, &resp, err);
         goto done;
     }
-    if (pm_s3_xml_next((const char *)resp.body.data, resp.body.len, &pos, "UploadId",
-                       &o->upload_id) != 0) {
+    rc = pm_s3_xml_text(resp.body.data != NULL ? (const char *)resp.body.data : "", resp.body.len,
+                        "UploadId", &o->upload_id);
+    if (rc == PAIMON_ENOMEM) {
         rc = pm_nomem(err);
         goto done;
     }
+    rc = 0; /* absent or malformed: no UploadId, below */
     if (o->upload_id == NULL || o->upload_id[0] == '\0') {
         rc = pm_err_set(err, PAIMON_EIO, "%s: CreateMultipartUpload answered no UploadId", o->path);
         goto done;
@@ -369,7 +370,6 @@ PM_MUST_CHECK static int complete(s3_output *o, paimon_error *err)
     pm_s3_request req = upload_request(o, "POST", query);
     pm_s3_response resp;
     pm_buf body;
-    size_t pos = 0;
     char *code = NULL;
     int rc = 0;
 
@@ -412,10 +412,13 @@ PM_MUST_CHECK static int complete(s3_output *o, paimon_error *err)
         goto done;
     }
     /* S3 may answer 200 and put the failure in the body. */
-    if (pm_s3_xml_next((const char *)resp.body.data, resp.body.len, &pos, "Code", &code) != 0) {
+    rc = pm_s3_xml_text(resp.body.data != NULL ? (const char *)resp.body.data : "", resp.body.len,
+                        "Code", &code);
+    if (rc == PAIMON_ENOMEM) {
         rc = pm_nomem(err);
         goto done;
     }
+    rc = 0;
     if (code != NULL)
         rc = pm_err_set(err, PAIMON_EIO, "s3://%s/%s: CompleteMultipartUpload failed: %s",
                         o->p.bucket, o->p.key, code);

@@ -14,8 +14,11 @@
 #include "testlib.h"
 
 #include "io/s3/s3_client.h"
+#include "io/s3/s3_xml.h"
+#include "io/s3/sigv4.h"
 #include "util/alloc.h"
 #include "util/options.h"
+#include "util/time.h"
 
 #define BUCKET "warehouse"
 
@@ -374,6 +377,111 @@ static void test_perform_many(void **state)
     pm_s3_client_free(c);
 }
 
+/* The requests of lane B's file system that carry a query and a POST body: a batch delete
+ * (`?delete`, Content-MD5) and a one-part multipart upload, each signed as sent. */
+static void test_batch_delete_and_multipart(void **state)
+{
+    pm_s3_client *c = client_with(NULL);
+    pm_s3_response resp;
+    pm_s3_request r;
+    char md5[25], *upload_id = NULL, *text = NULL;
+    (void)state;
+    pm_s3_response_init(&resp);
+    for (int i = 0; i < 2; i++) {
+        r = req_of("PUT", i == 0 ? "batch/a" : "batch/b & c");
+        r.body = "x";
+        r.body_len = 1;
+        assert_int_equal(run(c, &r, &resp), 200);
+    }
+    const char *xml = "<Delete><Quiet>false</Quiet><Object><Key>batch/a</Key></Object>"
+                      "<Object><Key>batch/b &amp; c</Key></Object></Delete>";
+    const char *del_q[] = {"delete", ""};
+    pm_s3_md5_base64(xml, strlen(xml), md5);
+    const char *del_h[] = {"Content-MD5", md5, "Content-Type", "application/xml"};
+    r = req_of("POST", "");
+    r.query = del_q;
+    r.query_count = 1;
+    r.headers = del_h;
+    r.header_count = 2;
+    r.body = xml;
+    r.body_len = strlen(xml);
+    assert_int_equal(run(c, &r, &resp), 200);
+    assert_non_null(strstr(pm_buf_cstr(&resp.body), "<Deleted><Key>batch/a</Key>"));
+    r = req_of("HEAD", "batch/b & c");
+    assert_int_equal(run(c, &r, &resp), 404);
+
+    /* multipart: initiate (POST ?uploads, no body), one part, complete */
+    const char *init_q[] = {"uploads", ""};
+    r = req_of("POST", "mpu/big file");
+    r.query = init_q;
+    r.query_count = 1;
+    assert_int_equal(run(c, &r, &resp), 200);
+    assert_int_equal(
+        pm_s3_xml_text((const char *)resp.body.data, resp.body.len, "UploadId", &upload_id), 0);
+    const char *part_q[] = {"partNumber", "1", "uploadId", upload_id};
+    r = req_of("PUT", "mpu/big file");
+    r.query = part_q;
+    r.query_count = 2;
+    r.body = "part one";
+    r.body_len = 8;
+    assert_int_equal(run(c, &r, &resp), 200);
+    char complete[512];
+    snprintf(complete, sizeof(complete),
+             "<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>%s</ETag></Part>"
+             "</CompleteMultipartUpload>",
+             resp.etag);
+    const char *done_q[] = {"uploadId", upload_id};
+    r = req_of("POST", "mpu/big file");
+    r.query = done_q;
+    r.query_count = 1;
+    r.body = complete;
+    r.body_len = strlen(complete);
+    assert_int_equal(run(c, &r, &resp), 200);
+    assert_int_equal(pm_s3_xml_text((const char *)resp.body.data, resp.body.len, "ETag", &text), 0);
+    pm_free(text);
+    r = req_of("GET", "mpu/big file");
+    assert_int_equal(run(c, &r, &resp), 200);
+    assert_string_equal(pm_buf_cstr(&resp.body), "part one");
+    pm_free(upload_id);
+    pm_s3_response_free(&resp);
+    pm_s3_client_free(c);
+}
+
+static void test_timeouts_and_refused_connections(void **state)
+{
+    pm_s3_client *c = client_with("s3.attempts.maximum", "2", "s3.connection.timeout", "1 s", NULL);
+    pm_s3_response resp;
+    pm_s3_request r = req_of("GET", "slow/x");
+    paimon_error err;
+    (void)state;
+    /* a server that moves no byte for longer than s3.connection.timeout: each attempt is cut,
+     * then one error naming the object */
+    admin("/latency?ms=3000");
+    int64_t t0 = pm_now_millis();
+    pm_s3_response_init(&resp);
+    assert_int_equal(pm_s3_perform(c, &r, &resp, &err), PAIMON_EIO);
+    int64_t took = pm_now_millis() - t0;
+    assert_int_equal(resp.attempts, 2);
+    assert_non_null(strstr(err.message, "s3://warehouse/slow/x: no answer after 2 attempts"));
+    assert_true(took < 5500); /* not 2 x 3 s: the timeout, not the server, ended them */
+    admin("/clear");
+    pm_s3_response_free(&resp);
+    pm_s3_client_free(c);
+
+    /* nothing listening: retried, and never `maybe_landed` since nothing was sent */
+    c = client_with("s3.endpoint", "http://127.0.0.1:1", "s3.attempts.maximum", "2", NULL);
+    pm_s3_response_init(&resp);
+    r = req_of("PUT", "refused/x");
+    r.body = "x";
+    r.body_len = 1;
+    assert_int_equal(pm_s3_perform(c, &r, &resp, &err), PAIMON_EIO);
+    assert_int_equal(resp.attempts, 2);
+    assert_false(resp.maybe_landed);
+    assert_non_null(strstr(err.message, "s3://warehouse/refused/x: no answer after 2 attempts"));
+    pm_s3_response_free(&resp);
+    pm_s3_client_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +491,8 @@ int main(void)
         cmocka_unit_test(test_conditional_put),
         cmocka_unit_test(test_retries),
         cmocka_unit_test(test_perform_many),
+        cmocka_unit_test(test_batch_delete_and_multipart),
+        cmocka_unit_test(test_timeouts_and_refused_connections),
     };
     if (getenv("AWS_ENDPOINT_URL") == NULL || getenv("S3_ADMIN") == NULL) {
         fprintf(stderr, "test_s3_client: needs the S3 test server (run through ctest)\n");
