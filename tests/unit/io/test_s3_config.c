@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_loop.h"
 #include "testlib.h"
 
 #include "io/s3/s3_config.h"
@@ -321,6 +322,33 @@ static void test_refusals_and_secrets(void **state)
     assert_false(pm_s3_config_is_secret(NULL));
 }
 
+/* Every allocation of a load that reads both profile files and parses settings failing in
+ * turn: PAIMON_ENOMEM saying so, nothing leaked. */
+static int alloc_op(void *ctx, paimon_error *err)
+{
+    pm_options *o = ctx;
+    pm_s3_config c;
+    int rc = pm_s3_config_load(&c, o, err);
+    if (rc == 0)
+        pm_s3_config_free(&c);
+    return rc;
+}
+
+static void test_allocation_failures(void **state)
+{
+    pm_options o;
+    (void)state;
+    write_aws("credentials", "[p]\naws_access_key_id = K\naws_secret_access_key = S\n"
+                             "aws_session_token = T\n");
+    write_aws("config", "[profile p]\nregion = eu-west-1\nendpoint_url = minio.lan:9000\n");
+    setenv("AWS_PROFILE", "p", 1);
+    pm_options_init(&o);
+    assert_int_equal(pm_options_set(&o, "s3.multipart.size", "8 mb"), 0);
+    assert_int_equal(pm_options_set(&o, "s3.commit-mode", "auto"), 0);
+    assert_true(pm_test_alloc_loop("s3 config load", alloc_op, NULL, &o, NULL) >= 5);
+    pm_options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +357,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_addressing_and_commit_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tuning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals_and_secrets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_allocation_failures, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
