@@ -6,6 +6,7 @@
  *
  * PAIMON_NEEDS_S3_SERVER
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -481,6 +482,59 @@ static void test_batch_delete_and_multipart(void **state)
     pm_s3_client_free(c);
 }
 
+/* One client shared by threads (s3_client.h: "may be used from several threads at once"):
+ * each thread writes and reads back its own objects through the handle pool. */
+typedef struct thread_job {
+    pm_s3_client *c;
+    int id;
+    int failures;
+} thread_job;
+
+static void *thread_main(void *arg)
+{
+    thread_job *j = arg;
+    for (int i = 0; i < 10; i++) {
+        char key[64], body[64];
+        pm_s3_response resp;
+        paimon_error err;
+        snprintf(key, sizeof(key), "threads/%d/%d", j->id, i);
+        snprintf(body, sizeof(body), "thread %d object %d", j->id, i);
+        pm_s3_request r = req_of("PUT", key);
+        r.body = body;
+        r.body_len = strlen(body);
+        pm_s3_response_init(&resp);
+        if (pm_s3_perform(j->c, &r, &resp, &err) != 0 || resp.status != 200)
+            j->failures++;
+        r = req_of("GET", key);
+        if (pm_s3_perform(j->c, &r, &resp, &err) != 0 || resp.status != 200 ||
+            strcmp(pm_buf_cstr(&resp.body), body) != 0)
+            j->failures++;
+        pm_s3_response_free(&resp);
+    }
+    return NULL;
+}
+
+static void test_threads_share_a_client(void **state)
+{
+    pm_s3_client *c = client_with("s3.connection.maximum", "2", NULL);
+    pthread_t t[4];
+    thread_job jobs[4];
+    pm_s3_stats st;
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (thread_job){c, i, 0};
+        assert_int_equal(pthread_create(&t[i], NULL, thread_main, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(pthread_join(t[i], NULL), 0);
+        assert_int_equal(jobs[i].failures, 0);
+    }
+    pm_s3_client_stats(c, &st);
+    assert_int_equal(st.requests, 80);
+    assert_int_equal(st.retries, 0);
+    pm_s3_client_free(c);
+}
+
 /* Every allocation of a PUT, a GET into memory and three parallel ranges failing in turn:
  * each run ends in PAIMON_ENOMEM saying so (not a transport error or a truncated body), and
  * leaks nothing (LeakSanitizer at exit). */
@@ -575,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_retries),
         cmocka_unit_test(test_perform_many),
         cmocka_unit_test(test_batch_delete_and_multipart),
+        cmocka_unit_test(test_threads_share_a_client),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_timeouts_and_refused_connections),
     };
