@@ -310,6 +310,23 @@ static void test_refusals_and_secrets(void **state)
     assert_null(strstr(err.message, "TOPSECRET"));
     assert_null(strstr(err.message, "AKIA-5"));
 
+    /* the description names every value but the credentials */
+    pm_buf d;
+    pm_buf_init(&d, 0);
+    assert_int_equal(load(&c, &err, "s3.access-key", "AKIA-5", "s3.secret-key", "TOPSECRET-9a1",
+                          "s3.session.token", "TOKEN-3", "s3.endpoint", "localhost:9000", NULL),
+                     0);
+    assert_int_equal(pm_s3_config_describe(&c, &d), 0);
+    assert_non_null(strstr(pm_buf_cstr(&d), "s3.endpoint=https://localhost:9000 "));
+    assert_non_null(strstr(pm_buf_cstr(&d), "credentials=set+session-token "));
+    assert_non_null(strstr(pm_buf_cstr(&d), "s3.path.style.access=true "));
+    assert_non_null(strstr(pm_buf_cstr(&d), "s3.commit-mode=if-none-match "));
+    assert_null(strstr(pm_buf_cstr(&d), "AKIA"));
+    assert_null(strstr(pm_buf_cstr(&d), "TOPSECRET"));
+    assert_null(strstr(pm_buf_cstr(&d), "TOKEN-3"));
+    pm_s3_config_free(&c);
+    pm_buf_free(&d);
+
     assert_true(pm_s3_config_is_key("s3.endpoint"));
     assert_true(pm_s3_config_is_key("s3.anything"));
     assert_false(pm_s3_config_is_key("bucket"));
