@@ -250,6 +250,10 @@ PM_MUST_CHECK static int read_profile(profile_values *p, paimon_error *err)
         snprintf(section, sizeof(section), "profile %s", name);
     if (conf_path[0] != '\0' && (rc = read_ini(conf_path, section, p)) != 0)
         return pm_nomem(err);
+    /* the CLI also accepts `[profile default]` in the config file */
+    if (strcmp(name, "default") == 0 && conf_path[0] != '\0' &&
+        (rc = read_ini(conf_path, "profile default", p)) != 0)
+        return pm_nomem(err);
     if (named && !p->found)
         return pm_err_set(err, PAIMON_EINVALID, "AWS_PROFILE: profile '%s' is in neither %s nor %s",
                           name, cred_path[0] != '\0' ? cred_path : "~/.aws/credentials",

@@ -199,6 +199,22 @@ static void test_precedence(void **state)
     pm_s3_config_free(&c);
 }
 
+static void test_profile_default_spelled_as_profile(void **state)
+{
+    pm_s3_config c;
+    paimon_error err;
+    (void)state;
+    write_aws("config", "[profile default]\nregion = eu-north-1\n");
+    assert_int_equal(load(&c, &err, NULL), 0);
+    assert_string_equal(c.region, "eu-north-1");
+    pm_s3_config_free(&c);
+    /* `[default]` first when both are there */
+    write_aws("config", "[profile default]\nregion = eu-north-1\n[default]\nregion = eu-south-1\n");
+    assert_int_equal(load(&c, &err, NULL), 0);
+    assert_string_equal(c.region, "eu-south-1");
+    pm_s3_config_free(&c);
+}
+
 static void test_addressing_and_commit_mode(void **state)
 {
     static const struct {
@@ -371,6 +387,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_precedence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_profile_default_spelled_as_profile, setup, teardown),
         cmocka_unit_test_setup_teardown(test_addressing_and_commit_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tuning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals_and_secrets, setup, teardown),
