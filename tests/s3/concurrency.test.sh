@@ -12,8 +12,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 S3_LIB_DIR=$here
 . "$here/lib.sh"
-s3_start || exit 1
-tmp=$(mktemp -d); trap 's3_stop; rm -rf "$tmp"' EXIT
+s3_session || exit 1
 fail=0
 P=$PAIMON_CLI
 
@@ -51,11 +50,7 @@ round() {
     { echo "FAIL $name: rows differ from the successful writes:"; diff "$tmp/$name.expected" "$tmp/$name.ids" | head -5; fail=1; }
   rules=$(s3_admin /faults)
   s3_clear > /dev/null   # the independent client (download.mjs) does not retry
-  node "$here/download.mjs" "$t" "$tmp/$name" > /dev/null || { echo "FAIL $name: download"; fail=1; }
-  node "$ORACLE_DIR/oracle.mjs" "$tmp/$name" --strict > "$tmp/$name.oracle" 2> "$tmp/$name.report" ||
-    { echo "FAIL $name: oracle --strict"; grep -i problem "$tmp/$name.report" | head -5; fail=1; }
-  node "$ORACLE_DIR/compare.mjs" "$tmp/$name.cat" "$tmp/$name.oracle" > "$tmp/cmp" 2>&1 ||
-    { echo "FAIL $name: oracle and paimon cat differ"; head -5 "$tmp/cmp"; fail=1; }
+  s3_oracle_same "$t" "$tmp/$name" || fail=1
   appends=$(cat "$tmp/$name"/snapshot/snapshot-* | grep -c '"commitKind" *: *"APPEND"')
   [ "$appends" = "$ok" ] || { echo "FAIL $name: $appends APPEND snapshots for $ok successful writes"; fail=1; }
   echo "$name: $ok writes succeeded, $failed failed; $(wc -l < "$tmp/$name.ids") rows, $appends APPEND snapshots"

@@ -14,8 +14,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 S3_LIB_DIR=$here
 . "$here/lib.sh"
-s3_start || exit 1
-tmp=$(mktemp -d); trap 's3_stop; rm -rf "$tmp"' EXIT
+s3_session || exit 1
 fail=0
 P=$PAIMON_CLI
 # Few, quick retries: a cut-off command gives up fast.
@@ -111,13 +110,7 @@ done
 echo "compaction: cut at each of its $compactions requests ($cfailed cut-off compactions failed)"
 
 # The tables, downloaded, satisfy the oracle's strict checks and read the same there.
-for t in append pk; do
-  node "$here/download.mjs" "s3://$S3_BUCKET/faults/$t" "$tmp/$t" > /dev/null || { echo "FAIL $t: download"; fail=1; continue; }
-  node "$ORACLE_DIR/oracle.mjs" "$tmp/$t" --strict > "$tmp/$t.oracle" 2> "$tmp/$t.report" ||
-    { echo "FAIL $t: oracle --strict"; grep -i problem "$tmp/$t.report" | head -5; fail=1; }
-  "$P" cat "s3://$S3_BUCKET/faults/$t" --format jsonl > "$tmp/$t.cat"
-  node "$ORACLE_DIR/compare.mjs" "$tmp/$t.cat" "$tmp/$t.oracle" > "$tmp/cmp" 2>&1 || { echo "FAIL $t: oracle differs"; head -5 "$tmp/cmp"; fail=1; }
-done
+for t in append pk; do s3_oracle_same "s3://$S3_BUCKET/faults/$t" "$tmp/$t" || fail=1; done
 [ "$writes" -ge 5 ] && [ "$lost" -ge 5 ] && [ "$compactions" -ge 5 ] && [ "$wfailed" -ge 1 ] && [ "$cfailed" -ge 1 ] || { echo "FAIL: too few requests swept"; fail=1; }
 [ "$fail" = 0 ] && echo "faults at every request: old or new snapshot exactly, reruns succeed"
 exit $fail

@@ -437,7 +437,10 @@ async function listV2(r, res) {
 // ---------------------------------------------------------------------------------------
 // The proxy.
 let upstreamPort;
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// No keep-alive towards s3rver: a reused connection that s3rver closes as idle at the moment
+// the proxy sends on it fails the request (ECONNRESET, "socket hang up"), and a streamed
+// body cannot be sent again. A new local connection per request costs little.
+const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function readBody(req) {
