@@ -15,8 +15,7 @@ if [ ! -d "$FIXTURES" ]; then
   if [ -n "${CI:-}" ]; then echo "fixtures missing under CI: $FIXTURES"; exit 1; fi
   echo "NOTE: fixtures not found; S3 fixture reads did not run"; exit 0
 fi
-s3_start || exit 1
-tmp=$(mktemp -d); trap 's3_stop; rm -rf "$tmp"' EXIT
+s3_session || exit 1
 tables=0; reads=0; rows=0; fail=0
 
 # same NAME ARGS...: runs `paimon ARGS` on the local table and on its S3 copy and compares.

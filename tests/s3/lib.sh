@@ -29,7 +29,8 @@ s3_start() {
   mkfifo "$S3_RUN_DIR/stdin" || return 1
   # Started in a subshell so that it is not this shell's child: a test's plain `wait` for
   # its own background jobs must not wait for the server.
-  (node "$S3_LIB_DIR/server.mjs" --dir "$S3_RUN_DIR" <"$S3_RUN_DIR/stdin" >"$S3_RUN_DIR/out" 2>"$S3_RUN_DIR/err" &
+  # S3_NODE: the command that runs node (benchmarks pin the server: S3_NODE="taskset -c 0 node").
+  (${S3_NODE:-node} "$S3_LIB_DIR/server.mjs" --dir "$S3_RUN_DIR" <"$S3_RUN_DIR/stdin" >"$S3_RUN_DIR/out" 2>"$S3_RUN_DIR/err" &
     echo $! >"$S3_RUN_DIR/pid")
   S3_PID=$(cat "$S3_RUN_DIR/pid")
   # Holding the fifo's write end open keeps the server alive; it sees EOF when we go.
@@ -77,12 +78,17 @@ s3_stop() {
 }
 
 # s3_admin PATH [k=v ...]: one admin call; prints its JSON answer, fails on an error status.
+# Values are sent URL-encoded as they are (a regex such as match='/snapshot-[0-9]+$' is fine).
 s3_admin() {
   _s3_path=$1
   shift
-  _s3_q=
-  for _s3_a in "$@"; do _s3_q="$_s3_q${_s3_q:+&}$_s3_a"; done
-  curl -sS --fail-with-body -X POST "$S3_ADMIN$_s3_path${_s3_q:+?$_s3_q}"
+  _s3_n=$#
+  while [ "$_s3_n" -gt 0 ]; do
+    set -- "$@" --data-urlencode "$1"
+    shift
+    _s3_n=$((_s3_n - 1))
+  done
+  curl -sS --fail-with-body -X POST -G "$@" "$S3_ADMIN$_s3_path"
 }
 
 s3_fault() { s3_admin /fault "$@"; }
@@ -91,3 +97,27 @@ s3_clear() { s3_admin /clear; }
 s3_reset() { s3_admin /reset; }
 s3_counts() { s3_admin /counts; }
 s3_log() { s3_admin /log ${1:+n=$1}; }
+
+# For test scripts: s3_session starts the server and makes a scratch folder $tmp, both gone
+# at exit (do not set another EXIT trap).
+s3_session() {
+  s3_start || return 1
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/s3test.XXXXXX") || return 1
+  trap 's3_stop; rm -rf "$tmp"' EXIT
+}
+
+# s3_oracle_same URI DIR: downloads the table at URI into DIR (download.mjs, the AWS SDK's
+# signer), reads it with the oracle (--strict) into DIR.oracle and through `paimon cat URI`
+# into DIR.cat, and fails (saying why) unless the strict checks pass and the rows agree.
+# Needs PAIMON_CLI and ORACLE_DIR; faults must be cleared (download.mjs does not retry).
+s3_oracle_same() {
+  node "$S3_LIB_DIR/download.mjs" "$1" "$2" > /dev/null || { echo "FAIL $1: download"; return 1; }
+  if ! node "$ORACLE_DIR/oracle.mjs" "$2" --strict > "$2.oracle" 2> "$2.report"; then
+    echo "FAIL $1: oracle --strict"
+    grep -i problem "$2.report" | head -5
+    return 1
+  fi
+  "$PAIMON_CLI" cat "$1" --format jsonl > "$2.cat" 2> "$2.err" || { echo "FAIL $1: cat: $(cat "$2.err")"; return 1; }
+  node "$ORACLE_DIR/compare.mjs" "$2.cat" "$2.oracle" > "$2.cmp" 2>&1 ||
+    { echo "FAIL $1: the oracle and paimon cat differ"; head -5 "$2.cmp"; return 1; }
+}

@@ -12,8 +12,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 S3_LIB_DIR=$here
 . "$here/lib.sh"
-s3_start || exit 1
-tmp=$(mktemp -d); trap 's3_stop; rm -rf "$tmp"' EXIT
+s3_session || exit 1
 fail=0
 P=$PAIMON_CLI
 COLS='id BIGINT NOT NULL, p INT NOT NULL, v STRING, d DOUBLE'
@@ -56,10 +55,7 @@ for kind in append pk_fixed pk_dynamic pk_compacted; do gen "$W/$kind" "$kind"; 
 grep -q 'COMPACT' "$tmp/compact.out" || { echo "FAIL pk_compacted: no COMPACT snapshot: $(cat "$tmp/compact.out")"; fail=1; }
 
 for kind in append pk_fixed pk_dynamic pk_compacted; do
-  node "$here/download.mjs" "$W/$kind" "$tmp/$kind" > /dev/null || { echo "FAIL $kind: download"; fail=1; continue; }
-  node "$ORACLE_DIR/oracle.mjs" "$tmp/$kind" --strict > "$tmp/$kind.oracle" 2> "$tmp/$kind.report" ||
-    { echo "FAIL $kind: oracle --strict"; grep -i problem "$tmp/$kind.report" | head; fail=1; }
-  "$P" cat "$W/$kind" --format jsonl > "$tmp/$kind.cat" 2> "$tmp/err" || { echo "FAIL $kind: cat: $(cat "$tmp/err")"; fail=1; }
+  s3_oracle_same "$W/$kind" "$tmp/$kind" || fail=1
   for other in oracle cat; do
     node "$ORACLE_DIR/compare.mjs" "$tmp/$kind.expected" "$tmp/$kind.$other" > "$tmp/cmp" 2>&1 ||
       { echo "FAIL $kind: $other differs from the model"; head -5 "$tmp/cmp"; fail=1; }

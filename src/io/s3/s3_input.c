@@ -7,9 +7,9 @@
  *    later read is served from memory, so a small file (snapshot, schema, manifest, hint)
  *    costs one request in all.  A full window means a larger object: one HEAD gives its size.
  *    (Chosen by request count: HEAD-then-GET would cost two requests for every small file.)
- *  - read_at: served from the current window or a prefetched range when one covers the read;
- *    a miss GETs [off, off + max(len, readahead)) clipped to the size, which becomes the
- *    window.  A read larger than 2 chunks (chunk = max(readahead, 4 MiB); pm_fs_read_all of a
+ *  - read_at: served from the first window (kept: readers check a magic at 0 after reading
+ *    the tail), the current window or a prefetched range when one covers the read; a miss
+ *    GETs [off, off + max(len, readahead)) clipped to the size, which becomes the window.  A read larger than 2 chunks (chunk = max(readahead, 4 MiB); pm_fs_read_all of a
  *    large file) is fetched straight into the caller's buffer in chunk-sized ranges, all at
  *    once through pm_s3_perform_many (at most s3.connection.maximum in flight).
  *  - prefetch(ranges): the ranges a reader is about to read (the projected column chunks of a
@@ -17,7 +17,8 @@
  *    than s3.coalesce.gap; then fetched all at once, each merged range split into chunks as
  *    above.  A new prefetch drops the ranges of the previous one; a range is dropped once a
  *    read reaches its end.  Bound: at most PREFETCH_MAX bytes (64 MiB) are held; ranges past
- *    the bound are left to read_at.
+ *    the bound are left to read_at.  An input holds at most the first window, one window of
+ *    max(len, readahead) and PREFETCH_MAX.
  *
  * Thread safety: one thread at a time per input (io/fs.h); the client underneath is shared.
  */
@@ -45,7 +46,8 @@ typedef struct s3_input {
     char *path;    /* owned: the path as given, for messages */
     size_t window; /* bytes a small read fetches (max(readahead, 1)) */
     size_t chunk;  /* bytes of one request of a parallel read */
-    cached win;    /* the last window fetched */
+    cached head;   /* the first window (the open's GET): kept, readers come back to it */
+    cached win;    /* the last window fetched by a miss */
     cached *pre;   /* owned: prefetched ranges, sorted by offset */
     size_t pre_count;
 } s3_input;
@@ -135,7 +137,7 @@ PM_MUST_CHECK static int s3_read_at(pm_input *base, uint64_t off, size_t len, ui
         return pm_corrupt(err,
                           "%s: read of %zu bytes at offset %llu runs past its end (%llu bytes)",
                           in->path, len, (unsigned long long)off, (unsigned long long)base->size);
-    if (len == 0 || serve(&in->win, off, len, dst))
+    if (len == 0 || serve(&in->head, off, len, dst) || serve(&in->win, off, len, dst))
         return 0;
     for (size_t i = 0; i < in->pre_count; i++)
         if (serve(&in->pre[i], off, len, dst)) {
@@ -146,8 +148,14 @@ PM_MUST_CHECK static int s3_read_at(pm_input *base, uint64_t off, size_t len, ui
             return 0;
         }
     if (len > 2 * in->chunk) {
-        uint64_t o = off, l = len;
-        return fetch_many(in, &o, &l, &dst, 1, err);
+        /* what the first window holds is not fetched again (a whole-file read) */
+        uint64_t o = off, l = len, held = off < in->head.len ? in->head.len - off : 0;
+        uint8_t *d = dst + held;
+        if (held > 0)
+            memcpy(dst, in->head.data + off, (size_t)held);
+        o += held;
+        l -= held;
+        return fetch_many(in, &o, &l, &d, 1, err);
     }
     want = len > in->window ? len : in->window;
     if (want > base->size - off)
@@ -192,7 +200,8 @@ PM_MUST_CHECK static int s3_prefetch(pm_input *base, const pm_range *ranges, siz
             continue;
         if (l > base->size - o)
             l = base->size - o;
-        if (in->win.data != NULL && o >= in->win.off && o + l <= in->win.off + in->win.len)
+        if ((in->head.data != NULL && o + l <= in->head.len) ||
+            (in->win.data != NULL && o >= in->win.off && o + l <= in->win.off + in->win.len))
             continue;
         r[n].off = o;
         r[n++].len = l;
@@ -249,6 +258,7 @@ static void s3_input_close(pm_input *base)
     if (in == NULL)
         return;
     drop_prefetched(in);
+    pm_free(in->head.data);
     pm_free(in->win.data);
     pm_s3_path_free(&in->p);
     pm_free(in->path);
@@ -284,12 +294,12 @@ PM_MUST_CHECK static int probe(s3_input *in, paimon_error *err)
     whole = resp.status == 200 || resp.body.len < w;
     if (resp.body.len > 0) {
         size_t got = 0;
-        in->win.off = 0;
-        in->win.data = pm_buf_detach(&resp.body, &got);
-        in->win.len = got;
+        in->head.off = 0;
+        in->head.data = pm_buf_detach(&resp.body, &got);
+        in->head.len = got;
     }
     if (whole) {
-        in->base.size = in->win.len;
+        in->base.size = in->head.len;
     } else {
         pm_s3_response_free(&resp);
         pm_s3_response_init(&resp);
@@ -301,7 +311,7 @@ PM_MUST_CHECK static int probe(s3_input *in, paimon_error *err)
             goto done;
         }
         in->base.size = resp.content_length;
-        if (in->base.size < in->win.len) /* replaced in between: trust neither */
+        if (in->base.size < in->head.len) /* replaced in between: trust neither */
             rc =
                 pm_err_set(err, PAIMON_EIO, "%s: the object changed while it was opened", in->path);
     }

@@ -74,10 +74,10 @@ typedef struct s3_output {
 /* Sends parts[0..n) at once; records ETags or the first failure. */
 static void upload_parts(s3_output *o, part *parts, size_t n)
 {
-    pm_s3_request reqs[QUEUED_MAX];
+    pm_s3_request reqs[QUEUED_MAX] = {{0}};
     pm_s3_response resps[QUEUED_MAX];
     char numbers[QUEUED_MAX][16];
-    const char *query[QUEUED_MAX][4];
+    const char *query[QUEUED_MAX][4] = {{0}};
     paimon_error err = {0};
     int rc;
 
@@ -87,7 +87,6 @@ static void upload_parts(s3_output *o, part *parts, size_t n)
         query[i][1] = numbers[i];
         query[i][2] = "uploadId";
         query[i][3] = o->upload_id;
-        memset(&reqs[i], 0, sizeof(reqs[i]));
         reqs[i].method = "PUT";
         reqs[i].bucket = o->p.bucket;
         reqs[i].key = o->p.key;
