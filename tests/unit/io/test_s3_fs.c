@@ -249,6 +249,45 @@ static void test_list_pages_and_batch_delete(void **state)
     pm_fs_free(fs);
 }
 
+/* The other commit modes: OSS's forbid-overwrite header (409 is a taken name) and, for
+ * stores without conditional writes, check-PUT-read-back; a data file (create) is refused
+ * on a taken name in both, and the single-writer mode's costs are the three requests. */
+static void test_commit_modes(void **state)
+{
+    pm_fs *oss = s3("s3.commit-mode", "oss-forbid-overwrite", NULL, NULL);
+    pm_fs *single = s3("s3.commit-mode", "single-writer", NULL, NULL);
+    paimon_error err = {0};
+    pm_output *out = NULL;
+    int rc;
+    (void)state;
+    pm_test_s3_admin_do("/reset");
+    assert_int_equal(oss->write_atomic(oss, ROOT "/modes/oss-1", "a", 1, false, &err), 0);
+    assert_int_equal(oss->write_atomic(oss, ROOT "/modes/oss-1", "b", 1, false, &err),
+                     PAIMON_EEXISTS);
+    assert_non_null(strstr(err.message, "oss-1"));
+    assert_int_equal(pm_test_s3_requests("PUT"), 2);
+    assert_int_equal(pm_fs_write_file(oss, ROOT "/modes/oss-1", "c", 1, &err), PAIMON_EEXISTS);
+    pm_test_s3_admin_do("/reset");
+    assert_int_equal(single->write_atomic(single, ROOT "/modes/sw-1", "a", 1, false, &err), 0);
+    assert_int_equal(pm_test_s3_requests("HEAD"), 1);
+    assert_int_equal(pm_test_s3_requests("PUT"), 1);
+    assert_int_equal(pm_test_s3_requests("GET"), 1);
+    assert_int_equal(single->write_atomic(single, ROOT "/modes/sw-1", "b", 1, false, &err),
+                     PAIMON_EEXISTS);
+    rc = single->create(single, ROOT "/modes/sw-1", &out, &err);
+    assert_int_equal(rc, PAIMON_EEXISTS);
+    {
+        uint8_t *data = NULL;
+        size_t len = 0;
+        assert_int_equal(pm_fs_read_all(single, ROOT "/modes/sw-1", 0, &data, &len, &err), 0);
+        assert_int_equal(len, 1);
+        assert_int_equal(data[0], 'a');
+        pm_free(data);
+    }
+    pm_fs_free(oss);
+    pm_fs_free(single);
+}
+
 typedef struct racer {
     pm_fs *fs;
     int id;
@@ -515,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_list_pages_and_batch_delete),
         cmocka_unit_test(test_conditional_commit_race),
         cmocka_unit_test(test_lost_answer),
+        cmocka_unit_test(test_commit_modes),
         cmocka_unit_test(test_small_reads_one_request),
         cmocka_unit_test(test_empty_object),
         cmocka_unit_test(test_prefetch),
