@@ -1,8 +1,8 @@
 /*
  * paimon-c: opening and creating tables.
  *
- * A table is a directory (a local path; object stores later) holding schema/, snapshot/,
- * manifest/ and the data files.  paimon_table is a handle on it: opening reads the latest
+ * A table is a directory (a local path, or `s3://bucket/path`: paimon/storage.h) holding
+ * schema/, snapshot/, manifest/ and the data files.  paimon_table is a handle on it: opening reads the latest
  * schema; everything else is read on demand, so a handle sees commits made after it was
  * opened.
  *
@@ -29,8 +29,8 @@ PAIMON_API int paimon_table_open(paimon_table **out, const char *path, paimon_er
 /* Releases the handle.  NULL is allowed. */
 PAIMON_API void paimon_table_free(paimon_table *table);
 
-/* The table root as given to paimon_table_open().  Borrowed; valid until the table is
- * freed. */
+/* The table root as given to paimon_table_open() (a `file:` URI as its local path, without
+ * a trailing '/').  Borrowed; valid until the table is freed. */
 PAIMON_API const char *paimon_table_path(const paimon_table *table);
 
 /* What paimon_table_create() creates.  Version the struct with PAIMON_CREATE_OPTIONS_INIT or

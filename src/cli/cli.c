@@ -106,6 +106,9 @@ static int storage_option(const char *cmd, const char *text)
     return rc != 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
+/* What `--option` is on a command that declares none: storage settings only. */
+static const cli_option STORAGE_OPTION = {"option", true, true};
+
 int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cli_args *out)
 {
     memset(out, 0, sizeof(*out));
@@ -120,30 +123,10 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cl
             size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
             const cli_option *o = find_option(opts, name, len);
             const char *value = NULL;
-            if (len == 6 && strncmp(name, "option", 6) == 0) {
-                int rc;
-                if (eq != NULL)
-                    value = eq + 1;
-                else if (i + 1 < argc)
-                    value = argv[++i];
-                else
-                    return cli_usage_error(cmd, "option --option needs a value");
-                if (strncmp(value, "s3.", 3) == 0) {
-                    if ((rc = storage_option(cmd, value)) != CLI_EXIT_OK)
-                        return rc;
-                    continue;
-                }
-                if (o == NULL)
-                    return cli_usage_error(cmd,
-                                           "--option %.*s: this command takes only storage "
-                                           "settings (s3.KEY=VALUE)",
-                                           (int)strcspn(value, "="), value);
-                if (out->given_count == CLI_MAX_VALUES)
-                    return cli_usage_error(cmd, "too many options");
-                out->given[out->given_count].opt = o;
-                out->given[out->given_count].value = value;
-                out->given_count++;
-                continue;
+            bool storage_only = false; /* --option on a command that has none of its own */
+            if (o == NULL && len == 6 && strncmp(name, "option", 6) == 0) {
+                o = &STORAGE_OPTION;
+                storage_only = true;
             }
             if (o == NULL)
                 return cli_usage_error(cmd, "unknown option --%.*s", (int)len, name);
@@ -157,6 +140,17 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cl
             } else if (eq != NULL) {
                 return cli_usage_error(cmd, "option --%s takes no value", o->name);
             }
+            if (strcmp(o->name, "option") == 0 && strncmp(value, "s3.", 3) == 0) {
+                int rc = storage_option(cmd, value);
+                if (rc != CLI_EXIT_OK)
+                    return rc;
+                continue;
+            }
+            if (storage_only)
+                return cli_usage_error(cmd,
+                                       "--option %.*s: this command takes only storage settings "
+                                       "(s3.KEY=VALUE)",
+                                       (int)strcspn(value, "="), value);
             if (out->given_count == CLI_MAX_VALUES)
                 return cli_usage_error(cmd, "too many options");
             out->given[out->given_count].opt = o;

@@ -195,6 +195,9 @@ PM_MUST_CHECK static int expire_until(pm_fs *fs, const char *table, const pm_exp
             goto done;
     }
 
+    /* the metadata of step 3 is gone before a snapshot naming it goes */
+    if ((rc = pm_expire_flush(&c, err)) != 0)
+        goto done;
     /* 4. the snapshot files, oldest first; 5. EARLIEST */
     for (size_t i = 0; i + 1 < all.count; i++) {
         const pm_snapshot *s = all.items[i];

@@ -105,18 +105,26 @@ PM_MUST_CHECK static int expire_until(pm_fs *fs, const char *table, const pm_exp
         }
         if (rc != 0)
             goto done;
+        /* data files, then the manifests naming them (each step's batch sent before the
+         * next, so that a crash leaves no data file that no manifest names) */
         if (log->changelog_manifest_list != NULL) {
             rc = pm_expire_delete_added(&c, log->changelog_manifest_list, err);
+            if (rc == 0)
+                rc = pm_expire_flush(&c, err);
             if (rc == 0)
                 rc = pm_expire_clean_manifest_list(&c, log->changelog_manifest_list, &skip, err);
         } else {
             rc = pm_expire_clean_data_files(&c, log->delta_manifest_list, id, false, err);
+            if (rc == 0)
+                rc = pm_expire_flush(&c, err);
             if (rc == 0)
                 rc = pm_expire_clean_manifest_list(&c, log->delta_manifest_list, &skip, err);
             if (rc == 0)
                 rc = pm_expire_clean_manifest_list(&c, log->base_manifest_list, &skip, err);
         }
         pm_snapshot_free(log);
+        if (rc == 0) /* what the changelog file names goes before it */
+            rc = pm_expire_flush(&c, err);
         if (rc == 0)
             rc = changelog_path(table, id, &path, err);
         if (rc == 0) {

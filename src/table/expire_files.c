@@ -81,6 +81,7 @@ int pm_expire_cleaner_init(pm_expire_cleaner *c, pm_fs *fs, const char *table,
     pm_bytes_map_init(&c->counted);
     pm_bytes_map_init(&c->lists);
     pm_strlist_init(&c->list_names);
+    pm_strlist_init(&c->pending);
     if ((rc = pm_schema_read_latest(fs, table, &c->table.schema, err)) != 0)
         return rc;
     if ((rc = pm_options_get_bool(&c->table.schema->options, "index-file-in-data-file-dir",
@@ -101,6 +102,7 @@ void pm_expire_cleaner_free(pm_expire_cleaner *c)
     pm_bytes_map_free(&c->counted);
     pm_bytes_map_free(&c->lists);
     pm_strlist_free(&c->list_names);
+    pm_strlist_free(&c->pending);
     pm_schema_free(c->table.schema);
     memset(c, 0, sizeof(*c));
 }
@@ -135,6 +137,32 @@ int pm_expire_remove(pm_expire_cleaner *c, const char *path, paimon_error *err)
     return 0;
 }
 
+/* The most paths one batch delete takes (S3's limit). */
+#define BATCH_MAX 1000
+
+int pm_expire_flush(pm_expire_cleaner *c, paimon_error *err)
+{
+    int rc;
+    if (c->pending.count == 0)
+        return 0;
+    rc = pm_fs_remove_many(c->fs, (const char *const *)c->pending.items, c->pending.count, err);
+    if (rc == 0)
+        c->res->files += (int64_t)c->pending.count;
+    pm_strlist_free(&c->pending);
+    pm_strlist_init(&c->pending);
+    return rc;
+}
+
+/* pm_expire_remove, or queued for the next batch delete where the store has one. */
+PM_MUST_CHECK static int remove_later(pm_expire_cleaner *c, const char *path, paimon_error *err)
+{
+    if (c->dry_run || c->fs->remove_many == NULL)
+        return pm_expire_remove(c, path, err);
+    if (pm_strlist_push(&c->pending, path) != 0)
+        return pm_nomem(err);
+    return c->pending.count >= BATCH_MAX ? pm_expire_flush(c, err) : 0;
+}
+
 /* Removes the file `name` that metadata places in table directory `dir_name`. */
 PM_MUST_CHECK static int remove_in(pm_expire_cleaner *c, const char *dir_name, const char *name,
                                    paimon_error *err)
@@ -148,7 +176,7 @@ PM_MUST_CHECK static int remove_in(pm_expire_cleaner *c, const char *dir_name, c
     rc =
         pm_file_path_resolve(c->table.path, &c->table.schema->options, dir, name, NULL, &path, err);
     if (rc == 0)
-        rc = pm_expire_remove(c, pm_buf_cstr(&path), err);
+        rc = remove_later(c, pm_buf_cstr(&path), err);
     pm_buf_free(&path);
     pm_free(dir);
     return rc;
@@ -174,7 +202,7 @@ PM_MUST_CHECK static int remove_data_file(pm_expire_cleaner *c, const pm_manifes
     int rc;
     if (path == NULL)
         return err != NULL && err->code != 0 ? err->code : PAIMON_ENOMEM;
-    if ((rc = pm_expire_remove(c, path, err)) != 0)
+    if ((rc = remove_later(c, path, err)) != 0)
         return rc;
     if (e->file.external_path == NULL && note_dir(c, path) != 0)
         return pm_nomem(err);
@@ -190,7 +218,7 @@ PM_MUST_CHECK static int remove_data_file(pm_expire_cleaner *c, const pm_manifes
             pm_buf_free(&p);
             return pm_nomem(err);
         }
-        rc = pm_expire_remove(c, pm_buf_cstr(&p), err);
+        rc = remove_later(c, pm_buf_cstr(&p), err);
         pm_buf_free(&p);
         if (rc != 0)
             return rc;
@@ -588,7 +616,7 @@ PM_MUST_CHECK static int remove_index_file(pm_expire_cleaner *c, const pm_index_
         e.file.external_path = ie->external_path;
         if ((path = pm_data_file_path(&c->table, c->table.schema, &e, arena, err)) == NULL)
             return err != NULL && err->code != 0 ? err->code : PAIMON_ENOMEM;
-        return pm_expire_remove(c, path, err);
+        return remove_later(c, path, err);
     }
     return remove_in(c, PM_DIR_INDEX, ie->file_name, err);
 }
@@ -648,7 +676,9 @@ PM_MUST_CHECK static int remove_if_empty(pm_expire_cleaner *c, const char *dir, 
 int pm_expire_clean_empty_dirs(pm_expire_cleaner *c, paimon_error *err)
 {
     size_t root_len = strlen(c->table.path);
-    int rc = 0;
+    int rc = pm_expire_flush(c, err); /* the queued files first: they empty the directories */
+    if (rc != 0)
+        return rc;
     for (size_t i = 0; rc == 0 && i < c->dirs.count; i++) {
         size_t len;
         const uint8_t *k = pm_bytes_map_key(&c->dirs, (int64_t)i, &len);

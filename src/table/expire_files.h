@@ -37,6 +37,8 @@ typedef struct pm_expire_cleaner {
     pm_bytes_map lists;     /* delta lists read by the data step: name -> list_names index */
     pm_strlist list_names;  /* their manifests' names, each list's joined by newlines */
     pm_expire_result *res;  /* where removals are counted (never NULL) */
+    pm_strlist pending;     /* removals queued for one batch delete (a store with
+                               remove_many, as S3); pm_expire_flush() sends them */
 } pm_expire_cleaner;
 
 /* Reads the latest schema and the tags of `table`.  `res` receives the counts.  Release with
@@ -46,8 +48,19 @@ PM_MUST_CHECK int pm_expire_cleaner_init(pm_expire_cleaner *c, pm_fs *fs, const 
                                          pm_expire_result *res, paimon_error *err);
 void pm_expire_cleaner_free(pm_expire_cleaner *c);
 
-/* Removes `path` (a file already gone is fine) and counts it in res->files. */
+/* Removes `path` (a file already gone is fine) and counts it in res->files, now. */
 PM_MUST_CHECK int pm_expire_remove(pm_expire_cleaner *c, const char *path, paimon_error *err);
+
+/* Batching.  On a store that deletes many objects in one request (pm_fs remove_many: S3's
+ * batch delete, 1,000 keys a request), the data, manifest, index and statistics files the
+ * steps below remove are queued and deleted together; elsewhere (local disks, dry runs)
+ * each goes at once, as before.  The order of table/expire.h still holds because the queue
+ * is flushed before each step that depends on the previous one's removals: before empty
+ * directories are looked at (pm_expire_clean_empty_dirs does it) and before a snapshot or
+ * changelog file goes (the callers do).  A queued file already gone is counted as removed.
+ * Queued files left at pm_expire_cleaner_free (after a failure) are not removed: they stay
+ * for the next run, as after a crash. */
+PM_MUST_CHECK int pm_expire_flush(pm_expire_cleaner *c, paimon_error *err);
 
 /* FileDeletionBase.cleanUnusedDataFiles: removes the files the manifest list `delta` DELETEs
  * and does not ADD again, except those in the nearest tag before snapshot `id` and, with

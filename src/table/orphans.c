@@ -26,6 +26,11 @@ typedef struct sweep {
     uint64_t count, bytes;
     int rc; /* the first deletion failure */
     paimon_error *err;
+    /* One directory's orphans queued for one batch delete, on a store that has it
+     * (pm_fs remove_many: S3); elsewhere each file goes when it is found. */
+    pm_strlist batch;
+    uint64_t *batch_sizes; /* per queued path */
+    size_t batch_sizes_cap;
 } sweep;
 
 /* ---- references ---------------------------------------------------------------------------- */
@@ -163,7 +168,52 @@ static void note(sweep *s, int rc, const paimon_error *e)
     }
 }
 
-/* One file: old enough and unreferenced, it goes; true when it went (or would, dry). */
+/* Queues an orphan for the directory's batch delete; true when queued. */
+static bool queue(sweep *s, const char *path, uint64_t size)
+{
+    paimon_error e = {0, {0}};
+    if (s->batch.count == s->batch_sizes_cap) {
+        size_t cap = s->batch_sizes_cap == 0 ? 64 : s->batch_sizes_cap * 2;
+        uint64_t *grown = pm_realloc(s->batch_sizes, cap * sizeof(uint64_t));
+        if (grown == NULL) {
+            note(s, pm_nomem(&e), &e);
+            return false;
+        }
+        s->batch_sizes = grown;
+        s->batch_sizes_cap = cap;
+    }
+    if (pm_strlist_push(&s->batch, path) != 0) {
+        note(s, pm_nomem(&e), &e);
+        return false;
+    }
+    s->batch_sizes[s->batch.count - 1] = size;
+    return true;
+}
+
+/* Deletes the queued orphans in one request (or as few as the store needs) and reports
+ * them; returns how many of them did not go (all of them when the batch failed). */
+static size_t flush(sweep *s)
+{
+    paimon_error e = {0, {0}};
+    size_t n = s->batch.count;
+    int rc;
+    if (n == 0)
+        return 0;
+    rc = pm_fs_remove_many(s->fs, (const char *const *)s->batch.items, n, &e);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        s->count++;
+        s->bytes += s->batch_sizes[i];
+        if (s->args->on_file != NULL)
+            s->args->on_file(s->args->ctx, s->batch.items[i], s->batch_sizes[i]);
+    }
+    note(s, rc, &e);
+    pm_strlist_free(&s->batch);
+    pm_strlist_init(&s->batch);
+    return rc == 0 ? 0 : n;
+}
+
+/* One file: old enough and unreferenced, it goes; true when it went (or would, dry, or is
+ * queued for the directory's batch delete). */
 static bool consider(sweep *s, which w, const char *path, const char *name)
 {
     paimon_error e = {0, {0}};
@@ -184,6 +234,8 @@ static bool consider(sweep *s, which w, const char *path, const char *name)
     }
     if (mtime >= s->cutoff)
         return false;
+    if (!s->args->dry_run && s->fs->remove_many != NULL)
+        return queue(s, path, size);
     if (!s->args->dry_run && (rc = s->fs->remove(s->fs, path, &e)) != 0) {
         if (rc != PAIMON_ENOTFOUND)
             note(s, rc, &e);
@@ -205,9 +257,11 @@ static bool remove_empty_dir(sweep *s, const char *dir, bool emptied)
 {
     paimon_error e = {0, {0}};
     int64_t mtime = 0;
+    int rc;
     if (!emptied && (s->fs->mtime(s->fs, dir, &mtime, &e) != 0 || mtime >= s->cutoff))
         return false;
-    if (!s->args->dry_run && s->fs->remove(s->fs, dir, &e) != 0)
+    if (!s->args->dry_run && (rc = s->fs->remove(s->fs, dir, &e)) != 0 &&
+        !(emptied && rc == PAIMON_ENOTFOUND)) /* on S3 a prefix goes with its last key */
         return false;
     s->count++;
     if (s->args->on_file != NULL) {
@@ -256,6 +310,7 @@ static bool sweep_dir(sweep *s, which w, const char *dir, int walk, bool top)
             gone += consider(s, w, path, name);
         pm_free(path);
     }
+    gone -= flush(s);
     total = names.count;
     pm_strlist_free(&names);
     if (top || w != DATA_DIR || gone < total)
@@ -334,6 +389,7 @@ int pm_table_remove_orphans(pm_fs *fs, const char *table, const pm_orphan_args *
     int rc = 0;
 
     memset(&s, 0, sizeof(s));
+    pm_strlist_init(&s.batch);
     pm_refs_init(&s.meta);
     pm_refs_init(&s.data);
     pm_buf_init(&root, 0);
@@ -378,5 +434,7 @@ done:
     pm_schema_free(schema);
     pm_refs_free(&s.meta);
     pm_refs_free(&s.data);
+    pm_strlist_free(&s.batch);
+    pm_free(s.batch_sizes);
     return rc;
 }

@@ -287,7 +287,7 @@ int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err)
     const pm_s3_config *cfg = &c->cfg;
     int rc = 0;
     pm_buf host, query, auth;
-    char amz_date[17], payload_hash[65], range[64];
+    char amz_date[17], range[64];
     const char **hdrs = NULL;
     size_t nh = 0;
     CURL *h = a->curl;
@@ -324,10 +324,14 @@ int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err)
 
     /* what: the headers, every one signed */
     pm_s3_amz_date(pm_s3_clock_seconds(), amz_date);
-    if (r->body_len > 0)
-        pm_s3_sha256_hex(r->body, r->body_len, payload_hash);
-    else
-        memcpy(payload_hash, PM_S3_EMPTY_SHA256, 65);
+    /* hashed once per request, not per attempt: a part is megabytes */
+    if (a->payload_hash[0] == '\0') {
+        if (r->body_len > 0)
+            pm_s3_sha256_hex(r->body, r->body_len, a->payload_hash);
+        else
+            memcpy(a->payload_hash, PM_S3_EMPTY_SHA256, 65);
+    }
+    const char *payload_hash = a->payload_hash;
     if ((hdrs = pm_calloc(2 * (r->header_count + 5), sizeof(*hdrs))) == NULL) {
         rc = PAIMON_ENOMEM;
         goto done;
@@ -406,6 +410,9 @@ int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err)
     curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, a->errbuf);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    /* larger socket reads and writes than curl's 16 KiB / 64 KiB: data files move in MiBs */
+    curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 256L << 10);
+    curl_easy_setopt(h, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
     a->errbuf[0] = '\0';
     if (strcmp(r->method, "HEAD") == 0) {
         curl_easy_setopt(h, CURLOPT_NOBODY, 1L);

@@ -55,6 +55,29 @@ static const struct key_spec {
 };
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
 
+/* Other spellings Java Paimon 1.4.2 accepts for the same setting (S3FileIO's
+ * MIRRORED_CONFIG_KEYS, and S3A's own dotted names), so a Java table's options read the
+ * same here.  The name in KEYS wins when both are given. */
+static const char *const ALIASES[][2] = {
+    {"s3.access.key", "s3.access-key"},
+    {"s3.secret.key", "s3.secret-key"},
+    {"s3.path-style-access", "s3.path.style.access"},
+    {"s3.session-token", "s3.session.token"},
+};
+#define ALIAS_COUNT (sizeof(ALIASES) / sizeof(ALIASES[0]))
+
+/* The name in KEYS that `key` spells, or NULL when it is no key of this layer. */
+static const struct key_spec *key_of(const char *key)
+{
+    for (size_t i = 0; i < ALIAS_COUNT; i++)
+        if (strcmp(ALIASES[i][0], key) == 0)
+            key = ALIASES[i][1];
+    for (size_t i = 0; i < KEY_COUNT; i++)
+        if (strcmp(KEYS[i].name, key) == 0)
+            return &KEYS[i];
+    return NULL;
+}
+
 #define MIN_PART_SIZE  ((int64_t)5 << 20) /* S3's smallest part but the last */
 #define MAX_PART_SIZE  ((int64_t)5 << 30) /* and its largest */
 #define AWS_FILE_LIMIT (1 << 20)          /* a ~/.aws file larger than this is not read */
@@ -66,10 +89,8 @@ bool pm_s3_config_is_key(const char *key)
 
 bool pm_s3_config_is_secret(const char *key)
 {
-    for (size_t i = 0; key != NULL && i < KEY_COUNT; i++)
-        if (strcmp(KEYS[i].name, key) == 0)
-            return KEYS[i].type == T_SECRET;
-    return false;
+    const struct key_spec *k = key != NULL ? key_of(key) : NULL;
+    return k != NULL && k->type == T_SECRET;
 }
 
 void pm_s3_config_free(pm_s3_config *c)
@@ -247,12 +268,13 @@ static const char *env(const char *name)
 static const char *setting(const pm_options *settings, const char *key)
 {
     const char *v = settings != NULL ? pm_options_get(settings, key) : NULL;
+    for (size_t i = 0; v == NULL && settings != NULL && i < ALIAS_COUNT; i++)
+        if (strcmp(ALIASES[i][1], key) == 0)
+            v = pm_options_get(settings, ALIASES[i][0]);
     if (v != NULL)
         return v;
-    for (size_t i = 0; i < KEY_COUNT; i++)
-        if (strcmp(KEYS[i].name, key) == 0)
-            return KEYS[i].dflt;
-    return NULL;
+    const struct key_spec *k = key_of(key);
+    return k != NULL ? k->dflt : NULL;
 }
 
 PM_MUST_CHECK static int bad_value(paimon_error *err, const char *key, const char *value,
@@ -368,12 +390,9 @@ PM_MUST_CHECK static int check_keys(const pm_options *settings, paimon_error *er
 {
     for (size_t i = 0; settings != NULL && i < settings->count; i++) {
         const char *k = settings->keys[i];
-        bool known = false;
         if (!pm_s3_config_is_key(k))
             continue;
-        for (size_t j = 0; j < KEY_COUNT && !known; j++)
-            known = strcmp(KEYS[j].name, k) == 0;
-        if (!known)
+        if (key_of(k) == NULL)
             return pm_err_set(err, PAIMON_EINVALID,
                               "%s: unknown S3 setting (known: s3.endpoint, s3.region, "
                               "s3.access-key, s3.secret-key, s3.session.token, "

@@ -166,6 +166,21 @@ static void test_precedence(void **state)
     assert_string_equal(copy.endpoint, "http://127.0.0.1:1");
     pm_s3_config_free(&copy);
 
+    /* Java's other spellings (S3FileIO's mirrored keys) mean the same; ours win over them */
+    assert_int_equal(load(&c, &err, "s3.access.key", "DOTKEY", "s3.secret.key", "DOTSECRET",
+                          "s3.path-style-access", "false", "s3.endpoint", "http://127.0.0.1:1",
+                          NULL),
+                     0);
+    assert_string_equal(c.access_key, "DOTKEY");
+    assert_string_equal(c.secret_key, "DOTSECRET");
+    assert_false(c.path_style);
+    pm_s3_config_free(&c);
+    assert_int_equal(load(&c, &err, "s3.access.key", "DOTKEY", "s3.secret.key", "DOTSECRET",
+                          "s3.access-key", "DASHKEY", "s3.secret-key", "DASHSECRET", NULL),
+                     0);
+    assert_string_equal(c.access_key, "DASHKEY");
+    pm_s3_config_free(&c);
+
     /* a profile named but absent is an error naming it, not anonymous access */
     setenv("AWS_PROFILE", "nosuch", 1);
     unsetenv("AWS_ACCESS_KEY_ID");
@@ -300,6 +315,8 @@ static void test_refusals_and_secrets(void **state)
     assert_true(pm_s3_config_is_secret("s3.secret-key"));
     assert_true(pm_s3_config_is_secret("s3.access-key"));
     assert_true(pm_s3_config_is_secret("s3.session.token"));
+    assert_true(pm_s3_config_is_secret("s3.secret.key"));
+    assert_true(pm_s3_config_is_secret("s3.access.key"));
     assert_false(pm_s3_config_is_secret("s3.endpoint"));
     assert_false(pm_s3_config_is_secret(NULL));
 }
