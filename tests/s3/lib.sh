@@ -77,12 +77,17 @@ s3_stop() {
 }
 
 # s3_admin PATH [k=v ...]: one admin call; prints its JSON answer, fails on an error status.
+# Values are sent URL-encoded as they are (a regex such as match='/snapshot-[0-9]+$' is fine).
 s3_admin() {
   _s3_path=$1
   shift
-  _s3_q=
-  for _s3_a in "$@"; do _s3_q="$_s3_q${_s3_q:+&}$_s3_a"; done
-  curl -sS --fail-with-body -X POST "$S3_ADMIN$_s3_path${_s3_q:+?$_s3_q}"
+  _s3_n=$#
+  while [ "$_s3_n" -gt 0 ]; do
+    set -- "$@" --data-urlencode "$1"
+    shift
+    _s3_n=$((_s3_n - 1))
+  done
+  curl -sS --fail-with-body -X POST -G "$@" "$S3_ADMIN$_s3_path"
 }
 
 s3_fault() { s3_admin /fault "$@"; }

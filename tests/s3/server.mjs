@@ -186,7 +186,7 @@ function resetCounts() {
   log = [];
 }
 resetCounts();
-let faults = []; // {fault, nth, times, p, rng, method, kind, match, seen}
+let faults = []; // {fault, nth, times, p, rng, method, kind, match, seen, fired}
 let latencyMs = 0;
 
 const FAULTS = ['500', 'land-500', '503', 'drop', 'drop-body', 'land-drop'];
@@ -210,9 +210,9 @@ function pickFault(r) {
     if (rule.kind && rule.kind !== r.kind) continue;
     if (rule.match && !rule.match.test(r.key === undefined ? r.path : `${r.bucket}/${r.key}`)) continue;
     rule.seen++;
-    if (rule.nth !== undefined) {
-      if (rule.seen >= rule.nth && rule.seen < rule.nth + rule.times) return rule.fault;
-    } else if (rule.rng() < rule.p) {
+    const fire = rule.nth !== undefined ? rule.seen >= rule.nth && rule.seen < rule.nth + rule.times : rule.rng() < rule.p;
+    if (fire) {
+      rule.fired++;
       return rule.fault;
     }
   }
@@ -601,7 +601,7 @@ function adminHandle(req, res) {
     }
     case '/fault': {
       if (!FAULTS.includes(q.fault)) return reply(400, { error: `fault: fault must be one of ${FAULTS.join(', ')}` });
-      const rule = { fault: q.fault, times: 1, seen: 0 };
+      const rule = { fault: q.fault, times: 1, seen: 0, fired: 0 };
       if (q.method) rule.method = q.method.toUpperCase();
       if (q.kind) rule.kind = q.kind.toUpperCase();
       if (q.match) {

@@ -223,8 +223,10 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
     }
     if (status >= 300 && a->resp->body.len + n > PM_S3_ERROR_BODY_MAX)
         return n; /* an error body is only read for its <Code>; drop the rest */
-    if (pm_buf_append(&a->resp->body, data, n) != 0) {
+    int rc = pm_buf_append(&a->resp->body, data, n);
+    if (rc != 0) {
         a->overflow = true;
+        a->out_of_memory = rc == PAIMON_ENOMEM;
         return 0;
     }
     return n;
@@ -302,6 +304,7 @@ int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err)
     a->body_off = 0;
     a->dst_off = 0;
     a->overflow = false;
+    a->out_of_memory = false;
     a->fail_rc = 0;
 
     /* where: host and canonical URI */
@@ -495,7 +498,9 @@ pm_s3_verdict pm_s3_attempt_finish(pm_s3_attempt *a, CURLcode cc, paimon_error *
         return PM_S3_DONE;
     }
     if (a->overflow) {
-        if (r->dst != NULL && status >= 200 && status < 300)
+        if (a->out_of_memory)
+            a->fail_rc = pm_nomem(err);
+        else if (r->dst != NULL && status >= 200 && status < 300)
             a->fail_rc = pm_corrupt(err, "s3://%s/%s: more bytes answered than the %zu asked for",
                                     r->bucket, r->key, r->dst_len);
         else

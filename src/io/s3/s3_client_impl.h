@@ -44,6 +44,7 @@ typedef struct pm_s3_attempt {
     size_t body_off;            /* bytes of req->body sent */
     size_t dst_off;             /* bytes written to req->dst */
     bool overflow;              /* the body outgrew dst_len or PM_S3_BODY_MAX */
+    bool out_of_memory;         /* ... or memory ran out while it grew */
     int fail_rc;                /* the code of a PM_S3_FAIL verdict */
     char payload_hash[65];      /* hex SHA-256 of req->body, "" until the first attempt */
     char errbuf[CURL_ERROR_SIZE];

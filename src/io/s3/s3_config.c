@@ -250,6 +250,10 @@ PM_MUST_CHECK static int read_profile(profile_values *p, paimon_error *err)
         snprintf(section, sizeof(section), "profile %s", name);
     if (conf_path[0] != '\0' && (rc = read_ini(conf_path, section, p)) != 0)
         return pm_nomem(err);
+    /* the CLI also accepts `[profile default]` in the config file */
+    if (strcmp(name, "default") == 0 && conf_path[0] != '\0' &&
+        (rc = read_ini(conf_path, "profile default", p)) != 0)
+        return pm_nomem(err);
     if (named && !p->found)
         return pm_err_set(err, PAIMON_EINVALID, "AWS_PROFILE: profile '%s' is in neither %s nor %s",
                           name, cred_path[0] != '\0' ? cred_path : "~/.aws/credentials",
@@ -553,4 +557,22 @@ done:
     if (rc != 0)
         pm_s3_config_free(c);
     return rc;
+}
+
+int pm_s3_config_describe(const pm_s3_config *c, pm_buf *out)
+{
+    static const char *const MODES[] = {"if-none-match", "oss-forbid-overwrite", "single-writer"};
+    return pm_buf_printf(
+        out,
+        "s3.endpoint=%s s3.region=%s credentials=%s%s s3.path.style.access=%s "
+        "s3.commit-mode=%s s3.multipart.size=%zu s3.multipart.threshold=%zu "
+        "s3.attempts.maximum=%d s3.retry.interval=%lldms s3.retry.max-interval=%lldms "
+        "s3.connection.establish.timeout=%lldms s3.connection.timeout=%lldms "
+        "s3.connection.maximum=%d s3.readahead.range=%zu s3.coalesce.gap=%zu",
+        c->endpoint, c->region, c->access_key != NULL ? "set" : "anonymous",
+        c->session_token != NULL ? "+session-token" : "", c->path_style ? "true" : "false",
+        (unsigned)c->commit_mode < 3 ? MODES[c->commit_mode] : "?", c->part_size,
+        c->multipart_threshold, c->max_attempts, (long long)c->retry_base_ms,
+        (long long)c->retry_max_ms, (long long)c->connect_timeout_ms,
+        (long long)c->request_timeout_ms, c->max_connections, c->readahead, c->coalesce_gap);
 }

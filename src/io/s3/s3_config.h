@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "paimon/error.h"
+#include "util/buf.h"
 #include "util/error.h" /* PM_MUST_CHECK */
 #include "util/options.h"
 
@@ -67,5 +68,10 @@ void pm_s3_config_free(pm_s3_config *c);
 bool pm_s3_config_is_key(const char *key);
 /* True when `key` names a credential whose value must never be printed. */
 bool pm_s3_config_is_secret(const char *key);
+
+/* Appends the resolved configuration as one line of `key=value` pairs under the settings'
+ * names, for logs and error context: credentials appear as "set" or "anonymous", never
+ * their values.  0 or PAIMON_ENOMEM / PAIMON_ELIMIT (the buffer's). */
+PM_MUST_CHECK int pm_s3_config_describe(const pm_s3_config *c, pm_buf *out);
 
 #endif /* PM_IO_S3_CONFIG_H */

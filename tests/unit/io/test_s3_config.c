@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_loop.h"
 #include "testlib.h"
 
 #include "io/s3/s3_config.h"
@@ -198,6 +199,22 @@ static void test_precedence(void **state)
     pm_s3_config_free(&c);
 }
 
+static void test_profile_default_spelled_as_profile(void **state)
+{
+    pm_s3_config c;
+    paimon_error err;
+    (void)state;
+    write_aws("config", "[profile default]\nregion = eu-north-1\n");
+    assert_int_equal(load(&c, &err, NULL), 0);
+    assert_string_equal(c.region, "eu-north-1");
+    pm_s3_config_free(&c);
+    /* `[default]` first when both are there */
+    write_aws("config", "[profile default]\nregion = eu-north-1\n[default]\nregion = eu-south-1\n");
+    assert_int_equal(load(&c, &err, NULL), 0);
+    assert_string_equal(c.region, "eu-south-1");
+    pm_s3_config_free(&c);
+}
+
 static void test_addressing_and_commit_mode(void **state)
 {
     static const struct {
@@ -309,6 +326,23 @@ static void test_refusals_and_secrets(void **state)
     assert_null(strstr(err.message, "TOPSECRET"));
     assert_null(strstr(err.message, "AKIA-5"));
 
+    /* the description names every value but the credentials */
+    pm_buf d;
+    pm_buf_init(&d, 0);
+    assert_int_equal(load(&c, &err, "s3.access-key", "AKIA-5", "s3.secret-key", "TOPSECRET-9a1",
+                          "s3.session.token", "TOKEN-3", "s3.endpoint", "localhost:9000", NULL),
+                     0);
+    assert_int_equal(pm_s3_config_describe(&c, &d), 0);
+    assert_non_null(strstr(pm_buf_cstr(&d), "s3.endpoint=https://localhost:9000 "));
+    assert_non_null(strstr(pm_buf_cstr(&d), "credentials=set+session-token "));
+    assert_non_null(strstr(pm_buf_cstr(&d), "s3.path.style.access=true "));
+    assert_non_null(strstr(pm_buf_cstr(&d), "s3.commit-mode=if-none-match "));
+    assert_null(strstr(pm_buf_cstr(&d), "AKIA"));
+    assert_null(strstr(pm_buf_cstr(&d), "TOPSECRET"));
+    assert_null(strstr(pm_buf_cstr(&d), "TOKEN-3"));
+    pm_s3_config_free(&c);
+    pm_buf_free(&d);
+
     assert_true(pm_s3_config_is_key("s3.endpoint"));
     assert_true(pm_s3_config_is_key("s3.anything"));
     assert_false(pm_s3_config_is_key("bucket"));
@@ -321,14 +355,43 @@ static void test_refusals_and_secrets(void **state)
     assert_false(pm_s3_config_is_secret(NULL));
 }
 
+/* Every allocation of a load that reads both profile files and parses settings failing in
+ * turn: PAIMON_ENOMEM saying so, nothing leaked. */
+static int alloc_op(void *ctx, paimon_error *err)
+{
+    pm_options *o = ctx;
+    pm_s3_config c;
+    int rc = pm_s3_config_load(&c, o, err);
+    if (rc == 0)
+        pm_s3_config_free(&c);
+    return rc;
+}
+
+static void test_allocation_failures(void **state)
+{
+    pm_options o;
+    (void)state;
+    write_aws("credentials", "[p]\naws_access_key_id = K\naws_secret_access_key = S\n"
+                             "aws_session_token = T\n");
+    write_aws("config", "[profile p]\nregion = eu-west-1\nendpoint_url = minio.lan:9000\n");
+    setenv("AWS_PROFILE", "p", 1);
+    pm_options_init(&o);
+    assert_int_equal(pm_options_set(&o, "s3.multipart.size", "8 mb"), 0);
+    assert_int_equal(pm_options_set(&o, "s3.commit-mode", "auto"), 0);
+    assert_true(pm_test_alloc_loop("s3 config load", alloc_op, NULL, &o, NULL) >= 5);
+    pm_options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_precedence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_profile_default_spelled_as_profile, setup, teardown),
         cmocka_unit_test_setup_teardown(test_addressing_and_commit_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tuning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals_and_secrets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_allocation_failures, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
