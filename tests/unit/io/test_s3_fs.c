@@ -100,6 +100,17 @@ static void test_paths(void **state)
     assert_int_equal(fs->stat(fs, "s3a://warehouse/unit-s3fs/paths/x", &kind, &size, &err), 0);
     assert_int_equal(kind, 1);
     assert_int_equal(size, 3);
+    /* a directory whose keys all lie two or more levels down lists its subdirectory */
+    put(fs, ROOT "/paths/deep/p1/p2/p3/f", "x", 1);
+    {
+        pm_strlist names;
+        pm_strlist_init(&names);
+        if (fs->list(fs, ROOT "/paths/deep", &names, &err) != 0)
+            fail_msg("list: %s", err.message);
+        assert_int_equal(names.count, 1);
+        assert_string_equal(names.items[0], "p1");
+        pm_strlist_free(&names);
+    }
     /* mkdirs has nothing to make; a directory exists once a key is below it */
     assert_int_equal(fs->mkdirs(fs, ROOT "/paths/empty", &err), 0);
     assert_int_equal(fs->stat(fs, ROOT "/paths", &kind, &size, &err), 0);
