@@ -29,7 +29,8 @@ s3_start() {
   mkfifo "$S3_RUN_DIR/stdin" || return 1
   # Started in a subshell so that it is not this shell's child: a test's plain `wait` for
   # its own background jobs must not wait for the server.
-  (node "$S3_LIB_DIR/server.mjs" --dir "$S3_RUN_DIR" <"$S3_RUN_DIR/stdin" >"$S3_RUN_DIR/out" 2>"$S3_RUN_DIR/err" &
+  # S3_NODE: the command that runs node (benchmarks pin the server: S3_NODE="taskset -c 0 node").
+  (${S3_NODE:-node} "$S3_LIB_DIR/server.mjs" --dir "$S3_RUN_DIR" <"$S3_RUN_DIR/stdin" >"$S3_RUN_DIR/out" 2>"$S3_RUN_DIR/err" &
     echo $! >"$S3_RUN_DIR/pid")
   S3_PID=$(cat "$S3_RUN_DIR/pid")
   # Holding the fifo's write end open keeps the server alive; it sees EOF when we go.

@@ -39,6 +39,31 @@ check('first page truncated', true, /<IsTruncated>true<\/IsTruncated>/.test(page
 check('all pages', Array.from({ length: 25 }, (_, i) => `node/page/k${String(i).padStart(2, '0')}`), await listKeys(B, 'node/page/', 10));
 const delim = await s3request('GET', `/${B}`, { query: { 'list-type': '2', prefix: 'node/', delimiter: '/' } });
 check('delimiter gives common prefixes', ['node/page/'], [...delim.body.toString().matchAll(/<Prefix>(node\/[^<]+)<\/Prefix>/g)].map((m) => m[1]));
+// Common prefixes that hold only deeper keys (partition folders), mixed with keys, paged
+// with keys and prefixes both counted against max-keys.
+for (const k of ['node/t/dt=1/bucket-0/data-a', 'node/t/dt=2/bucket-0/data-b', 'node/t/dt=2/bucket-1/data-c', 'node/t/a-key', 'node/t/z-key'])
+  await putObject(B, k, 'x');
+async function entries(prefix, maxKeys) {
+  const out = [];
+  let token;
+  for (let pages = 0; pages < 20; pages++) {
+    const query = { 'list-type': '2', prefix, delimiter: '/', 'max-keys': String(maxKeys) };
+    if (token) query['continuation-token'] = token;
+    const xml = (await s3request('GET', `/${B}`, { query })).body.toString();
+    const page = [...xml.matchAll(/<(Key|Prefix)>([^<]*)<\/(?:Key|Prefix)>/g)].map((m) => m[2]).filter((n) => n !== prefix);
+    if (page.length > maxKeys) throw new Error(`page of ${page.length} > ${maxKeys}`);
+    out.push(...page);
+    const next = /<NextContinuationToken>([^<]*)</.exec(xml);
+    if (!next) return out;
+    token = next[1];
+  }
+  throw new Error('too many pages');
+}
+const expectT = ['node/t/a-key', 'node/t/dt=1/', 'node/t/dt=2/', 'node/t/z-key'];
+check('nested common prefixes', expectT, (await entries('node/t/', 1000)).sort());
+check('nested common prefixes, pages of 1', expectT, await entries('node/t/', 1));
+check('nested common prefixes, pages of 3', expectT, (await entries('node/t/', 3)).sort());
+check('a partial prefix', ['node/t/dt=1/', 'node/t/dt=2/'], await entries('node/t/dt', 2));
 
 // Multipart upload, completed conditionally.
 async function multipart(key, parts, headers = {}) {

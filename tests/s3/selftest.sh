@@ -58,6 +58,15 @@ check "tampered payload" 400 "$(curl -s -o "$work/body" -w '%{http_code}' $SIG -
 check "tampered says XAmzContentSHA256Mismatch" 1 "$(grep -c XAmzContentSHA256Mismatch "$work/body")"
 check "tampered PUT did not land" 404 "$(code "$E/self/h2.txt")"
 
+: >"$work/empty"
+check "PUT an empty object" 200 "$(code -T "$work/empty" "$E/self/empty")"
+check "GET an empty object" 200 "$(code "$E/self/empty")"
+check "a range of an empty object: 416" 416 "$(code -H 'Range: bytes=0-1048575' "$E/self/empty")"
+check "416 is InvalidRange" 1 "$(grep -c '<Code>InvalidRange</Code>' "$work/body")"
+check "a range past the end: 416" 416 "$(code -H 'Range: bytes=9-20' "$E/self/a.txt")"
+check "a range over the end is cut" 206 "$(code -H 'Range: bytes=6-20' "$E/self/a.txt")"
+check "cut range bytes" "s3" "$(cat "$work/body")"
+
 # --- conditional writes --------------------------------------------------------------
 i=1
 while [ $i -le 8 ]; do

@@ -257,7 +257,7 @@ function parseRequest(req) {
 const xmlEscape = (s) =>
   String(s).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]);
 
-function sendError(res, status, code, message, resource, extra = {}) {
+function sendError(res, status, code, message, resource, extra = {}, moreHeaders = {}) {
   const body =
     '<?xml version="1.0" encoding="UTF-8"?>\n<Error>' +
     `<Code>${code}</Code><Message>${xmlEscape(message)}</Message>` +
@@ -267,6 +267,7 @@ function sendError(res, status, code, message, resource, extra = {}) {
     `<Resource>${xmlEscape(resource)}</Resource><RequestId>${crypto.randomBytes(8).toString('hex')}</RequestId></Error>`;
   const headers = { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) };
   if (status === 503) headers['retry-after'] = '1';
+  Object.assign(headers, moreHeaders);
   res.writeHead(status, headers);
   res.end(body);
 }
@@ -334,11 +335,39 @@ async function verifySignature(req, r) {
 }
 
 // ---------------------------------------------------------------------------------------
-// ListObjectsV2, answered by the proxy from s3rver's store: s3rver's continuation tokens
-// are DES-encrypted, which OpenSSL 3 (Node >= 17) refuses, so its paging answers 500; and it
-// counts only keys, not common prefixes, against max-keys. Here the token is the last entry
-// (key or common prefix) of the page, base64-encoded, and entries are keys and prefixes
-// merged in order as S3 does.
+// ListObjectsV2, answered by the proxy from s3rver's files: s3rver's continuation tokens
+// are DES-encrypted, which OpenSSL 3 (Node >= 17) refuses, so its paging answers 500; with a
+// delimiter it prunes folders before looking into them, so a common prefix holding only
+// deeper keys (a/b/c with prefix a/ and delimiter /) is missed; and it counts only keys, not
+// common prefixes, against max-keys. Here the keys under the prefix are walked, entries are
+// keys and common prefixes merged in order as S3 does, and the token is the last entry of
+// the page, base64-encoded.
+const OBJECT_SUFFIX = '._S3rver_object';
+async function keysUnder(bucket, prefix) {
+  const bucketPath = store.getBucketPath(bucket);
+  const keys = [];
+  async function walkDir(rel) {
+    let entries;
+    try {
+      entries = await fsp.readdir(rel ? path.join(bucketPath, rel) : bucketPath, { withFileTypes: true });
+    } catch {
+      return; // gone meanwhile, or never there
+    }
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!e.name.startsWith('._S3rver_') && (`${r}/`.startsWith(prefix) || prefix.startsWith(`${r}/`))) await walkDir(r);
+      } else if (e.name.endsWith(OBJECT_SUFFIX)) {
+        const key = r.slice(0, -OBJECT_SUFFIX.length);
+        if (key.startsWith(prefix)) keys.push(key);
+      }
+    }
+  }
+  const slash = prefix.lastIndexOf('/');
+  await walkDir(slash > 0 ? prefix.slice(0, slash) : '');
+  return keys;
+}
+
 async function listV2(r, res) {
   const q = r.query;
   const one = (v) => (Array.isArray(v) ? v[0] : v);
@@ -362,13 +391,26 @@ async function listV2(r, res) {
     after = after.slice(3);
   }
   const urlEncode = one(q['encoding-type']) === 'url';
-  const listed = await store.listObjects(r.bucket, { prefix, delimiter, startAfter: after, maxKeys: Infinity });
-  const entries = [
-    ...listed.objects.map((o) => ({ name: o.key, object: o })),
-    ...listed.commonPrefixes.filter((p) => p > after).map((p) => ({ name: p })),
-  ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const page = entries.slice(0, maxKeys);
-  const truncated = entries.length > page.length;
+  const names = new Map(); // entry name -> is it a key (else a common prefix)
+  for (const key of await keysUnder(r.bucket, prefix)) {
+    const idx = delimiter ? key.indexOf(delimiter, prefix.length) : -1;
+    const name = idx < 0 ? key : key.slice(0, idx + delimiter.length);
+    if (name > after) names.set(name, idx < 0);
+  }
+  const sorted = [...names.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const page = [];
+  let i = 0;
+  for (; i < sorted.length && page.length < maxKeys; i++) {
+    const name = sorted[i];
+    if (!names.get(name)) {
+      page.push({ name });
+      continue;
+    }
+    const meta = await store.getMetadata(r.bucket, name).catch(() => null);
+    if (!meta) continue; // deleted while we listed
+    page.push({ name, object: { size: meta['content-length'], etag: meta.etag, lastModifiedDate: new Date(meta['last-modified']) } });
+  }
+  const truncated = i < sorted.length;
   const enc = (s) => xmlEscape(urlEncode ? encodeURIComponent(s).replace(/%2F/g, '/') : s);
   let xml =
     '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
@@ -384,7 +426,7 @@ async function listV2(r, res) {
     if (e.object)
       xml +=
         `<Contents><Key>${enc(e.name)}</Key><LastModified>${e.object.lastModifiedDate.toISOString()}</LastModified>` +
-        `<ETag>${xmlEscape(e.object.metadata.etag)}</ETag><Size>${e.object.size}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+        `<ETag>${xmlEscape(e.object.etag)}</ETag><Size>${e.object.size}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
   }
   for (const e of page) if (!e.object) xml += `<CommonPrefixes><Prefix>${enc(e.name)}</Prefix></CommonPrefixes>`;
   xml += '</ListBucketResult>';
@@ -518,6 +560,18 @@ async function handle(req, res) {
 
   let answer;
   try {
+    // A range that starts at or past the end is 416 InvalidRange, as AWS answers (s3rver
+    // cuts the connection when the object is empty).
+    const range = r.kind === 'GET' && /^bytes=(\d+)-(\d*)$/.exec(req.headers.range || '');
+    if (range) {
+      const meta = await store.getMetadata(r.bucket, r.key).catch(() => null);
+      const size = meta ? Number(meta['content-length']) : NaN;
+      if (Number.isFinite(size) && Number(range[1]) >= size) {
+        if (!body) req.resume();
+        return sendError(res, 416, 'InvalidRange', 'The requested range is not satisfiable', r.rawPath,
+          { RangeRequested: req.headers.range, ActualObjectSize: size }, { 'content-range': `bytes */${size}` });
+      }
+    }
     const conditional = ['PUT', 'COPY', 'MPU_COMPLETE'].includes(r.kind);
     if (conditional && req.headers['if-none-match'] === '*' && (await store.existsObject(r.bucket, r.key))) {
       if (!body) req.resume();

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Throughput on S3 against local disk (issue 14, docs/PERFORMANCE.md "Throughput on S3"):
+# a ROWS-row write (`paimon write`, CSV input, one commit) into a new append table, and a
+# full scan of it (`paimon cat --format csv > /dev/null`), on local disk and on the test S3
+# server (tests/s3: s3rver behind the proxy, on 127.0.0.1, pinned to CPU 0), then on S3 with
+# the proxy adding 20 ms to every request. paimon runs pinned to CPU 1 (taskset), the
+# release build. RUNS runs of each, interleaved; medians of wall time.
+#   sh bench/s3_throughput.sh [ROWS] [RUNS]          (defaults 10000000 3)
+# ratio = local time / S3 time (1.0 = as fast as local disk; the targets are >= 0.7, and
+# >= 0.5 with 20 ms of latency).
+set -u
+cd "$(dirname "$0")/.."
+rows=${1:-10000000}
+runs=${2:-3}
+P=$PWD/build/release/paimon
+[ -x "$P" ] || { echo "no $P (cmake --build --preset release)"; exit 1; }
+sh scripts/setup-node.sh build/release > /dev/null || exit 1
+S3_LIB_DIR=$PWD/tests/s3
+S3_NODE="taskset -c 0 node"
+. tests/s3/lib.sh
+s3_start || exit 1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/s3bench.XXXXXX"); trap 's3_stop; rm -rf "$dir"' EXIT
+COLS='id BIGINT, n INT, d DOUBLE, s STRING'
+awk -v n="$rows" 'BEGIN { srand(7); print "id,n,d,s";
+  for (i = 0; i < n; i++) printf "%d,%d,%.4f,name-%d\n", i, int(rand() * 1000000), rand() * 1000, int(rand() * 100000000) }' > "$dir/rows.csv"
+echo "input: $rows rows, $(wc -c < "$dir/rows.csv") bytes of CSV"
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+timed() { # timed LABEL CMD...: appends "WALL" to $dir/LABEL, prints the run
+  /usr/bin/time -f '%e %U %S' -o "$dir/t.one" taskset -c 1 "$@" > /dev/null 2> "$dir/err" ||
+    { echo "FAILED $1: $(cat "$dir/err")"; return 1; }
+  read -r wall user sys < "$dir/t.one"
+  echo "$wall" >> "$dir/$label"
+  printf '  %-14s %7.2f s wall  %6.2f s cpu\n' "$label" "$wall" "$(echo "$user + $sys" | bc)"
+}
+r=1
+while [ "$r" -le "$runs" ]; do
+  echo "run $r"
+  rm -rf "$dir/local"
+  "$P" create "$dir/local" --schema "$COLS" > /dev/null
+  "$P" create "s3://$S3_BUCKET/r$r" --schema "$COLS" > /dev/null
+  "$P" create "s3://$S3_BUCKET/l$r" --schema "$COLS" > /dev/null
+  label=write-local timed "$P" write "$dir/local" --input "$dir/rows.csv" --format csv
+  label=write-s3 timed "$P" write "s3://$S3_BUCKET/r$r" --input "$dir/rows.csv" --format csv
+  label=scan-local timed "$P" cat "$dir/local" --format csv
+  label=scan-s3 timed "$P" cat "s3://$S3_BUCKET/r$r" --format csv
+  s3_latency 20 > /dev/null
+  label=write-s3-20ms timed "$P" write "s3://$S3_BUCKET/l$r" --input "$dir/rows.csv" --format csv
+  label=scan-s3-20ms timed "$P" cat "s3://$S3_BUCKET/l$r" --format csv
+  s3_clear > /dev/null
+  r=$((r + 1))
+done
+# the tables are the same size on both sides
+echo "local table: $(du -sb "$dir/local" | cut -f1) bytes; data files: $(ls "$dir/local"/bucket-0 | wc -l)"
+echo "medians (wall, s) and ratio local/S3:"
+for op in write scan; do
+  l=$(median < "$dir/$op-local")
+  for v in s3 s3-20ms; do
+    s=$(median < "$dir/$op-$v")
+    printf '  %-5s local %7.2f  %-7s %7.2f  ratio %.2f\n' "$op" "$l" "$v" "$s" "$(echo "$l / $s" | bc -l)"
+  done
+done
