@@ -8,7 +8,8 @@
  * path joins and "write a small file" are helpers on top (pm_fs_read_all, …).
  *
  * Contracts every backend keeps:
- *  - create() makes a new file and fails with PAIMON_EEXISTS if one exists; the data is
+ *  - create() makes a new file and fails with PAIMON_EEXISTS if one exists (S3: close()
+ *    does, from the conditional upload, saving a request per file); the data is
  *    visible under its final name only after the output's close() succeeded (local: written
  *    in place, removed on abort; a reader never relies on a data file before the snapshot
  *    naming it is committed, DESIGN.md invariant 1).

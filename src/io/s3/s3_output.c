@@ -182,6 +182,13 @@ static void abort_upload(s3_output *o)
 
     if (o->upload_id == NULL)
         return;
+    /* Parts still waiting are dropped, not sent: mark the upload failed first. */
+    pthread_mutex_lock(&o->lock);
+    if (o->failed == 0) {
+        o->failed = PAIMON_EIO;
+        pm_err_set(&o->failure, PAIMON_EIO, "%s: upload aborted", o->path);
+    }
+    pthread_mutex_unlock(&o->lock);
     stop_uploader(o);
     req = upload_request(o, "DELETE", query);
     pm_s3_response_init(&resp);

@@ -18,9 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "testlib.h"
+#include "s3_admin.h"
 #include "fs_contract.h"
 
 #include "io/fs.h"
@@ -29,43 +28,7 @@
 
 #define ROOT "s3://warehouse/unit-s3fs"
 
-/* ---- the proxy's admin endpoint ------------------------------------------------------- */
-
 /* POSTs `what` (path and query) to $S3_ADMIN; the JSON answer. */
-static json_t *admin(const char *what)
-{
-    const char *base = getenv("S3_ADMIN");
-    char cmd[1024], out[65536];
-    size_t n;
-    FILE *f;
-    json_t *j;
-    assert_non_null(base); /* ctest runs this test under tests/s3/lib.sh's s3_start */
-    snprintf(cmd, sizeof(cmd), "curl -sS --fail-with-body -X POST '%s%s'", base, what);
-    f = popen(cmd, "r");
-    assert_non_null(f);
-    n = fread(out, 1, sizeof(out) - 1, f);
-    out[n] = '\0';
-    assert_int_equal(pclose(f), 0);
-    j = json_loads(out, 0, NULL);
-    assert_non_null(j);
-    return j;
-}
-
-static void admin_do(const char *what)
-{
-    json_decref(admin(what));
-}
-
-/* Requests the proxy saw since the last reset: all (kind NULL) or of one kind. */
-static long requests(const char *kind)
-{
-    json_t *j = admin("/counts");
-    json_t *v = kind == NULL ? json_object_get(j, "total")
-                             : json_object_get(json_object_get(j, "byKind"), kind);
-    long n = v != NULL ? (long)json_integer_value(v) : 0;
-    json_decref(j);
-    return n;
-}
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
@@ -137,6 +100,17 @@ static void test_paths(void **state)
     assert_int_equal(fs->stat(fs, "s3a://warehouse/unit-s3fs/paths/x", &kind, &size, &err), 0);
     assert_int_equal(kind, 1);
     assert_int_equal(size, 3);
+    /* a directory whose keys all lie two or more levels down lists its subdirectory */
+    put(fs, ROOT "/paths/deep/p1/p2/p3/f", "x", 1);
+    {
+        pm_strlist names;
+        pm_strlist_init(&names);
+        if (fs->list(fs, ROOT "/paths/deep", &names, &err) != 0)
+            fail_msg("list: %s", err.message);
+        assert_int_equal(names.count, 1);
+        assert_string_equal(names.items[0], "p1");
+        pm_strlist_free(&names);
+    }
     /* mkdirs has nothing to make; a directory exists once a key is below it */
     assert_int_equal(fs->mkdirs(fs, ROOT "/paths/empty", &err), 0);
     assert_int_equal(fs->stat(fs, ROOT "/paths", &kind, &size, &err), 0);
@@ -163,7 +137,7 @@ static void test_multipart(void **state)
     assert_int_equal(pm_fs_s3_new(&fs, &o, &err), 0);
     pm_options_free(&o);
     fill(want, total, 0, 1);
-    admin_do("/reset");
+    pm_test_s3_admin_do("/reset");
     assert_int_equal(fs->create(fs, ROOT "/mp/big.bin", &out, &err), 0);
     while (at < total) {
         size_t n = total - at < step ? total - at : step;
@@ -174,10 +148,10 @@ static void test_multipart(void **state)
     assert_int_equal(out->pos, total);
     if (out->close(out, &err) != 0)
         fail_msg("close: %s", err.message);
-    assert_int_equal(requests("MPU_INIT"), 1);
-    assert_int_equal(requests("UPLOAD_PART"), 5);
-    assert_int_equal(requests("MPU_COMPLETE"), 1);
-    assert_int_equal(requests("PUT"), 0);
+    assert_int_equal(pm_test_s3_requests("MPU_INIT"), 1);
+    assert_int_equal(pm_test_s3_requests("UPLOAD_PART"), 5);
+    assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 1);
+    assert_int_equal(pm_test_s3_requests("PUT"), 0);
     assert_int_equal(pm_fs_read_all(fs, ROOT "/mp/big.bin", 0, &got, &len, &err), 0);
     assert_int_equal(len, total);
     assert_memory_equal(got, want, total);
@@ -204,18 +178,18 @@ static void test_multipart_abort(void **state)
     bool exists = true;
     (void)state;
     fill(buf, sizeof(buf), 0, 2);
-    admin_do("/reset");
+    pm_test_s3_admin_do("/reset");
     assert_int_equal(fs->create(fs, ROOT "/abort/x.bin", &out, &err), 0);
     assert_int_equal(out->write(out, buf, sizeof(buf), &err), 0);
     out->abort(out);
-    assert_int_equal(requests("MPU_INIT"), 1);
-    assert_int_equal(requests("MPU_ABORT"), 1);
-    assert_int_equal(requests("MPU_COMPLETE"), 0);
+    assert_int_equal(pm_test_s3_requests("MPU_INIT"), 1);
+    assert_int_equal(pm_test_s3_requests("MPU_ABORT"), 1);
+    assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 0);
     assert_int_equal(pm_fs_exists(fs, ROOT "/abort/x.bin", &exists, &err), 0);
     assert_false(exists);
     /* a failed part fails the file and aborts the upload too */
-    admin_do("/reset");
-    admin_do("/fault?fault=500&kind=UPLOAD_PART&nth=1&times=100");
+    pm_test_s3_admin_do("/reset");
+    pm_test_s3_admin_do("/fault?fault=500&kind=UPLOAD_PART&nth=1&times=100");
     {
         pm_options o;
         pm_options_init(&o);
@@ -237,8 +211,8 @@ static void test_multipart_abort(void **state)
     }
     assert_non_null(strstr(err.message, "s3://warehouse/unit-s3fs/abort/y.bin"));
     assert_non_null(strstr(err.message, "500"));
-    admin_do("/clear");
-    assert_int_equal(requests("MPU_ABORT"), 1);
+    pm_test_s3_admin_do("/clear");
+    assert_int_equal(pm_test_s3_requests("MPU_ABORT"), 1);
     assert_int_equal(pm_fs_exists(fs, ROOT "/abort/y.bin", &exists, &err), 0);
     assert_false(exists);
     pm_fs_free(quick);
@@ -260,21 +234,21 @@ static void test_list_pages_and_batch_delete(void **state)
         put(fs, paths[i], name, strlen(name));
     }
     put(fs, ROOT "/many/sub/inner", "x", 1);
-    admin_do("/reset");
+    pm_test_s3_admin_do("/reset");
     pm_strlist_init(&names);
     if (fs->list(fs, ROOT "/many", &names, &err) != 0)
         fail_msg("list: %s", err.message);
-    assert_int_equal(requests("LIST"), 2);
+    assert_int_equal(pm_test_s3_requests("LIST"), 2);
     assert_int_equal(names.count, 1006);
     pm_strlist_sort(&names);
     assert_string_equal(names.items[0], "f-0000");
     assert_string_equal(names.items[1004], "f-1004");
     assert_string_equal(names.items[1005], "sub");
     pm_strlist_free(&names);
-    admin_do("/reset");
+    pm_test_s3_admin_do("/reset");
     assert_int_equal(pm_fs_remove_many(fs, (const char *const *)paths, 1005, &err), 0);
-    assert_int_equal(requests("BATCH_DELETE"), 2);
-    assert_int_equal(requests(NULL), 2);
+    assert_int_equal(pm_test_s3_requests("BATCH_DELETE"), 2);
+    assert_int_equal(pm_test_s3_requests(NULL), 2);
     pm_strlist_init(&names);
     assert_int_equal(fs->list(fs, ROOT "/many", &names, &err), 0);
     assert_int_equal(names.count, 1);
@@ -284,6 +258,45 @@ static void test_list_pages_and_batch_delete(void **state)
         pm_free(paths[i]);
     pm_free(paths);
     pm_fs_free(fs);
+}
+
+/* The other commit modes: OSS's forbid-overwrite header (409 is a taken name) and, for
+ * stores without conditional writes, check-PUT-read-back; a data file (create) is refused
+ * on a taken name in both, and the single-writer mode's costs are the three requests. */
+static void test_commit_modes(void **state)
+{
+    pm_fs *oss = s3("s3.commit-mode", "oss-forbid-overwrite", NULL, NULL);
+    pm_fs *single = s3("s3.commit-mode", "single-writer", NULL, NULL);
+    paimon_error err = {0};
+    pm_output *out = NULL;
+    int rc;
+    (void)state;
+    pm_test_s3_admin_do("/reset");
+    assert_int_equal(oss->write_atomic(oss, ROOT "/modes/oss-1", "a", 1, false, &err), 0);
+    assert_int_equal(oss->write_atomic(oss, ROOT "/modes/oss-1", "b", 1, false, &err),
+                     PAIMON_EEXISTS);
+    assert_non_null(strstr(err.message, "oss-1"));
+    assert_int_equal(pm_test_s3_requests("PUT"), 2);
+    assert_int_equal(pm_fs_write_file(oss, ROOT "/modes/oss-1", "c", 1, &err), PAIMON_EEXISTS);
+    pm_test_s3_admin_do("/reset");
+    assert_int_equal(single->write_atomic(single, ROOT "/modes/sw-1", "a", 1, false, &err), 0);
+    assert_int_equal(pm_test_s3_requests("HEAD"), 1);
+    assert_int_equal(pm_test_s3_requests("PUT"), 1);
+    assert_int_equal(pm_test_s3_requests("GET"), 1);
+    assert_int_equal(single->write_atomic(single, ROOT "/modes/sw-1", "b", 1, false, &err),
+                     PAIMON_EEXISTS);
+    rc = single->create(single, ROOT "/modes/sw-1", &out, &err);
+    assert_int_equal(rc, PAIMON_EEXISTS);
+    {
+        uint8_t *data = NULL;
+        size_t len = 0;
+        assert_int_equal(pm_fs_read_all(single, ROOT "/modes/sw-1", 0, &data, &len, &err), 0);
+        assert_int_equal(len, 1);
+        assert_int_equal(data[0], 'a');
+        pm_free(data);
+    }
+    pm_fs_free(oss);
+    pm_fs_free(single);
 }
 
 typedef struct racer {
@@ -347,24 +360,24 @@ static void test_lost_answer(void **state)
     uint8_t *data = NULL;
     size_t len = 0;
     (void)state;
-    admin_do("/reset");
-    admin_do("/fault?fault=land-drop&kind=PUT&nth=1");
+    pm_test_s3_admin_do("/reset");
+    pm_test_s3_admin_do("/fault?fault=land-drop&kind=PUT&nth=1");
     if (fs->write_atomic(fs, ROOT "/lost/snapshot-1", ours, strlen(ours), false, &err) != 0)
         fail_msg("write_atomic: %s", err.message);
-    assert_true(requests("PUT") >= 2);    /* the landed one and the refused retry */
-    assert_int_equal(requests("GET"), 1); /* the read-back */
-    admin_do("/clear");
+    assert_true(pm_test_s3_requests("PUT") >= 2);    /* the landed one and the refused retry */
+    assert_int_equal(pm_test_s3_requests("GET"), 1); /* the read-back */
+    pm_test_s3_admin_do("/clear");
     assert_int_equal(
         fs->write_atomic(fs, ROOT "/lost/snapshot-1", theirs, strlen(theirs), false, &err),
         PAIMON_EEXISTS);
     /* a second writer whose connection drops: its retry is refused, and the bytes read
      * back are not its own */
-    admin_do("/fault?fault=drop&kind=PUT&nth=1");
+    pm_test_s3_admin_do("/fault?fault=drop&kind=PUT&nth=1");
     assert_int_equal(
         fs->write_atomic(fs, ROOT "/lost/snapshot-1", theirs, strlen(theirs), false, &err),
         PAIMON_EEXISTS);
     assert_non_null(strstr(err.message, "snapshot-1"));
-    admin_do("/clear");
+    pm_test_s3_admin_do("/clear");
     assert_int_equal(pm_fs_read_all(fs, ROOT "/lost/snapshot-1", 0, &data, &len, &err), 0);
     assert_string_equal((char *)data, ours);
     pm_free(data);
@@ -380,12 +393,12 @@ static void test_small_reads_one_request(void **state)
     size_t len = 0;
     (void)state;
     put(fs, ROOT "/small/snap", "{\"id\":1}", 8);
-    admin_do("/reset");
+    pm_test_s3_admin_do("/reset");
     assert_int_equal(pm_fs_read_all(fs, ROOT "/small/snap", 0, &data, &len, &err), 0);
     assert_int_equal(len, 8);
     assert_memory_equal(data, "{\"id\":1}", 8);
     pm_free(data);
-    assert_int_equal(requests(NULL), 1);
+    assert_int_equal(pm_test_s3_requests(NULL), 1);
     pm_fs_free(fs);
 }
 
@@ -419,38 +432,38 @@ static void test_prefetch(void **state)
     (void)state;
     fill(want, size, 0, 3);
     put(fs, ROOT "/pre/data.parquet", want, size);
-    admin_do("/reset");
+    pm_test_s3_admin_do("/reset");
     assert_int_equal(fs->open(fs, ROOT "/pre/data.parquet", &in, &err), 0);
     assert_int_equal(in->size, size);
-    assert_int_equal(requests(NULL), 2); /* first window, then HEAD for the size */
-    admin_do("/reset");
+    assert_int_equal(pm_test_s3_requests(NULL), 2); /* first window, then HEAD for the size */
+    pm_test_s3_admin_do("/reset");
     assert_int_equal(pm_input_prefetch(in, ranges, 3, &err), 0);
     /* [1000, 4500) merged (gap 500 < 1 KiB) but within the first 64 KiB window: held
      * already; so only the far range is fetched */
-    assert_int_equal(requests("GET"), 1);
+    assert_int_equal(pm_test_s3_requests("GET"), 1);
     for (size_t i = 0; i < 3; i++) {
         assert_int_equal(in->read_at(in, ranges[i].off, (size_t)ranges[i].len, got, &err), 0);
         assert_memory_equal(got, want + ranges[i].off, ranges[i].len);
     }
-    assert_int_equal(requests(NULL), 1);
+    assert_int_equal(pm_test_s3_requests(NULL), 1);
     /* beyond the first window: near ones merge, the far one is its own request */
     {
         pm_range far[] = {{100000, 2000}, {102500, 500}, {250000, 100}};
-        admin_do("/reset");
+        pm_test_s3_admin_do("/reset");
         assert_int_equal(pm_input_prefetch(in, far, 3, &err), 0);
-        assert_int_equal(requests("GET"), 2);
+        assert_int_equal(pm_test_s3_requests("GET"), 2);
         for (size_t i = 0; i < 3; i++) {
             assert_int_equal(in->read_at(in, far[i].off, (size_t)far[i].len, got, &err), 0);
             assert_memory_equal(got, want + far[i].off, far[i].len);
         }
-        assert_int_equal(requests(NULL), 2);
+        assert_int_equal(pm_test_s3_requests(NULL), 2);
     }
     /* a read nobody announced: one GET of the read-ahead window, then served from it */
-    admin_do("/reset");
+    pm_test_s3_admin_do("/reset");
     assert_int_equal(in->read_at(in, 150000, 100, got, &err), 0);
     assert_int_equal(in->read_at(in, 150100, 3000, got, &err), 0);
     assert_memory_equal(got, want + 150100, 3000);
-    assert_int_equal(requests(NULL), 1);
+    assert_int_equal(pm_test_s3_requests(NULL), 1);
     in->close(in);
     /* through a slice: offsets move with it */
     {
@@ -459,12 +472,12 @@ static void test_prefetch(void **state)
         assert_int_equal(fs->open(fs, ROOT "/pre/data.parquet", &whole, &err), 0);
         assert_int_equal(pm_input_slice(&piece, whole, 120000, 5000, "piece", &err), 0);
         assert_non_null(piece->prefetch);
-        admin_do("/reset");
+        pm_test_s3_admin_do("/reset");
         assert_int_equal(pm_input_prefetch(piece, &r, 1, &err), 0);
-        assert_int_equal(requests("GET"), 1);
+        assert_int_equal(pm_test_s3_requests("GET"), 1);
         assert_int_equal(piece->read_at(piece, 10, 1000, got, &err), 0);
         assert_memory_equal(got, want + 120010, 1000);
-        assert_int_equal(requests(NULL), 1);
+        assert_int_equal(pm_test_s3_requests(NULL), 1);
         piece->close(piece);
     }
     /* through the fault fs: forwarded, and not an operation */
@@ -475,12 +488,12 @@ static void test_prefetch(void **state)
         assert_int_equal(ffs->open(ffs, ROOT "/pre/data.parquet", &in, &err), 0);
         assert_non_null(in->prefetch);
         assert_int_equal(pm_fs_fault_count(ffs), 1);
-        admin_do("/reset");
+        pm_test_s3_admin_do("/reset");
         assert_int_equal(pm_input_prefetch(in, &r, 1, &err), 0);
         assert_int_equal(pm_fs_fault_count(ffs), 1);
         assert_int_equal(in->read_at(in, 200000, 1000, got, &err), 0);
         assert_memory_equal(got, want + 200000, 1000);
-        assert_int_equal(requests(NULL), 1);
+        assert_int_equal(pm_test_s3_requests(NULL), 1);
         assert_int_equal(pm_fs_fault_count(ffs), 2);
         in->close(in);
         pm_fs_free(ffs);
@@ -500,14 +513,14 @@ static void test_large_read_parallel(void **state)
     (void)state;
     fill(want, size, 0, 4);
     put(fs, ROOT "/large/blob", want, size);
-    admin_do("/reset");
+    pm_test_s3_admin_do("/reset");
     assert_int_equal(pm_fs_read_all(fs, ROOT "/large/blob", 0, &got, &len, &err), 0);
     assert_int_equal(len, size);
     assert_memory_equal(got, want, size);
     /* the first window (1 MiB, the default read-ahead), HEAD, and the other 8 MiB + 5 in
      * three parallel chunks of at most 4 MiB, straight into the caller's buffer */
-    assert_int_equal(requests("GET"), 4);
-    assert_int_equal(requests("HEAD"), 1);
+    assert_int_equal(pm_test_s3_requests("GET"), 4);
+    assert_int_equal(pm_test_s3_requests("HEAD"), 1);
     {
         pm_s3_stats st;
         pm_s3_client_stats(((pm_s3_fs *)fs)->client, &st);
@@ -533,12 +546,12 @@ static void test_errors_name_the_object(void **state)
     put(fs, ROOT "/errors/there", "x", 1);
     assert_int_equal(fs->mtime(fs, ROOT "/errors/there", &ms, &err), 0);
     assert_true(ms > 1600000000000LL);
-    admin_do("/fault?fault=503&nth=1&times=10");
+    pm_test_s3_admin_do("/fault?fault=503&nth=1&times=10");
     assert_int_equal(fs->open(fs, ROOT "/errors/there", &in, &err), PAIMON_EIO);
     assert_non_null(strstr(err.message, "s3://warehouse/unit-s3fs/errors/there"));
     assert_non_null(strstr(err.message, "503"));
     assert_null(strstr(err.message, "S3RVER")); /* never a credential */
-    admin_do("/clear");
+    pm_test_s3_admin_do("/clear");
     pm_fs_free(fs);
 }
 
@@ -552,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_list_pages_and_batch_delete),
         cmocka_unit_test(test_conditional_commit_race),
         cmocka_unit_test(test_lost_answer),
+        cmocka_unit_test(test_commit_modes),
         cmocka_unit_test(test_small_reads_one_request),
         cmocka_unit_test(test_empty_object),
         cmocka_unit_test(test_prefetch),

@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "testlib.h"
+#include "s3_admin.h"
 #include "../format/parquet_test_util.h"
 
 #include "format/data_file.h"
@@ -21,35 +20,6 @@
 #define FILE_PATH "s3://warehouse/unit-s3fs-formats/data-1.parquet"
 #define ORC_PATH  "s3://warehouse/unit-s3fs-formats/data-1.orc"
 #define ROWS      100000
-
-static json_t *admin(const char *what)
-{
-    const char *base = getenv("S3_ADMIN");
-    char cmd[1024], out[65536];
-    size_t n;
-    FILE *f;
-    json_t *j;
-    assert_non_null(base);
-    snprintf(cmd, sizeof(cmd), "curl -sS --fail-with-body -X POST '%s%s'", base, what);
-    f = popen(cmd, "r");
-    assert_non_null(f);
-    n = fread(out, 1, sizeof(out) - 1, f);
-    out[n] = '\0';
-    assert_int_equal(pclose(f), 0);
-    j = json_loads(out, 0, NULL);
-    assert_non_null(j);
-    return j;
-}
-
-static long requests(const char *kind)
-{
-    json_t *j = admin("/counts");
-    json_t *v = kind == NULL ? json_object_get(j, "total")
-                             : json_object_get(json_object_get(j, "byKind"), kind);
-    long n = v != NULL ? (long)json_integer_value(v) : 0;
-    json_decref(j);
-    return n;
-}
 
 static uint64_t bytes_in(pm_fs *fs)
 {
@@ -113,7 +83,7 @@ static void test_projection_fetches_its_chunks(void **state)
     b = make_rows(t, &want);
     ptu_write(fs, FILE_PATH, t, &b, 1, NULL);
 
-    json_decref(admin("/reset"));
+    pm_test_s3_admin_do("/reset");
     before = bytes_in(fs);
     r = ptu_open(fs, FILE_PATH);
     file_size = pm_pq_reader_file_size(r);
@@ -137,9 +107,9 @@ static void test_projection_fetches_its_chunks(void **state)
     /* open: the first window, HEAD for the size, one read of the end (length, magic and
      * footer); the row group: one GET of both chunks, adjacent and coalesced (read one by
      * one, they would be two) */
-    assert_int_equal(requests("HEAD"), 1);
-    assert_int_equal(requests("GET"), 3);
-    assert_int_equal(requests(NULL), 4);
+    assert_int_equal(pm_test_s3_requests("HEAD"), 1);
+    assert_int_equal(pm_test_s3_requests("GET"), 3);
+    assert_int_equal(pm_test_s3_requests(NULL), 4);
     pm_free(got);
     pm_pq_reader_free(r);
     pm_buf_free(&want);
@@ -172,7 +142,7 @@ static void test_orc_projection_fetches_its_streams(void **state)
         pm_file_writer_write(w, b, 0, b->row_count, &err) != 0 ||
         pm_file_writer_close(w, &size, &err) != 0)
         fail_msg("write %s: %s", ORC_PATH, err.message);
-    json_decref(admin("/reset"));
+    pm_test_s3_admin_do("/reset");
     before = bytes_in(fs);
     if (pm_data_file_open(&f, fs, ORC_PATH, &err) != 0)
         fail_msg("open: %s", err.message);
@@ -197,8 +167,8 @@ static void test_orc_projection_fetches_its_streams(void **state)
     /* open: the first window (kept: the reader checks the magic at 0 after the tail), HEAD,
      * the tail (whose window holds the stripe's footer too); the stripe: one GET of the
      * streams of a and c (read one by one, they would be two) */
-    assert_int_equal(requests("HEAD"), 1);
-    assert_int_equal(requests("GET"), 3);
+    assert_int_equal(pm_test_s3_requests("HEAD"), 1);
+    assert_int_equal(pm_test_s3_requests("GET"), 3);
     pm_data_file_free(f);
     pm_options_free(&opts);
     pm_buf_free(&got);

@@ -1,0 +1,41 @@
+/* The S3 test server's admin endpoint for unit tests: see s3_admin.h.  Through the curl
+ * command, so that a test sees the proxy exactly as a shell script does. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "testlib.h"
+#include "s3_admin.h"
+
+json_t *pm_test_s3_admin(const char *what)
+{
+    const char *base = getenv("S3_ADMIN");
+    char cmd[1024], out[65536];
+    size_t n;
+    FILE *f;
+    json_t *j;
+    assert_non_null(base); /* ctest runs these tests under tests/s3/lib.sh's s3_start */
+    snprintf(cmd, sizeof(cmd), "curl -sS --fail-with-body -X POST '%s%s'", base, what);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    n = fread(out, 1, sizeof(out) - 1, f);
+    out[n] = '\0';
+    assert_int_equal(pclose(f), 0);
+    j = json_loads(out, 0, NULL);
+    assert_non_null(j);
+    return j;
+}
+
+void pm_test_s3_admin_do(const char *what)
+{
+    json_decref(pm_test_s3_admin(what));
+}
+
+long pm_test_s3_requests(const char *kind)
+{
+    json_t *j = pm_test_s3_admin("/counts");
+    json_t *v = kind == NULL ? json_object_get(j, "total")
+                             : json_object_get(json_object_get(j, "byKind"), kind);
+    long n = v != NULL ? (long)json_integer_value(v) : 0;
+    json_decref(j);
+    return n;
+}

@@ -1,0 +1,20 @@
+/* The admin endpoint of the S3 test server's proxy (tests/s3/README.md), for the unit tests
+ * that run against it (PAIMON_NEEDS_S3_SERVER): request counters, faults, resets.  Every
+ * call asserts that $S3_ADMIN is set and that the call succeeded. */
+#ifndef PM_TEST_S3_ADMIN_H
+#define PM_TEST_S3_ADMIN_H
+
+#include <jansson.h>
+
+/* POSTs `what` (path and query, "/fault?fault=503&nth=1") to $S3_ADMIN; its JSON answer.
+ * Caller owns it; release with json_decref(). */
+json_t *pm_test_s3_admin(const char *what);
+
+/* The same, answer dropped. */
+void pm_test_s3_admin_do(const char *what);
+
+/* Requests the proxy counted since the last /reset: all of them (kind NULL) or those of one
+ * kind (GET, HEAD, PUT, LIST, UPLOAD_PART, MPU_INIT, MPU_COMPLETE, MPU_ABORT, BATCH_DELETE). */
+long pm_test_s3_requests(const char *kind);
+
+#endif /* PM_TEST_S3_ADMIN_H */
