@@ -48,18 +48,19 @@ int pm_list_versioned(pm_fs *fs, const char *dir, const char *prefix, int64_t **
     pm_strlist names;
     int64_t *out = NULL;
     size_t n = 0;
-    int kind = 0;
-    uint64_t size;
     int rc;
 
     *ids = NULL;
     *count = 0;
     pm_strlist_init(&names);
-    if ((rc = fs->stat(fs, dir, &kind, &size, err)) != 0)
-        return rc;
-    if (kind == 0)
-        return 0;
-    if ((rc = fs->list(fs, dir, &names, err)) != 0)
+    /* a missing directory lists as PAIMON_ENOTFOUND (io/fs.h): no entries.  Not asked
+     * first: on S3 that question costs a HEAD and a LIST of its own */
+    if ((rc = fs->list(fs, dir, &names, err)) == PAIMON_ENOTFOUND) {
+        paimon_error_clear(err);
+        rc = 0;
+        goto done;
+    }
+    if (rc != 0)
         goto done;
     out = pm_malloc((names.count + 1) * sizeof(int64_t));
     if (out == NULL) {

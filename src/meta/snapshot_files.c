@@ -180,15 +180,16 @@ PM_MUST_CHECK static int list_prefixed(pm_fs *fs, const char *table, const char 
 {
     char *dir = pm_table_file(table, dir_name, NULL);
     pm_strlist names;
-    int kind = 0;
-    uint64_t size;
     int rc;
     if (dir == NULL)
         return pm_nomem(err);
     pm_strlist_init(&names);
-    rc = fs->stat(fs, dir, &kind, &size, err);
-    if (rc == 0 && kind != 0)
-        rc = fs->list(fs, dir, &names, err);
+    /* a missing directory lists as PAIMON_ENOTFOUND: none (not asked first, as
+     * pm_list_versioned does not) */
+    if ((rc = fs->list(fs, dir, &names, err)) == PAIMON_ENOTFOUND) {
+        paimon_error_clear(err);
+        rc = 0;
+    }
     for (size_t i = 0; rc == 0 && i < names.count; i++) {
         size_t pl = strlen(prefix);
         if (strncmp(names.items[i], prefix, pl) == 0 && names.items[i][pl] != '\0' &&

@@ -162,6 +162,17 @@ if [ "$(kind_count BATCH_DELETE)" -lt 1 ] || [ -n "$(kind_count DELETE)" ] ||
 fi
 [ "$("$P" cat "$B" --format csv | wc -l)" = 5 ] || { echo "the batch table lost rows"; fail=1; }
 
+# Credentials given on the command line never show, even when the store refuses them.
+"$P" cat "$B" --option s3.access-key=AKIA-WIRE-TEST-KEY --option s3.secret-key=WIRE-TEST-SECRET \
+  >/dev/null 2>"$WORK/denied"
+rc=$?
+if [ $rc -ne 1 ] || ! grep -q "^paimon: s3://$S3_BUCKET/wh/db.db/batch.*: 403 " "$WORK/denied" ||
+  grep -q 'AKIA-WIRE-TEST-KEY\|WIRE-TEST-SECRET' "$WORK/denied"; then
+  echo "a refused credential: exit $rc, $(cat "$WORK/denied")"
+  echo "  (expected exit 1, one line naming the object and the 403, no credential)"
+  fail=1
+fi
+
 # The S3 table downloaded reads the same in the oracle as the local one.
 if [ -n "${ORACLE_DIR:-}" ] && [ -f "$ORACLE_DIR/oracle.mjs" ]; then
   node "$here/download.mjs" "s3://$S3_BUCKET/wh/db.db/orders" "$WORK/down/orders" >/dev/null ||
