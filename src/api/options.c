@@ -42,7 +42,8 @@ enum {
 static const size_t SCAN_SIZES[] = {
     offsetof(paimon_scan_options, system_table), /* 1 */
     offsetof(paimon_scan_options, option_keys),  /* 2: system_table */
-    sizeof(paimon_scan_options),                 /* 3: option_keys, values, count */
+    offsetof(paimon_scan_options, threads),      /* 3: option_keys, values, count */
+    sizeof(paimon_scan_options),                 /* 4: threads */
 };
 static const size_t FILE_READ_SIZES[] = {sizeof(paimon_file_read_options)};
 static const size_t CHANGES_SIZES[] = {sizeof(paimon_changes_options)};

@@ -25,8 +25,9 @@
  * waiting for a group it belongs to (its own completion is among what it waits for);
  * pm_group_wait() refuses that with PAIMON_EINVALID instead of hanging.
  *
- * Thread safety: a pool is shared by every thread; a group is used by the thread that made
- * it (submissions, the wait, destroy) and by its own tasks (submissions, pm_group_failed()).
+ * Thread safety: a pool is shared by every thread.  Any thread may submit to a group and
+ * ask pm_group_failed(); one thread at a time waits for it, and destroys it after a wait
+ * (when no submission can still come).
  */
 #ifndef PM_UTIL_POOL_H
 #define PM_UTIL_POOL_H
