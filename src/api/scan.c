@@ -22,7 +22,6 @@
 #include "table/system_table.h"
 #include "util/alloc.h"
 #include "util/error.h"
-#include "util/pool.h"
 
 struct paimon_scan {
     paimon_table *table;
@@ -637,8 +636,6 @@ PAIMON_API int paimon_scan_cursor(paimon_cursor **out, paimon_scan *scan, paimon
 {
     pm_batch_source src;
     splits_source *ss;
-    size_t threads;
-    pm_pool *pool;
     int rc;
     paimon_error_clear(err);
     if (out != NULL)
@@ -646,16 +643,12 @@ PAIMON_API int paimon_scan_cursor(paimon_cursor **out, paimon_scan *scan, paimon
     if (out == NULL || scan == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_cursor: scan and out are required");
     /* Several splits and threads: read ahead on the pool, returned in split order
-     * (data/parallel_source.h), at most 2 x threads splits open. */
-    threads = scan->threads > 0 ? scan->threads : pm_pool_default_threads();
-    if (threads > PM_POOL_MAX_THREADS)
-        threads = PM_POOL_MAX_THREADS;
-    if (split_count(scan) > 1 && threads > 1 && (pool = pm_pool_shared(threads)) != NULL) {
-        if ((rc = pm_parallel_source_new(&src, scan->out_type, split_count(scan), open_split_at,
-                                         scan, pool, threads, 2 * threads, err)) != 0)
-            return rc;
+     * (data/parallel_source.h). */
+    if ((rc = pm_parallel_source_open(&src, scan->out_type, split_count(scan), open_split_at, scan,
+                                      scan->threads, err)) != 0)
+        return rc;
+    if (src.ctx != NULL)
         return pm_cursor_new(out, &src, -1, err);
-    }
     if ((ss = pm_calloc(1, sizeof(*ss))) == NULL)
         return pm_nomem(err);
     ss->scan = scan;

@@ -284,3 +284,17 @@ int pm_parallel_source_new(pm_batch_source *out, const pm_type *type, size_t cou
     out->type = type;
     return 0;
 }
+
+int pm_parallel_source_open(pm_batch_source *out, const pm_type *type, size_t count,
+                            pm_source_open_fn open, void *ctx, unsigned int threads,
+                            paimon_error *err)
+{
+    size_t n = threads > 0 ? threads : pm_pool_default_threads();
+    pm_pool *pool;
+    memset(out, 0, sizeof(*out));
+    if (n > PM_POOL_MAX_THREADS)
+        n = PM_POOL_MAX_THREADS;
+    if (count < 2 || n < 2 || (pool = pm_pool_shared(n)) == NULL)
+        return 0;
+    return pm_parallel_source_new(out, type, count, open, ctx, pool, n, 2 * n, err);
+}

@@ -41,4 +41,13 @@ PM_MUST_CHECK int pm_parallel_source_new(pm_batch_source *out, const pm_type *ty
                                          pm_source_open_fn open, void *ctx, pm_pool *pool,
                                          size_t threads, size_t window, paimon_error *err);
 
+/* The one rule of the readers that take a thread count (paimon_scan_options.threads and its
+ * peers): `threads` 0 means the processors online; with more than one source and more than
+ * one thread, `out` becomes a parallel source on the process's pool (pm_pool_shared()) with
+ * a window of 2 x threads sources; otherwise out->ctx stays NULL and the caller reads the
+ * sources one after another itself, on its own thread, as before threads existed. */
+PM_MUST_CHECK int pm_parallel_source_open(pm_batch_source *out, const pm_type *type, size_t count,
+                                          pm_source_open_fn open, void *ctx, unsigned int threads,
+                                          paimon_error *err);
+
 #endif /* PM_DATA_PARALLEL_SOURCE_H */
