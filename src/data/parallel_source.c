@@ -15,8 +15,8 @@
  * waits.  The consumer waits for the head slot through the slot's group, which runs the
  * slot's task on the consumer's thread when no worker has taken it yet.
  *
- * Invariants (under `lock`): a slot's queue, busy, ended, rc and err change only under the
- * lock; its `src` is touched only by its task while busy and by the consumer while not busy;
+ * Invariants (under `lock`): a slot's queue, opened, busy, ended, rc and err change only
+ * under the lock; its `src` is touched only by its task while busy and by the consumer while not busy;
  * `busy_count` counts the slots marked busy, including those marked but not yet submitted,
  * so release() waits for it to reach 0 before it frees anything.
  */
@@ -114,8 +114,11 @@ static int fill(void *arg, paimon_error *unused)
     (void)unused;
     if (!s->opened) {
         memset(&s->src, 0, sizeof(s->src));
-        if ((rc = ps->open(ps->ctx, s->idx, &s->src, &e)) == 0)
+        if ((rc = ps->open(ps->ctx, s->idx, &s->src, &e)) == 0) {
+            pthread_mutex_lock(&ps->lock); /* the slot's flags share words: write them locked */
             s->opened = true;
+            pthread_mutex_unlock(&ps->lock);
+        }
     }
     while (rc == 0) {
         pm_batch *b = NULL;
