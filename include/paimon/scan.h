@@ -31,6 +31,9 @@
  *
  * Thread safety: a paimon_scan may be shared by threads reading different splits; a cursor
  * belongs to one thread at a time.  Planning uses the table handle (one thread at a time).
+ * A cursor of paimon_scan_cursor() reads ahead on the library's thread pool
+ * (paimon_scan_options.threads) until it is freed; those reads use only the scan and the
+ * table's path and file system, as split cursors on other threads do.
  */
 #ifndef PAIMON_SCAN_H
 #define PAIMON_SCAN_H
