@@ -409,16 +409,6 @@ PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, siz
 
 /* ---- reading ----------------------------------------------------------------------------- */
 
-PM_MUST_CHECK static int split_source_next(void *ctx, pm_batch **out, paimon_error *err)
-{
-    return pm_split_reader_next((pm_split_reader *)ctx, out, err);
-}
-
-static void split_source_release(void *ctx)
-{
-    pm_split_reader_free((pm_split_reader *)ctx);
-}
-
 PM_MUST_CHECK static int sys_source_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     return pm_sys_reader_next((pm_sys_reader *)ctx, out, err);
@@ -584,10 +574,7 @@ PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_sourc
         if ((rc = pm_split_reader_open(&r, s->table, s->plan, &s->plan->splits[split], s->columns,
                                        s->column_count, s->filter, s->batch_rows, err)) != 0)
             return rc;
-        src->next = split_source_next;
-        src->release = split_source_release;
-        src->ctx = r;
-        src->type = pm_split_reader_type(r);
+        pm_split_reader_source(r, src);
     }
     return 0;
 }
