@@ -81,7 +81,7 @@ static size_t schedule(psource *ps, slot **todo)
     return n;
 }
 
-static int fill(void *arg, paimon_error *unused);
+PM_MUST_CHECK static int fill(void *arg, paimon_error *unused);
 
 /* Submits the fill tasks of `todo` (lock not held); a slot whose task cannot be queued ends
  * with that error. */
@@ -104,7 +104,7 @@ static void submit(psource *ps, slot **todo, size_t n)
 }
 
 /* The task: open the slot's source if needed, read until its queue is full or it ends. */
-static int fill(void *arg, paimon_error *unused)
+PM_MUST_CHECK static int fill(void *arg, paimon_error *unused)
 {
     slot *s = arg, *todo[PM_POOL_MAX_THREADS + 1];
     psource *ps = s->ps;
@@ -159,7 +159,7 @@ static void assign(slot *s, size_t idx)
     s->q_head = s->q_len = 0;
 }
 
-static int ps_next(void *ctx, pm_batch **out, paimon_error *err)
+PM_MUST_CHECK static int ps_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     psource *ps = ctx;
     slot *todo[PM_POOL_MAX_THREADS + 1]; /* schedule() lists fewer than `threads` */

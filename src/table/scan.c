@@ -274,7 +274,7 @@ typedef struct manifest_worker {
 } manifest_worker;
 
 /* A task of the thread pool (util/pool.h); its failure stays in the worker. */
-static int read_manifests(void *arg, paimon_error *unused)
+PM_MUST_CHECK static int read_manifests(void *arg, paimon_error *unused)
 {
     manifest_worker *w = arg;
     plan_ctx *c = w->c;
