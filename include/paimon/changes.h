@@ -74,12 +74,16 @@ typedef struct paimon_changes_options {
     const char *const *columns; /* data columns by name, in order (after _ROW_KIND); NULL: all */
     size_t column_count;
     int64_t batch_rows; /* rows per batch; 0: 4096 */
+    /* Version 2.  Threads that read a snapshot's splits at once (paimon_scan_options.threads):
+     * 0 the processors online, 1 the calling thread only; the changes and their order do
+     * not depend on it. */
+    unsigned int threads;
 } paimon_changes_options;
 
-#define PAIMON_CHANGES_OPTIONS_VERSION 1
+#define PAIMON_CHANGES_OPTIONS_VERSION 2 /* version 1 is still accepted */
 #define PAIMON_CHANGES_OPTIONS_INIT                                                                \
     {                                                                                              \
-        PAIMON_CHANGES_OPTIONS_VERSION, PAIMON_CHANGES_FROM_EARLIEST, 0, 0, NULL, 0, 0             \
+        PAIMON_CHANGES_OPTIONS_VERSION, PAIMON_CHANGES_FROM_EARLIEST, 0, 0, NULL, 0, 0, 0          \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally

@@ -31,6 +31,9 @@
  *
  * Thread safety: a paimon_scan may be shared by threads reading different splits; a cursor
  * belongs to one thread at a time.  Planning uses the table handle (one thread at a time).
+ * A cursor of paimon_scan_cursor() reads ahead on the library's thread pool
+ * (paimon_scan_options.threads) until it is freed; those reads use only the scan and the
+ * table's path and file system, as split cursors on other threads do.
  */
 #ifndef PAIMON_SCAN_H
 #define PAIMON_SCAN_H
@@ -85,12 +88,18 @@ typedef struct paimon_scan_options {
     const char *const *option_keys;
     const char *const *option_values;
     size_t option_count;
+    /* Version 4.  Threads that read splits at once for paimon_scan_cursor(): 0 (the default)
+     * the processors online, 1 the calling thread only.  The rows and their order do not
+     * depend on it.  The reads run on the process's one thread pool, which grows to the
+     * largest count asked for; at most 2 x threads splits are open at once, each with a
+     * few batches read ahead. */
+    unsigned int threads;
 } paimon_scan_options;
 
-#define PAIMON_SCAN_OPTIONS_VERSION 3 /* versions 1 and 2 are still accepted */
+#define PAIMON_SCAN_OPTIONS_VERSION 4 /* versions 1 to 3 are still accepted */
 #define PAIMON_SCAN_OPTIONS_INIT                                                                   \
     {                                                                                              \
-        PAIMON_SCAN_OPTIONS_VERSION, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0          \
+        PAIMON_SCAN_OPTIONS_VERSION, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0, 0       \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally

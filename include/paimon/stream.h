@@ -109,13 +109,17 @@ typedef struct paimon_stream_options {
      * row, and in the changes after the start a -U with the +U after it packed into one +U
      * row of `[before, after]`.  Other names are PAIMON_EUNSUPPORTED. */
     const char *system_table;
+    /* Version 2.  Threads that read a snapshot's splits at once (paimon_scan_options.threads):
+     * 0 the processors online, 1 the calling thread only; the rows and their order do not
+     * depend on it. */
+    unsigned int threads;
 } paimon_stream_options;
 
-#define PAIMON_STREAM_OPTIONS_VERSION 1
+#define PAIMON_STREAM_OPTIONS_VERSION 2 /* version 1 is still accepted */
 #define PAIMON_STREAM_OPTIONS_INIT                                                                 \
     {                                                                                              \
         PAIMON_STREAM_OPTIONS_VERSION, NULL, NULL, 0, NULL, 0, PAIMON_STREAM_FROM_SCAN_MODE, 0, 0, \
-            NULL, 0, 0, 0, 0, NULL                                                                 \
+            NULL, 0, 0, 0, 0, NULL, 0                                                              \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct, as

@@ -10,6 +10,7 @@
 
 #include "api/api.h"
 #include "api/columns.h"
+#include "data/parallel_source.h"
 #include "paimon/changes.h"
 #include "table/changes.h"
 #include "table/file_reader.h"
@@ -27,6 +28,7 @@ typedef struct snapshot_source {
     pm_type *type; /* _ROW_KIND, then the data columns (owned) */
     size_t next_split;
     pm_split_reader *reader; /* of the current split, or NULL */
+    pm_batch_source ahead;   /* the splits read on the thread pool (ctx NULL: one thread) */
 } snapshot_source;
 
 struct paimon_changes {
@@ -37,14 +39,30 @@ struct paimon_changes {
     size_t column_count;
     pm_api_columns cols; /* the output: _ROW_KIND, then the data columns */
     int64_t batch_rows;
-    pm_scan_plan *plan; /* of the current snapshot until a cursor takes it, or NULL */
-    int64_t current;    /* the current snapshot's id, 0 before the first */
-    char *commit_kind;  /* the current snapshot's, as written (its plan may go to a cursor) */
+    unsigned int threads; /* paimon_changes_options.threads */
+    pm_scan_plan *plan;   /* of the current snapshot until a cursor takes it, or NULL */
+    int64_t current;      /* the current snapshot's id, 0 before the first */
+    char *commit_kind;    /* the current snapshot's, as written (its plan may go to a cursor) */
 };
+
+/* Opens split `split` of the snapshot (data/parallel_source.h calls it on pool threads). */
+PM_MUST_CHECK static int open_split(void *ctx, size_t split, pm_batch_source *out,
+                                    paimon_error *err)
+{
+    snapshot_source *s = ctx;
+    pm_split_reader *r = NULL;
+    int rc = pm_split_reader_open_changes(&r, s->table, s->plan, &s->plan->splits[split],
+                                          s->columns, s->column_count, s->batch_rows, err);
+    if (rc == 0)
+        pm_split_reader_source(r, out);
+    return rc;
+}
 
 PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     snapshot_source *s = ctx;
+    if (s->ahead.ctx != NULL)
+        return s->ahead.next(s->ahead.ctx, out, err);
     for (;;) {
         int rc;
         if (s->reader == NULL) {
@@ -67,6 +85,8 @@ PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *er
 static void source_release(void *ctx)
 {
     snapshot_source *s = ctx;
+    if (s->ahead.ctx != NULL)
+        s->ahead.release(s->ahead.ctx); /* before the plan it reads */
     pm_split_reader_free(s->reader);
     pm_scan_plan_free(s->plan);
     pm_type_free(s->type);
@@ -112,6 +132,7 @@ PAIMON_API int paimon_table_changes(paimon_changes **out, paimon_table *table,
         return pm_nomem(err);
     c->table = table;
     c->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
+    c->threads = o->threads;
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &c->schema, err));
     PM_TRY(pm_api_change_columns(c->schema->row, NULL, o->columns, o->column_count, &c->columns,
                                  &c->column_count, &c->cols, err));
@@ -194,6 +215,7 @@ PAIMON_API int paimon_changes_cursor(paimon_cursor **out, paimon_changes *c, pai
 {
     snapshot_source *s;
     pm_batch_source src;
+    int rc;
     paimon_error_clear(err);
     if (out != NULL)
         *out = NULL;
@@ -217,6 +239,11 @@ PAIMON_API int paimon_changes_cursor(paimon_cursor **out, paimon_changes *c, pai
     memcpy(s->columns, c->columns, c->column_count * sizeof(int));
     s->plan = c->plan; /* the cursor reads the snapshot on its own from here */
     c->plan = NULL;
+    if ((rc = pm_parallel_source_open(&s->ahead, s->type, s->plan->split_count, open_split, s,
+                                      c->threads, err)) != 0) {
+        source_release(s);
+        return rc;
+    }
     memset(&src, 0, sizeof(src));
     src.next = source_next;
     src.release = source_release;

@@ -42,10 +42,14 @@ enum {
 static const size_t SCAN_SIZES[] = {
     offsetof(paimon_scan_options, system_table), /* 1 */
     offsetof(paimon_scan_options, option_keys),  /* 2: system_table */
-    sizeof(paimon_scan_options),                 /* 3: option_keys, values, count */
+    offsetof(paimon_scan_options, threads),      /* 3: option_keys, values, count */
+    sizeof(paimon_scan_options),                 /* 4: threads */
 };
 static const size_t FILE_READ_SIZES[] = {sizeof(paimon_file_read_options)};
-static const size_t CHANGES_SIZES[] = {sizeof(paimon_changes_options)};
+static const size_t CHANGES_SIZES[] = {
+    offsetof(paimon_changes_options, threads), /* 1 */
+    sizeof(paimon_changes_options),            /* 2: threads */
+};
 static const size_t CREATE_SIZES[] = {sizeof(paimon_create_options)};
 static const size_t COMMIT_SIZES[] = {
     offsetof(paimon_commit_options, result), /* 1 */
@@ -59,7 +63,10 @@ static const size_t WRITER_SIZES[] = {sizeof(paimon_writer_options)};
 static const size_t ALTER_SIZES[] = {sizeof(paimon_alter)};
 static const size_t TAG_SIZES[] = {sizeof(paimon_tag_options)};
 static const size_t ORPHAN_SIZES[] = {sizeof(paimon_orphan_options)};
-static const size_t STREAM_SIZES[] = {sizeof(paimon_stream_options)};
+static const size_t STREAM_SIZES[] = {
+    offsetof(paimon_stream_options, threads), /* 1 */
+    sizeof(paimon_stream_options),            /* 2: threads */
+};
 static const size_t EXPIRE_PARTITIONS_SIZES[] = {sizeof(paimon_expire_partitions_options)};
 static const size_t EXPIRE_SIZES[] = {sizeof(paimon_expire_options)};
 

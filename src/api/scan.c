@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "api/columns.h"
 #include "data/expr.h"
+#include "data/parallel_source.h"
 #include "meta/partition.h"
 #include "table/file_reader.h"
 #include "table/incremental.h"
@@ -33,6 +34,7 @@ struct paimon_scan {
     char **type_names;       /* per output column */
     char **split_partitions; /* canonical JSON per split, made on demand */
     int64_t batch_rows;
+    unsigned int threads; /* paimon_scan_options.threads: 0 the processors online */
     /* Reads through kind_source (below): $audit_log and $binlog (`rows`), and incremental
      * delta or changelog reads (`changes`: the plan's splits are raw change splits). */
     pm_sys_kind rows; /* PM_SYS_AUDIT_LOG, PM_SYS_BINLOG, or PM_SYS_RO: the table's rows */
@@ -258,6 +260,7 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     }
     s->table = table;
     s->batch_rows = o.batch_rows > 0 ? o.batch_rows : 4096;
+    s->threads = o.threads;
     s->rows = kind == PM_SYS_AUDIT_LOG || kind == PM_SYS_BINLOG ? kind : PM_SYS_RO;
     if (s->rows != PM_SYS_RO)
         PM_TRY(read_sequence(table, &o, &inc, start.mode == PM_STARTUP_INCREMENTAL, &s->sequence,
@@ -405,16 +408,6 @@ PAIMON_API int paimon_scan_split_file(const paimon_scan *scan, size_t split, siz
 }
 
 /* ---- reading ----------------------------------------------------------------------------- */
-
-PM_MUST_CHECK static int split_source_next(void *ctx, pm_batch **out, paimon_error *err)
-{
-    return pm_split_reader_next((pm_split_reader *)ctx, out, err);
-}
-
-static void split_source_release(void *ctx)
-{
-    pm_split_reader_free((pm_split_reader *)ctx);
-}
 
 PM_MUST_CHECK static int sys_source_next(void *ctx, pm_batch **out, paimon_error *err)
 {
@@ -581,10 +574,7 @@ PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_sourc
         if ((rc = pm_split_reader_open(&r, s->table, s->plan, &s->plan->splits[split], s->columns,
                                        s->column_count, s->filter, s->batch_rows, err)) != 0)
             return rc;
-        src->next = split_source_next;
-        src->release = split_source_release;
-        src->ctx = r;
-        src->type = pm_split_reader_type(r);
+        pm_split_reader_source(r, src);
     }
     return 0;
 }
@@ -623,15 +613,29 @@ static void splits_release(void *ctx)
     pm_free(ss);
 }
 
+PM_MUST_CHECK static int open_split_at(void *ctx, size_t split, pm_batch_source *out,
+                                       paimon_error *err)
+{
+    return open_split((paimon_scan *)ctx, split, out, err);
+}
+
 PAIMON_API int paimon_scan_cursor(paimon_cursor **out, paimon_scan *scan, paimon_error *err)
 {
     pm_batch_source src;
     splits_source *ss;
+    int rc;
     paimon_error_clear(err);
     if (out != NULL)
         *out = NULL;
     if (out == NULL || scan == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_cursor: scan and out are required");
+    /* Several splits and threads: read ahead on the pool, returned in split order
+     * (data/parallel_source.h). */
+    if ((rc = pm_parallel_source_open(&src, scan->out_type, split_count(scan), open_split_at, scan,
+                                      scan->threads, err)) != 0)
+        return rc;
+    if (src.ctx != NULL)
+        return pm_cursor_new(out, &src, -1, err);
     if ((ss = pm_calloc(1, sizeof(*ss))) == NULL)
         return pm_nomem(err);
     ss->scan = scan;

@@ -15,6 +15,7 @@
 #include "api/api.h"
 #include "api/binlog.h"
 #include "api/columns.h"
+#include "data/parallel_source.h"
 #include "io/watch.h"
 #include "meta/option_catalog.h"
 #include "meta/options.h"
@@ -45,9 +46,10 @@ struct paimon_stream {
     bool sequence;       /* _SEQUENCE_NUMBER after the kind (table-read.sequence-number.*) */
     pm_type *inner;      /* the change shape of the rows (kind, then the columns) */
     int64_t batch_rows;
-    pm_scan_plan *plan; /* the current snapshot's, until a cursor takes it */
-    bool full;          /* the current plan is a full read */
-    int64_t current;    /* the current snapshot id, 0 without one */
+    unsigned int threads; /* paimon_stream_options.threads */
+    pm_scan_plan *plan;   /* the current snapshot's, until a cursor takes it */
+    bool full;            /* the current plan is a full read */
+    int64_t current;      /* the current snapshot id, 0 without one */
     char *commit_kind;
 };
 
@@ -67,11 +69,14 @@ typedef struct stream_source {
     pm_type *type; /* _ROW_KIND, then the data columns (owned) */
     size_t next_split;
     pm_split_reader *reader;
+    pm_batch_source ahead; /* the splits read on the thread pool (ctx NULL: one thread) */
 } stream_source;
 
 static void source_release(void *ctx)
 {
     stream_source *s = ctx;
+    if (s->ahead.ctx != NULL)
+        s->ahead.release(s->ahead.ctx); /* before the plan it reads */
     pm_split_reader_free(s->reader);
     pm_scan_plan_free(s->plan);
     pm_binlog_free(s->binlog);
@@ -81,37 +86,57 @@ static void source_release(void *ctx)
     pm_free(s);
 }
 
+/* A reader of split `split` in the change shape (data/parallel_source.h calls it on pool
+ * threads; it reads only the source's settings and plan). */
+PM_MUST_CHECK static int open_reader(const stream_source *s, size_t split, pm_split_reader **out,
+                                     paimon_error *err)
+{
+    const pm_split *sp = &s->plan->splits[split];
+    int rc;
+    /* Java's first plan reads the snapshot merged: each row with its stored kind,
+     * retractions dropped, or kept for $audit_log and $binlog (forceKeepDelete) */
+    if (!s->full)
+        rc = pm_split_reader_open_changes(out, s->table, s->plan, sp, s->columns, s->column_count,
+                                          s->batch_rows, err);
+    else if (s->audit_log || s->binlog != NULL)
+        rc = pm_split_reader_open_keep_delete(out, s->table, s->plan, sp, s->columns,
+                                              s->column_count, s->batch_rows, err);
+    else
+        rc = pm_split_reader_open_kinds(out, s->table, s->plan, sp, s->columns, s->column_count,
+                                        s->batch_rows, err);
+    /* AuditLogTable reads its sequence numbers in every read, first plan or not */
+    if (rc == 0 && s->sequence && (rc = pm_split_reader_with_sequence(*out, err)) != 0) {
+        pm_split_reader_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+PM_MUST_CHECK static int open_split(void *ctx, size_t split, pm_batch_source *out,
+                                    paimon_error *err)
+{
+    pm_split_reader *r = NULL;
+    int rc = open_reader(ctx, split, &r, err);
+    if (rc == 0)
+        pm_split_reader_source(r, out);
+    return rc;
+}
+
 /* The next batch of the snapshot in the change shape: the kind column, then the columns. */
 PM_MUST_CHECK static int inner_next(stream_source *s, pm_batch **out, paimon_error *err)
 {
     for (;;) {
         int rc;
-        if (s->reader == NULL) {
-            const pm_split *sp;
+        if (s->ahead.ctx == NULL && s->reader == NULL) {
             if (s->next_split >= s->plan->split_count)
                 return PAIMON_ITEROVER;
-            sp = &s->plan->splits[s->next_split++];
-            /* Java's first plan reads the snapshot merged: each row with its stored kind,
-             * retractions dropped, or kept for $audit_log and $binlog (forceKeepDelete) */
-            if (!s->full)
-                rc = pm_split_reader_open_changes(&s->reader, s->table, s->plan, sp, s->columns,
-                                                  s->column_count, s->batch_rows, err);
-            else if (s->audit_log || s->binlog != NULL)
-                rc = pm_split_reader_open_keep_delete(&s->reader, s->table, s->plan, sp, s->columns,
-                                                      s->column_count, s->batch_rows, err);
-            else
-                rc = pm_split_reader_open_kinds(&s->reader, s->table, s->plan, sp, s->columns,
-                                                s->column_count, s->batch_rows, err);
-            /* AuditLogTable reads its sequence numbers in every read, first plan or not */
-            if (rc == 0 && s->sequence &&
-                (rc = pm_split_reader_with_sequence(s->reader, err)) != 0) {
-                pm_split_reader_free(s->reader);
-                s->reader = NULL;
-            }
-            if (rc != 0)
+            if ((rc = open_reader(s, s->next_split++, &s->reader, err)) != 0)
                 return rc;
         }
-        rc = pm_split_reader_next(s->reader, out, err);
+        rc = s->ahead.ctx != NULL ? s->ahead.next(s->ahead.ctx, out, err)
+                                  : pm_split_reader_next(s->reader, out, err);
+        if (rc == PAIMON_ITEROVER && s->ahead.ctx != NULL)
+            return rc;
         if (rc == PAIMON_ITEROVER) {
             pm_split_reader_free(s->reader);
             s->reader = NULL;
@@ -248,6 +273,7 @@ PAIMON_API int paimon_stream_open(paimon_stream **out, paimon_table *table,
         return pm_nomem(err);
     st->table = table;
     st->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
+    st->threads = o->threads;
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &st->schema, err));
     PM_TRY(check_system_table(table, o->system_table, &st->audit_log, &st->binlog, err));
     PM_TRY(pm_api_change_columns(st->schema->row, st->audit_log ? "rowkind" : NULL, o->columns,
@@ -391,6 +417,7 @@ PAIMON_API int paimon_stream_cursor(paimon_cursor **out, paimon_stream *st, paim
 {
     stream_source *s;
     pm_batch_source src;
+    int rc;
     paimon_error_clear(err);
     if (out != NULL)
         *out = NULL;
@@ -423,6 +450,11 @@ PAIMON_API int paimon_stream_cursor(paimon_cursor **out, paimon_stream *st, paim
     memcpy(s->columns, st->columns, st->column_count * sizeof(int));
     s->plan = st->plan;
     st->plan = NULL;
+    if ((rc = pm_parallel_source_open(&s->ahead, s->inner, s->plan->split_count, open_split, s,
+                                      st->threads, err)) != 0) {
+        source_release(s);
+        return rc;
+    }
     memset(&src, 0, sizeof(src));
     src.next = source_next;
     src.release = source_release;

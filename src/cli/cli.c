@@ -219,6 +219,18 @@ int cli_parse_i64(const char *cmd, const char *opt, const char *text, long long 
     return CLI_EXIT_OK;
 }
 
+int cli_parse_threads(const char *cmd, const char *text, unsigned int *out)
+{
+    long long n;
+    int rc = cli_parse_i64(cmd, "threads", text, &n);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (n < 1 || n > CLI_MAX_THREADS)
+        return cli_usage_error(cmd, "--threads must be 1 to %d", CLI_MAX_THREADS);
+    *out = (unsigned int)n;
+    return CLI_EXIT_OK;
+}
+
 /* ---- table output ---------------------------------------------------------------------- */
 
 struct cli_table {

@@ -82,6 +82,11 @@ size_t cli_get_all(const cli_args *a, const char *name, const char **values, siz
 /* Parses a decimal int64 option value; prints a usage error on failure. */
 int cli_parse_i64(const char *cmd, const char *opt, const char *text, long long *out);
 
+/* Parses --threads N: 1 to CLI_MAX_THREADS (the library's pool cap); prints a usage error
+ * on failure.  Without --threads a command leaves the count 0: the processors online. */
+#define CLI_MAX_THREADS 256
+int cli_parse_threads(const char *cmd, const char *text, unsigned int *out);
+
 /* DESIGN.md: TABLE$NAME names system table NAME of TABLE when no file or directory of that
  * name exists.  Sets *table (caller frees) and *system (into it) when it does; else both
  * stay NULL.  Only the last path component is split (cat, tail). */

@@ -2,6 +2,7 @@
  * paimon tail TABLE [--from earliest|latest|snapshot:N|timestamp:MS] [--to snapshot:M]
  *                   [--mode SCAN_MODE] [--consumer ID] [--follow] [--idle-exit DURATION]
  *                   [--max-snapshots N] [--select c[,c..]] [--format jsonl|csv|table]
+ *                   [--threads N]
  *
  * Prints the changes of each snapshot of a range (include/paimon/changes.h), read through
  * one cursor per snapshot, in the formats of output.c: canonical JSON lines with
@@ -39,6 +40,7 @@
 static const char USAGE[] =
     "usage: paimon tail TABLE [--from earliest|latest|snapshot:N|timestamp:MS]\n"
     "                   [--to snapshot:M] [--select c[,c..]] [--format jsonl|csv|table]\n"
+    "                   [--threads N]\n"
     "                   [--follow [--mode SCAN_MODE] [--consumer ID] [--max-snapshots N]\n"
     "                    [--idle-exit DURATION] [--option key=value]... [--no-inotify]]\n"
     "\n"
@@ -56,6 +58,8 @@ static const char USAGE[] =
     "could pass for it -- NULL in any case, empty, with a leading or trailing space, or\n"
     "starting with a double quote -- is shown in double quotes; numeric columns are\n"
     "right-aligned).\n"
+    "--threads N: splits of a snapshot read at once (default: the processors online); the\n"
+    "output does not depend on it.\n"
     "\n"
     "--follow: keep following the table, printing each new snapshot's changes as soon as it\n"
     "is committed (inotify on a local disk, else polling every continuous.discovery-interval,\n"
@@ -82,7 +86,8 @@ static const cli_option OPTIONS[] = {
     {"format", true, false},      {"select", true, false},
     {"mode", true, false},        {"max-snapshots", true, false},
     {"idle-exit", true, false},   {"option", true, true},
-    {"no-inotify", false, false}, {NULL, false, false},
+    {"no-inotify", false, false}, {"threads", true, false},
+    {NULL, false, false},
 };
 
 /* "PREFIX:NUMBER" -> the number; 0 when `text` does not start with prefix. */
@@ -268,6 +273,7 @@ static int follow(const cli_args *a, const char *path, const char *system,
     so.to_snapshot = range->to_snapshot;
     so.columns = range->columns;
     so.column_count = range->column_count;
+    so.threads = range->threads;
     so.no_inotify = cli_has(a, "no-inotify");
 
     so.system_table = system;
@@ -396,6 +402,9 @@ int cli_cmd_tail(int argc, char **argv)
             return cli_usage_error("tail", "--to snapshot:M needs a positive id");
         o.to_snapshot = v;
     }
+    if (cli_get(&a, "threads") != NULL &&
+        (rc = cli_parse_threads("tail", cli_get(&a, "threads"), &o.threads)) != CLI_EXIT_OK)
+        return rc;
     if (!cli_has(&a, "follow")) {
         static const char *const FOLLOW_ONLY[] = {"mode",      "consumer", "max-snapshots",
                                                   "idle-exit", "option",   "no-inotify"};

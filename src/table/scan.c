@@ -18,6 +18,7 @@
 #include "table/interval_partition.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/pool.h"
 #include "util/time.h"
 
 #define MAX_KEYS          64
@@ -272,10 +273,12 @@ typedef struct manifest_worker {
     size_t failed_at;
 } manifest_worker;
 
-static void *read_manifests(void *arg)
+/* A task of the thread pool (util/pool.h); its failure stays in the worker. */
+PM_MUST_CHECK static int read_manifests(void *arg, paimon_error *unused)
 {
     manifest_worker *w = arg;
     plan_ctx *c = w->c;
+    (void)unused;
     for (;;) {
         size_t i;
         int rc;
@@ -283,7 +286,7 @@ static void *read_manifests(void *arg)
         i = *w->next < w->count ? (*w->next)++ : SIZE_MAX;
         pthread_mutex_unlock(w->lock);
         if (i == SIZE_MAX)
-            return NULL;
+            return 0;
         if (w->skip[i])
             continue;
         if (c->filter_partitions || c->bucket_ok != NULL) {
@@ -299,7 +302,7 @@ static void *read_manifests(void *arg)
         if (rc != 0) {
             w->rc = rc;
             w->failed_at = i;
-            return NULL;
+            return 0;
         }
     }
 }
@@ -329,9 +332,9 @@ PM_MUST_CHECK static int read_all_manifests(plan_ctx *c, const pm_manifest_file_
                                             pm_arena *arena, paimon_error *err)
 {
     manifest_worker workers[8];
-    pthread_t threads[8];
+    pm_group group;
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    size_t next = 0, nthreads = 1, to_read = 0, started = 0, nf = c->schema->row->field_count;
+    size_t next = 0, nthreads = 1, to_read = 0, nf = c->schema->row->field_count;
     int rc;
 
     for (size_t i = 0; i < count; i++)
@@ -362,13 +365,15 @@ PM_MUST_CHECK static int read_all_manifests(plan_ctx *c, const pm_manifest_file_
             goto done;
         }
     }
-    /* The calling thread is reader 0; the others run beside it. */
-    for (started = 1; started < nthreads; started++)
-        if (pthread_create(&threads[started], NULL, read_manifests, &workers[started]) != 0)
+    /* The calling thread is reader 0; the others run beside it on the process's pool (a
+     * reader that cannot be queued leaves its share to the others). */
+    pm_group_init(&group, pm_pool_shared(nthreads));
+    for (size_t t = 1; t < nthreads; t++)
+        if (pm_group_submit(&group, read_manifests, &workers[t], NULL) != 0)
             break;
-    read_manifests(&workers[0]);
-    for (size_t t = 1; t < started; t++)
-        pthread_join(threads[t], NULL);
+    PM_IGNORE(read_manifests(&workers[0], NULL));
+    PM_IGNORE(pm_group_wait(&group, NULL)); /* the readers keep their own failures */
+    pm_group_destroy(&group);
     /* Report the failure of the earliest manifest, whichever thread met it. */
     {
         const manifest_worker *first = NULL;

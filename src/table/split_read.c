@@ -511,6 +511,25 @@ nomem:
     return pm_nomem(err);
 }
 
+PM_MUST_CHECK static int source_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    return pm_split_reader_next((pm_split_reader *)ctx, out, err);
+}
+
+static void source_release(void *ctx)
+{
+    pm_split_reader_free((pm_split_reader *)ctx);
+}
+
+void pm_split_reader_source(pm_split_reader *r, pm_batch_source *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->next = source_next;
+    out->release = source_release;
+    out->ctx = r;
+    out->type = r->out_type;
+}
+
 const pm_type *pm_split_reader_type(const pm_split_reader *r)
 {
     return r->out_type;

@@ -16,6 +16,7 @@
 #ifndef PM_TABLE_SPLIT_READ_H
 #define PM_TABLE_SPLIT_READ_H
 
+#include "data/arrow_stream.h"
 #include "data/batch.h"
 #include "table/scan.h"
 #include "util/error.h"
@@ -73,5 +74,10 @@ PM_MUST_CHECK int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimo
 const pm_type *pm_split_reader_type(const pm_split_reader *r);
 
 void pm_split_reader_free(pm_split_reader *r);
+
+/* Makes `out` a batch source over `r` (data/arrow_stream.h) that owns it: next is
+ * pm_split_reader_next, release pm_split_reader_free, the type the reader's.  The way the
+ * readers of different splits go to data/parallel_source.h. */
+void pm_split_reader_source(pm_split_reader *r, pm_batch_source *out);
 
 #endif /* PM_TABLE_SPLIT_READ_H */

@@ -14,6 +14,8 @@
  */
 #include "util/crc32_fold.h"
 
+#include <stdatomic.h>
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -77,14 +79,19 @@ FOLD_TARGET static uint32_t fold_blocks(uint32_t crc, const uint8_t *p, size_t l
     return (uint32_t)_mm_extract_epi32(x0, 1);
 }
 
-static int has_clmul = -1;
+/* -1 until the first call; threads that race to set it store the same value (relaxed
+ * atomics make that a defined race, which ThreadSanitizer accepts). */
+static _Atomic int has_clmul = -1;
 
 size_t pm_crc32_fold(uint32_t *crc, const uint8_t *p, size_t len)
 {
     size_t n = len & ~(size_t)15;
-    if (has_clmul < 0)
-        has_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
-    if (!has_clmul || n < 64)
+    int clmul = atomic_load_explicit(&has_clmul, memory_order_relaxed);
+    if (clmul < 0) {
+        clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+        atomic_store_explicit(&has_clmul, clmul, memory_order_relaxed);
+    }
+    if (!clmul || n < 64)
         return 0;
     *crc = ~fold_blocks(~*crc, p, n);
     return n;

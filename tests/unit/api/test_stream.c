@@ -270,7 +270,8 @@ static void test_follow(void **state)
         paimon_stream_options v1;
         assert_int_equal(paimon_stream_options_init(&v1, 1), 0);
         assert_int_equal(v1.from, PAIMON_STREAM_FROM_SCAN_MODE);
-        assert_int_equal(paimon_stream_options_init(&v1, 2), PAIMON_EINVALID);
+        assert_int_equal(paimon_stream_options_init(&v1, PAIMON_STREAM_OPTIONS_VERSION + 1),
+                         PAIMON_EINVALID);
     }
     paimon_table_free(t);
     pm_test_rmtree(path);
