@@ -108,13 +108,19 @@ s3_session() {
 
 # s3_oracle_same URI DIR: downloads the table at URI into DIR (download.mjs, the AWS SDK's
 # signer), reads it with the oracle (--strict) into DIR.oracle and through `paimon cat URI`
-# into DIR.cat, and fails (saying why) unless the strict checks pass and the rows agree.
+# into DIR.cat, and fails (saying why) unless the strict checks and the oracle's comparison
+# of the metadata with what Java writes (--check-metadata) pass and the rows agree.
 # Needs PAIMON_CLI and ORACLE_DIR; faults must be cleared (download.mjs does not retry).
 s3_oracle_same() {
   node "$S3_LIB_DIR/download.mjs" "$1" "$2" > /dev/null || { echo "FAIL $1: download"; return 1; }
   if ! node "$ORACLE_DIR/oracle.mjs" "$2" --strict > "$2.oracle" 2> "$2.report"; then
     echo "FAIL $1: oracle --strict"
     grep -i problem "$2.report" | head -5
+    return 1
+  fi
+  if ! node "$ORACLE_DIR/oracle.mjs" "$2" --check-metadata > /dev/null 2> "$2.meta"; then
+    echo "FAIL $1: oracle --check-metadata (the metadata is not what Java writes)"
+    grep -iv '^check: .* checked\|^check: .*schema = ' "$2.meta" | head -5
     return 1
   fi
   "$PAIMON_CLI" cat "$1" --format jsonl > "$2.cat" 2> "$2.err" || { echo "FAIL $1: cat: $(cat "$2.err")"; return 1; }

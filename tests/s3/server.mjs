@@ -189,7 +189,7 @@ resetCounts();
 let faults = []; // {fault, nth, times, p, rng, method, kind, match, seen, fired}
 let latencyMs = 0;
 
-const FAULTS = ['500', 'land-500', '503', 'drop', 'drop-body', 'land-drop'];
+const FAULTS = ['500', 'land-500', '503', 'drop', 'drop-body', 'land-drop', 'list-loop', 'list-nested'];
 
 function mulberry32(seed) {
   let a = seed >>> 0;
@@ -256,6 +256,26 @@ function parseRequest(req) {
 
 const xmlEscape = (s) =>
   String(s).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]);
+
+// A listing page no correct store sends, for the client's defences: `list-loop` is truncated
+// and names the continuation token it was asked with (a client trusting it never ends);
+// `list-nested` lists, besides the child `ok`, a key below a child although the request had
+// delimiter=/ (a client must not take `nested/child` for an entry).
+function brokenListing(r, res, fault) {
+  const prefix = r.query.prefix || '';
+  const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const token = r.query['continuation-token'] || 'loop';
+  const truncated = fault === 'list-loop';
+  const body = '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult>' +
+    `<Name>${esc(r.bucket)}</Name><Prefix>${esc(prefix)}</Prefix><KeyCount>2</KeyCount>` +
+    `<IsTruncated>${truncated}</IsTruncated>` +
+    (truncated ? `<NextContinuationToken>${esc(token)}</NextContinuationToken>` : '') +
+    `<Contents><Key>${esc(prefix)}ok</Key><Size>1</Size></Contents>` +
+    `<Contents><Key>${esc(prefix)}nested/child</Key><Size>1</Size></Contents>` +
+    '</ListBucketResult>';
+  res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
 
 function sendError(res, status, code, message, resource, extra = {}, moreHeaders = {}) {
   const body =
@@ -540,6 +560,7 @@ async function handle(req, res) {
   }
 
   if (r.kind === 'LIST' && r.query['list-type'] === '2') {
+    if (fault === 'list-loop' || fault === 'list-nested') return brokenListing(r, res, fault);
     if (fault === 'land-drop' || fault === 'land-500' || fault === 'drop-body') {
       // A list has no side effect: answer the fault as the proxied path would.
       if (fault === 'land-500') return sendError(res, 500, 'InternalError', 'We encountered an internal error. Please try again.', r.rawPath);

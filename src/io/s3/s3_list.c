@@ -57,6 +57,10 @@ PM_MUST_CHECK static int add_entry(const char *full, const char *prefix, pm_strl
         fl--;
     if (fl == pl)
         return 0;
+    /* With delimiter=/ a store lists only direct children; a name holding '/' would join
+     * into a path below a child that the listing did not describe.  Not an entry. */
+    if (memchr(full + pl, '/', fl - pl) != NULL)
+        return 0;
     if (pm_strlist_pushn(names, full + pl, fl - pl) != 0)
         return pm_nomem(err);
     return 0;
@@ -130,6 +134,15 @@ int pm_s3_list_prefix(pm_s3_fs *fs, const char *bucket, const char *prefix, size
             goto done;
         }
         PM_TRY(parse_page(&resp.body, prefix, names, any, &next, err));
+        if (next != NULL && token != NULL && strcmp(next, token) == 0) {
+            /* The answer bytes are untrusted: a store that hands back the token it was asked
+             * with would keep this loop going for ever. */
+            pm_free(next);
+            rc = pm_err_set(err, PAIMON_ECORRUPT,
+                            "s3://%s/%s: the listing repeats its continuation token", bucket,
+                            prefix);
+            goto done;
+        }
         pm_free(token);
         token = next;
         if (token == NULL || limit > 0)

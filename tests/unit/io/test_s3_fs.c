@@ -260,6 +260,36 @@ static void test_list_pages_and_batch_delete(void **state)
     pm_fs_free(fs);
 }
 
+/* Listing answers are untrusted: a page that hands back the continuation token it was asked
+ * with is an error naming the listed prefix (not an endless loop), and a key below a child
+ * (which delimiter=/ excludes) is no entry. */
+static void test_list_broken_pages(void **state)
+{
+    pm_fs *fs = s3(NULL, NULL, NULL, NULL);
+    paimon_error err = {0};
+    pm_strlist names;
+    (void)state;
+    pm_test_s3_admin_do("/clear");
+    pm_test_s3_admin_do("/fault?fault=list-nested&nth=1&kind=LIST");
+    pm_strlist_init(&names);
+    if (fs->list(fs, ROOT "/broken", &names, &err) != 0)
+        fail_msg("list: %s", err.message);
+    assert_int_equal(names.count, 1);
+    assert_string_equal(names.items[0], "ok");
+    pm_strlist_free(&names);
+    pm_test_s3_admin_do("/clear");
+    pm_test_s3_admin_do("/fault?fault=list-loop&nth=1&times=1000&kind=LIST");
+    pm_test_s3_admin_do("/reset");
+    pm_strlist_init(&names);
+    assert_int_equal(fs->list(fs, ROOT "/broken", &names, &err), PAIMON_ECORRUPT);
+    assert_non_null(strstr(err.message, "broken/"));
+    assert_non_null(strstr(err.message, "continuation token"));
+    assert_int_equal(pm_test_s3_requests("LIST"), 2);
+    pm_strlist_free(&names);
+    pm_test_s3_admin_do("/clear");
+    pm_fs_free(fs);
+}
+
 /* The other commit modes: OSS's forbid-overwrite header (409 is a taken name) and, for
  * stores without conditional writes, check-PUT-read-back; a data file (create) is refused
  * on a taken name in both, and the single-writer mode's costs are the three requests. */
@@ -563,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_multipart),
         cmocka_unit_test(test_multipart_abort),
         cmocka_unit_test(test_list_pages_and_batch_delete),
+        cmocka_unit_test(test_list_broken_pages),
         cmocka_unit_test(test_conditional_commit_race),
         cmocka_unit_test(test_lost_answer),
         cmocka_unit_test(test_commit_modes),
