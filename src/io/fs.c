@@ -8,8 +8,12 @@
 
 void pm_fs_free(pm_fs *fs)
 {
-    if (fs != NULL)
-        fs->destroy(fs);
+    if (fs == NULL)
+        return;
+    if (fs->memo != NULL && fs->memo_free != NULL)
+        fs->memo_free(fs->memo);
+    fs->memo = NULL;
+    fs->destroy(fs);
 }
 
 int pm_fs_read_all(pm_fs *fs, const char *path, size_t max, uint8_t **out, size_t *len,
@@ -104,6 +108,19 @@ int pm_fs_exists(pm_fs *fs, const char *path, bool *exists, paimon_error *err)
     uint64_t size = 0;
     int rc = fs->stat(fs, path, &kind, &size, err);
     *exists = rc == 0 && kind != 0;
+    return rc;
+}
+
+int pm_fs_exists_file(pm_fs *fs, const char *path, bool *exists, paimon_error *err)
+{
+    int kind = 0;
+    uint64_t size = 0;
+    int rc;
+    *exists = false;
+    if (fs->file_exists != NULL)
+        return fs->file_exists(fs, path, exists, err);
+    rc = fs->stat(fs, path, &kind, &size, err);
+    *exists = rc == 0 && kind == 1;
     return rc;
 }
 

@@ -92,6 +92,16 @@ struct pm_fs {
      * the backend can (S3: batch delete, up to 1000 keys per request).  Files only; a file
      * already absent is not an error.  Call it through pm_fs_remove_many(). */
     int (*remove_many)(pm_fs *fs, const char *const *paths, size_t count, paimon_error *err);
+    /* Optional (NULL: stat()): whether `path` is a file, asking nothing about directories
+     * (S3: one HEAD, where stat() of a missing key also lists to look for a "directory").
+     * Call it through pm_fs_exists_file(). */
+    int (*file_exists)(pm_fs *fs, const char *path, bool *exists, paimon_error *err);
+    /* What the layers above remember of what they read through this file system, so that
+     * one command reads a table's metadata once (meta/schema.c: the latest schema of each
+     * table root; issue 14's request budget).  NULL until used; owned by the file system:
+     * pm_fs_free releases it with memo_free.  Only meta/ sets it, under its own lock. */
+    void *memo;
+    void (*memo_free)(void *memo);
 };
 
 /* ---- backends -------------------------------------------------------------------------- */
@@ -162,6 +172,10 @@ PM_MUST_CHECK int pm_fs_write_file(pm_fs *fs, const char *path, const void *data
                                    paimon_error *err);
 
 PM_MUST_CHECK int pm_fs_exists(pm_fs *fs, const char *path, bool *exists, paimon_error *err);
+/* Whether `path` is a file (a directory of that name counts as absent): fs->file_exists
+ * when the backend has one (one request on S3 instead of stat's two for a missing key),
+ * else stat(). */
+PM_MUST_CHECK int pm_fs_exists_file(pm_fs *fs, const char *path, bool *exists, paimon_error *err);
 PM_MUST_CHECK int pm_fs_size(pm_fs *fs, const char *path, uint64_t *size, paimon_error *err);
 
 /* A view of bytes [off, off + len) of `inner` as a file of its own: reads at 0 read `inner`

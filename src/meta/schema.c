@@ -328,7 +328,9 @@ int pm_schema_list_ids(pm_fs *fs, const char *table, int64_t **ids, size_t *coun
     return rc;
 }
 
-int pm_schema_read(pm_fs *fs, const char *table, int64_t id, pm_schema **out, paimon_error *err)
+/* Reads and parses schema `id`; with `raw`, also hands over the file's bytes. */
+PM_MUST_CHECK static int read_schema(pm_fs *fs, const char *table, int64_t id, pm_schema **out,
+                                     uint8_t **raw, size_t *raw_len, paimon_error *err)
 {
     char *path = pm_schema_path(table, id);
     uint8_t *data = NULL;
@@ -345,26 +347,51 @@ int pm_schema_read(pm_fs *fs, const char *table, int64_t id, pm_schema **out, pa
         pm_schema_free(*out);
         *out = NULL;
     }
+    if (rc == 0 && raw != NULL) {
+        *raw = data;
+        *raw_len = len;
+        data = NULL;
+    }
     pm_free(data);
     pm_free(path);
     return rc;
 }
 
+int pm_schema_read(pm_fs *fs, const char *table, int64_t id, pm_schema **out, paimon_error *err)
+{
+    return read_schema(fs, table, id, out, NULL, NULL, err);
+}
+
 int pm_schema_read_latest(pm_fs *fs, const char *table, pm_schema **out, paimon_error *err)
 {
     int64_t *ids = NULL;
-    size_t n = 0;
-    int rc = pm_schema_list_ids(fs, table, &ids, &n, err);
+    uint8_t *raw = NULL;
+    size_t n = 0, len = 0;
+    int rc;
+
     *out = NULL;
+    if ((rc = pm_schema_memo_get(fs, table, &raw, &len, err)) != 0)
+        return rc;
+    if (raw != NULL) {
+        rc = pm_schema_parse(raw, len, table, out, err);
+        pm_free(raw);
+        return rc;
+    }
+    rc = pm_schema_list_ids(fs, table, &ids, &n, err);
     if (rc == 0 && n == 0)
         rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: not a Paimon table (no schema)", table);
     if (rc == 0)
-        rc = pm_schema_read(fs, table, ids[n - 1], out, err);
+        rc = read_schema(fs, table, ids[n - 1], out, &raw, &len, err);
+    if (rc == 0)
+        pm_schema_memo_put(fs, table, raw, len);
+    pm_free(raw);
     pm_free(ids);
     return rc;
 }
 
 int pm_schema_commit(pm_fs *fs, const char *table, const pm_schema *s, paimon_error *err)
 {
+    /* whether it lands or another writer's does, the latest schema changed */
+    pm_schema_forget(fs, table);
     return pm_metadata_create_json(fs, pm_schema_path(table, s->id), pm_schema_to_json(s), err);
 }

@@ -91,7 +91,9 @@ PM_MUST_CHECK int pm_schema_list_ids(pm_fs *fs, const char *table, int64_t **ids
 PM_MUST_CHECK int pm_schema_read(pm_fs *fs, const char *table, int64_t id, pm_schema **out,
                                  paimon_error *err);
 
-/* The schema with the highest id; PAIMON_ENOTFOUND when the table has none. */
+/* The schema with the highest id; PAIMON_ENOTFOUND when the table has none.  Found and
+ * read once per file system (schema_memo.c: a table handle owns its file system, so once
+ * per handle): later calls parse the remembered bytes, asking the store nothing. */
 PM_MUST_CHECK int pm_schema_read_latest(pm_fs *fs, const char *table, pm_schema **out,
                                         paimon_error *err);
 
@@ -99,5 +101,16 @@ PM_MUST_CHECK int pm_schema_read_latest(pm_fs *fs, const char *table, pm_schema 
  * concurrent writer took the id. */
 PM_MUST_CHECK int pm_schema_commit(pm_fs *fs, const char *table, const pm_schema *s,
                                    paimon_error *err);
+
+/* Makes the next pm_schema_read_latest of `table` on `fs` find the latest schema again
+ * (the commit calls it after losing a race: another writer may have changed the schema). */
+void pm_schema_forget(pm_fs *fs, const char *table);
+
+/* The memo behind pm_schema_read_latest (schema_memo.c): a copy of the remembered bytes of
+ * `table`'s latest schema file (NUL-terminated; caller frees), or *json NULL when none;
+ * and remembering them (a copy; nothing happens without memory). */
+PM_MUST_CHECK int pm_schema_memo_get(pm_fs *fs, const char *table, uint8_t **json, size_t *len,
+                                     paimon_error *err);
+void pm_schema_memo_put(pm_fs *fs, const char *table, const uint8_t *json, size_t len);
 
 #endif /* PM_META_SCHEMA_H */

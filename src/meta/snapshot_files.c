@@ -65,7 +65,7 @@ PM_MUST_CHECK static int snapshot_exists(pm_fs *fs, const char *table, int64_t i
     int rc;
     if (path == NULL)
         return pm_nomem(err);
-    rc = pm_fs_exists(fs, path, exists, err);
+    rc = pm_fs_exists_file(fs, path, exists, err); /* a snapshot is a file: one HEAD on S3 */
     pm_free(path);
     return rc;
 }
@@ -111,6 +111,45 @@ PM_MUST_CHECK static int hinted_id(pm_fs *fs, const char *table, const char *hin
 int pm_snapshot_latest_id(pm_fs *fs, const char *table, int64_t *id, bool *found, paimon_error *err)
 {
     return hinted_id(fs, table, "LATEST", 1, id, found, err);
+}
+
+int pm_snapshot_read_latest(pm_fs *fs, const char *table, bool probe, pm_snapshot **out,
+                            bool *found, paimon_error *err)
+{
+    int64_t hint = 0, *ids = NULL;
+    size_t n = 0;
+    bool ok, beyond = false;
+    int rc;
+
+    *out = NULL;
+    *found = false;
+    if ((rc = read_hint(fs, table, "LATEST", &hint, &ok, err)) != 0)
+        return rc;
+    if (ok && hint > 0) {
+        rc = pm_snapshot_read(fs, table, hint, out, err);
+        if (rc != 0 && rc != PAIMON_ENOTFOUND)
+            return rc;
+        if (rc == 0 && probe && (rc = snapshot_exists(fs, table, hint + 1, &beyond, err)) != 0) {
+            pm_snapshot_free(*out);
+            *out = NULL;
+            return rc;
+        }
+        if (rc == 0 && !beyond) {
+            *found = true;
+            return 0;
+        }
+        pm_snapshot_free(*out);
+        *out = NULL;
+        if (err != NULL)
+            paimon_error_clear(err);
+    }
+    /* Missing or stale hint: the directory is the truth. */
+    if ((rc = pm_snapshot_list_ids(fs, table, &ids, &n, err)) != 0)
+        return rc;
+    if (n > 0 && (rc = pm_snapshot_read(fs, table, ids[n - 1], out, err)) == 0)
+        *found = true;
+    pm_free(ids);
+    return rc;
 }
 
 int pm_snapshot_earliest_id(pm_fs *fs, const char *table, int64_t *id, bool *found,

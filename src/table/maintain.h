@@ -12,8 +12,10 @@
  *
  * Steps 2 to 4 run only with `expire` (Java's doExpire: the writer is not `write-only`, or
  * the commit is a dedicated compaction's).
- * Each step reads the table's latest schema's options and does nothing when they ask for
- * nothing.  The commit is already published when this runs: a failure here does not undo it.
+ * Each step reads the table's latest schema's options (found once per handle: meta/
+ * schema_memo.c) and does nothing when they ask for nothing.  While the snapshot ids reach
+ * no further than snapshot.num-retained.min, no snapshot can expire: step 4 and the tag
+ * time expiration of step 1 then ask the store nothing (maintain.c, issue 14).  The commit is already published when this runs: a failure here does not undo it.
  * The caller reports it apart from the commit (paimon_commit_result.maintain_err; the CLI
  * says on stderr what failed and exits 0, DESIGN.md invariant 9), and the next commit's
  * maintenance finishes the job, as every step is safe to rerun.

@@ -28,18 +28,19 @@ int pm_table_open(paimon_table **out, const char *path, pm_fs *fs, paimon_error 
         return pm_nomem(err);
     }
     t->fs = fs;
-    if ((rc = fs->stat(fs, t->path, &kind, &size, err)) != 0)
-        goto done;
-    if (kind == 0) {
-        rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such table", t->path);
+    /* The schema says whether this is a table: no stat of the root first (on S3 a HEAD and
+     * a LIST for nothing, issue 14).  Only a failure asks what the root is, to say why. */
+    if ((rc = pm_schema_read_latest(fs, t->path, &t->schema, err)) != 0) {
+        paimon_error ignored;
+        if (fs->stat(fs, t->path, &kind, &size, &ignored) != 0)
+            goto done;
+        if (kind == 0)
+            rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: no such table", t->path);
+        else if (kind == 1)
+            rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: not a Paimon table (not a directory)",
+                            t->path);
         goto done;
     }
-    if (kind != 2) {
-        rc = pm_err_set(err, PAIMON_ENOTFOUND, "%s: not a Paimon table (not a directory)", t->path);
-        goto done;
-    }
-    if ((rc = pm_schema_read_latest(fs, t->path, &t->schema, err)) != 0)
-        goto done;
     *out = t;
     return 0;
 done:

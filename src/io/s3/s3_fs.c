@@ -195,6 +195,22 @@ done:
     return rc;
 }
 
+/* One HEAD: a missing key is absent, without stat()'s LIST for a "directory" of that name. */
+PM_MUST_CHECK static int s3_file_exists(pm_fs *base, const char *path, bool *exists,
+                                        paimon_error *err)
+{
+    pm_s3_path p;
+    int kind = 0, rc = 0;
+
+    *exists = false;
+    PM_TRY(pm_s3_path_split(&p, path, err));
+    PM_TRY(pm_s3_head((pm_s3_fs *)base, &p, &kind, NULL, NULL, err));
+    *exists = kind == 1;
+done:
+    pm_s3_path_free(&p);
+    return rc;
+}
+
 PM_MUST_CHECK static int s3_mtime(pm_fs *base, const char *path, int64_t *ms, paimon_error *err)
 {
     pm_s3_fs *fs = (pm_s3_fs *)base;
@@ -422,6 +438,7 @@ int pm_fs_s3_new(pm_fs **out, const pm_options *settings, paimon_error *err)
     fs->base.remove = s3_remove;
     fs->base.remove_many = pm_s3_fs_remove_many;
     fs->base.stat = s3_stat;
+    fs->base.file_exists = s3_file_exists;
     fs->base.mkdirs = s3_mkdirs;
     fs->base.destroy = s3_destroy;
     fs->base.mtime = s3_mtime;
