@@ -98,9 +98,15 @@ PM_MUST_CHECK static int add_snapshot(pm_refs *meta, pm_refs *data, pm_fs *fs, c
                     missing_ok, err));
     PM_TRY(add_list(meta, data, fs, table, s->delta_manifest_list, s->delta_manifest_list_size,
                     missing_ok, err));
+    /* A changelog manifest list may be gone although a tag names it: expiration removes an
+     * expired snapshot's changelog whatever its tags say (tags keep data, not changelog),
+     * and a rollback to the tag brings the name back into a snapshot.  Java's
+     * OrphanFilesClean reads every list with retryReadingFiles, a missing file naming
+     * nothing; so does this one for changelog lists (data lists stay strict: a missing one
+     * is a damaged table, and sweeping on would delete live files). */
     if (changelog)
         PM_TRY(add_list(meta, data, fs, table, s->changelog_manifest_list,
-                        s->changelog_manifest_list_size, missing_ok, err));
+                        s->changelog_manifest_list_size, true, err));
     if (s->index_manifest != NULL && !pm_refs_has(meta, s->index_manifest)) {
         pm_arena arena;
         pm_index_manifest_entry *ie = NULL;

@@ -166,6 +166,6 @@ done:
     pm_schema_free(s);
     pm_arena_free(&arena);
     if (fs != NULL)
-        fs->destroy(fs);
+        pm_fs_free(fs);
     return rc;
 }

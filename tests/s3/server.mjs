@@ -189,7 +189,7 @@ resetCounts();
 let faults = []; // {fault, nth, times, p, rng, method, kind, match, seen, fired}
 let latencyMs = 0;
 
-const FAULTS = ['500', 'land-500', '503', 'drop', 'drop-body', 'land-drop', 'list-loop', 'list-nested'];
+const FAULTS = ['500', 'land-500', '503', '429', '400-timeout', 'drop', 'drop-body', 'land-drop', 'list-loop', 'list-nested'];
 
 function mulberry32(seed) {
   let a = seed >>> 0;
@@ -533,6 +533,8 @@ async function handle(req, res) {
   }
   if (fault === '500') return sendError(res, 500, 'InternalError', 'We encountered an internal error. Please try again.', r.rawPath);
   if (fault === '503') return sendError(res, 503, 'SlowDown', 'Please reduce your request rate.', r.rawPath);
+  if (fault === '429') return sendError(res, 429, 'TooManyRequests', 'Please reduce your request rate.', r.rawPath);
+  if (fault === '400-timeout') return sendError(res, 400, 'RequestTimeout', 'Your socket connection to the server was not read from or written to within the timeout period.', r.rawPath);
 
   const bad = await verifySignature(req, r);
   if (bad) {

@@ -474,6 +474,19 @@ static bool retryable_curl(CURLcode cc)
     }
 }
 
+/* Whether an error answer's XML says <Code>CODE</Code>. */
+static bool body_has_code(const pm_s3_response *resp, const char *code)
+{
+    char *text = NULL;
+    bool same;
+    if (resp->body.data == NULL ||
+        pm_s3_xml_text((const char *)resp->body.data, resp->body.len, "Code", &text) != 0)
+        return false;
+    same = text != NULL && strcmp(text, code) == 0;
+    pm_free(text);
+    return same;
+}
+
 pm_s3_verdict pm_s3_attempt_finish(pm_s3_attempt *a, CURLcode cc, paimon_error *err)
 {
     const pm_s3_request *r = a->req;
@@ -489,6 +502,11 @@ pm_s3_verdict pm_s3_attempt_finish(pm_s3_attempt *a, CURLcode cc, paimon_error *
                 resp->maybe_landed = true;
             return PM_S3_RETRY;
         }
+        /* Throttling (429 TooManyRequests, SlowDown from stores that send it as 429) and a
+         * request the store gave up waiting for (400 RequestTimeout: the body came too
+         * slowly) are refusals before anything was applied: the same backoff as a 503. */
+        if (status == 429 || (status == 400 && body_has_code(resp, "RequestTimeout")))
+            return PM_S3_RETRY;
         if (status >= 200 && status < 300 && r->dst != NULL && strcmp(r->method, "GET") == 0 &&
             a->dst_off != r->dst_len) {
             a->fail_rc = pm_corrupt(err, "s3://%s/%s: %zu bytes answered where %zu were asked for",

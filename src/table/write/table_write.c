@@ -132,7 +132,7 @@ PM_MUST_CHECK static int setup_dynamic(pm_table_write *w, paimon_error *err)
     pm_snapshot *snap = NULL;
     pm_index_manifest_entry *all = NULL;
     size_t count = 0;
-    int64_t target, max_buckets, id;
+    int64_t target, max_buckets;
     bool found;
     int rc;
     if ((rc = pm_options_get_i64(o, "dynamic-bucket.target-row-num", &target, err)) != 0 ||
@@ -140,9 +140,8 @@ PM_MUST_CHECK static int setup_dynamic(pm_table_write *w, paimon_error *err)
         return rc;
     if (pm_path_factory_init(&w->index_names) != 0)
         return pm_err_set(err, PAIMON_EIO, "no random numbers for file names");
-    PM_TRY(pm_snapshot_latest_id(w->fs, w->table, &id, &found, err));
+    PM_TRY(pm_snapshot_read_latest(w->fs, w->table, true, &snap, &found, err));
     if (found) {
-        PM_TRY(pm_snapshot_read(w->fs, w->table, id, &snap, err));
         if (snap->index_manifest != NULL)
             PM_TRY(pm_index_manifest_read(w->fs, w->table, snap->index_manifest, &w->index_arena,
                                           &all, &count, err));
@@ -334,17 +333,15 @@ PM_MUST_CHECK static int load_restore(pm_table_write *w, paimon_error *err)
     pm_arena *arena = &w->live_arena;
     const pm_manifest_entry **live = NULL;
     size_t count = 0;
-    int64_t id;
     bool found;
     int rc;
 
     if (w->restored)
         return 0;
     w->restored = true;
-    PM_TRY(pm_snapshot_latest_id(w->fs, w->table, &id, &found, err));
+    PM_TRY(pm_snapshot_read_latest(w->fs, w->table, true, &snap, &found, err));
     if (!found)
         goto done;
-    PM_TRY(pm_snapshot_read(w->fs, w->table, id, &snap, err));
     PM_TRY(pm_snapshot_live_entries(w->fs, w->table, snap, arena, &live, &count, err));
     w->live = live;
     w->live_count = count;

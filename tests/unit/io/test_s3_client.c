@@ -300,7 +300,11 @@ static void test_retries(void **state)
     static const struct {
         const char *fault;
         bool landed; /* may the failed attempt have been applied? */
-    } gets[] = {{"503", false}, {"500", true}, {"drop-body", true}};
+    } gets[] = {{"503", false},
+                {"500", true},
+                {"drop-body", true},
+                {"429", false},
+                {"400-timeout", false}};
     for (size_t i = 0; i < sizeof(gets) / sizeof(gets[0]); i++) {
         char q[128];
         snprintf(q, sizeof(q), "/fault?fault=%s&nth=1", gets[i].fault);
@@ -328,8 +332,8 @@ static void test_retries(void **state)
         admin("/clear");
     }
     pm_s3_client_stats(c, &st);
-    assert_int_equal(st.retries, 6);
-    assert_int_equal(st.requests, 1 + 6 * 2);
+    assert_int_equal(st.retries, 8);
+    assert_int_equal(st.requests, 1 + 8 * 2);
 
     /* every attempt answered 503: the last answer is returned, after exactly 3 tries */
     admin("/fault?fault=503&nth=1&times=10");
