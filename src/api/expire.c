@@ -72,6 +72,7 @@ PAIMON_API int paimon_table_expire(paimon_table *table, const paimon_expire_opti
                                  err)) != 0)
         return rc;
     /* the options as they are now (an alter since the handle was opened counts) */
+    pm_table_begin(table);
     if ((rc = pm_schema_read_latest(table->fs, table->path, &schema, err)) != 0)
         return rc;
     rc = pm_expire_config_from_options(&schema->options, pm_now_millis(), &cfg, err);

@@ -42,6 +42,7 @@ PAIMON_API int paimon_tag_create(paimon_table *table, const char *name,
     if (o.time_retained != NULL &&
         (rc = duration(table->path, "time retained", o.time_retained, &retained, err)) != 0)
         return rc;
+    pm_table_begin(table);
     return pm_tag_create(table, name, o.snapshot, retained, err);
 }
 
@@ -51,6 +52,7 @@ PAIMON_API int paimon_tag_delete(paimon_table *table, const char *name, paimon_e
     paimon_error_clear(err);
     paimon_error_clear(cleanup_err);
     CHECK(table != NULL && name != NULL, "%s: table and name are required", __func__);
+    pm_table_begin(table);
     return pm_tag_delete(table->fs, table->path, name, cleanup_err, err);
 }
 
@@ -84,6 +86,7 @@ PAIMON_API int paimon_table_rollback(paimon_table *table, int64_t snapshot, cons
     CHECK(table != NULL, "%s: table is required", __func__);
     CHECK(tag != NULL || snapshot > 0, "%s: snapshot %lld is not a snapshot id", __func__,
           (long long)snapshot);
+    pm_table_begin(table);
     return pm_table_rollback(table->fs, table->path, snapshot, tag, err);
 }
 
@@ -108,5 +111,6 @@ PAIMON_API int paimon_table_remove_orphans(paimon_table *table,
     a.dry_run = o.dry_run;
     a.on_file = o.on_file;
     a.ctx = o.ctx;
+    pm_table_begin(table);
     return pm_table_remove_orphans(table->fs, table->path, &a, count, bytes, err);
 }

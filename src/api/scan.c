@@ -225,6 +225,7 @@ PAIMON_API int paimon_table_scan(paimon_scan **out, paimon_table *table,
     if (out == NULL || table == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_table_scan: table and out are required");
     *out = NULL;
+    pm_table_begin(table);
     if ((rc = pm_api_options_get(&pm_api_scan_options, "paimon_table_scan", options, &o, err)) != 0)
         return rc;
     memset(&so, 0, sizeof(so));

@@ -274,6 +274,7 @@ PAIMON_API int paimon_stream_open(paimon_stream **out, paimon_table *table,
     st->table = table;
     st->batch_rows = o->batch_rows > 0 ? o->batch_rows : 4096;
     st->threads = o->threads;
+    pm_table_begin(table);
     PM_TRY(pm_schema_read_latest(table->fs, table->path, &st->schema, err));
     PM_TRY(check_system_table(table, o->system_table, &st->audit_log, &st->binlog, err));
     PM_TRY(pm_api_change_columns(st->schema->row, st->audit_log ? "rowkind" : NULL, o->columns,

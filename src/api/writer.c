@@ -44,6 +44,7 @@ PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
     if ((w = pm_calloc(1, sizeof(*w))) == NULL)
         return pm_nomem(err);
     pm_buf_init(&w->scratch, 0);
+    pm_table_begin(table); /* the writer's schema: the latest now */
     if ((rc = pm_table_write_new(&w->tw, table->fs, table->path, &o, err)) != 0) {
         paimon_writer_free(w);
         return rc;

@@ -13,6 +13,7 @@
 #include "meta/file_path.h"
 #include "meta/manifest_orc.h"
 #include "meta/paths.h"
+#include "meta/schema.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -379,9 +380,18 @@ PM_MUST_CHECK static int read_file(pm_fs *fs, const char *table, const char *nam
         return pm_nomem(err);
     if ((rc = pm_file_name_check(table, "manifest", name, err)) != 0)
         goto done;
-    rc = pm_fs_read_all(fs, path, MANIFEST_FILE_MAX, &data, &len, err);
-    if (rc != 0)
+    /* A manifest list is read by a writer's restore and again by its commit: remembered
+     * (meta/schema_memo.c; its name is unique, its bytes never change) */
+    if (rd == &PM_MANIFEST_FILE_META_DESC &&
+        (rc = pm_memo_file_get(fs, path, &data, &len, err)) != 0)
         goto done;
+    if (data == NULL) {
+        rc = pm_fs_read_all(fs, path, MANIFEST_FILE_MAX, &data, &len, err);
+        if (rc != 0)
+            goto done;
+        if (rd == &PM_MANIFEST_FILE_META_DESC)
+            pm_memo_file_put(fs, path, data, len);
+    }
     if (expected_size >= 0 && (uint64_t)expected_size != len) {
         rc = pm_corrupt(err, "%s: file has %zu bytes but its metadata records %lld", path, len,
                         (long long)expected_size);

@@ -113,4 +113,11 @@ PM_MUST_CHECK int pm_schema_memo_get(pm_fs *fs, const char *table, uint8_t **jso
                                      paimon_error *err);
 void pm_schema_memo_put(pm_fs *fs, const char *table, const uint8_t *json, size_t len);
 
+/* The same memo for a file that is never rewritten (a manifest list: its name is unique),
+ * read twice by one command (a writer's restore and its commit): the last few are kept.
+ * pm_memo_file_get gives a copy (NUL-terminated; caller frees) or *data NULL. */
+PM_MUST_CHECK int pm_memo_file_get(pm_fs *fs, const char *path, uint8_t **data, size_t *len,
+                                   paimon_error *err);
+void pm_memo_file_put(pm_fs *fs, const char *path, const uint8_t *data, size_t len);
+
 #endif /* PM_META_SCHEMA_H */

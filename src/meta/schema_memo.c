@@ -1,19 +1,23 @@
 /*
- * The latest schema of a table, remembered on the file system it was read through
- * (pm_fs.memo), so that one command or table handle finds and reads it once.
+ * What a command reads twice, remembered on the file system it was read through
+ * (pm_fs.memo), so that the store is asked once: the latest schema of a table, and the last
+ * few manifest lists read.
  *
  * Why: every module of a command (the table handle, the writer, the commit, each step of
  * the upkeep after it) asks for the latest schema, and on S3 each ask is a LIST of schema/
  * and a GET: 16 of the 53 requests of a one-row write (issue 14, docs/PERFORMANCE.md
- * "Requests on S3").  A table handle owns its file system, so the memo lives exactly as
- * long as the handle, and the handle already promises "the latest schema when opened"
+ * "Requests on S3").  A writer restoring a bucket and then its commit read the same two
+ * manifest lists.  A table handle owns its file system, so the memo lives exactly as long
+ * as the handle, and the handle already promises "the latest schema when opened"
  * (table/table.h), as Java's FileStoreTable holds the schema it was loaded with.
  *
- * What is kept: the schema file's bytes (schema files are never rewritten: a change is a
- * new schema-<id+1>, created only if absent), parsed again for every caller, who owns its
- * copy as before.  It is forgotten when a schema is committed through this file system, and
- * by pm_schema_forget: the commit calls it after losing a race, when another writer may
- * have changed the table, so a retry records the newest schema as Java's does.
+ * What is kept: file bytes, handed out as copies (callers parse them as before).  Schema
+ * files are never rewritten (a change is a new schema-<id+1>, created only if absent); the
+ * latest one is forgotten when a schema is committed through this file system, and by
+ * pm_schema_forget: the commit calls it after losing a race, when another writer may have
+ * changed the table, so a retry records the newest schema as Java's does.  Manifest lists
+ * have unique names and are never rewritten, so they can be kept as long as wanted: the
+ * last MEMO_FILES_MAX, so that a long-lived handle (a follower of the table) stays small.
  *
  * Thread safety: one lock for every memo (asks are rare and short).
  */
@@ -24,53 +28,70 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
+#define MEMO_FILES_MAX 8 /* manifest lists kept: a restore's and its commit's two, and more */
+
 typedef struct memo_entry {
-    char *table;   /* the table root as callers name it */
-    uint8_t *json; /* the latest schema file's bytes */
+    char *key;     /* 'S' + table root (its latest schema), or 'F' + a file's path */
+    uint8_t *data; /* the bytes */
     size_t len;
 } memo_entry;
 
-typedef struct schema_memo {
-    memo_entry *e;
+typedef struct meta_memo {
+    memo_entry *e; /* oldest first */
     size_t count, cap;
-} schema_memo;
+} meta_memo;
 
 static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void memo_free(void *p)
 {
-    schema_memo *m = p;
+    meta_memo *m = p;
     for (size_t i = 0; i < m->count; i++) {
-        pm_free(m->e[i].table);
-        pm_free(m->e[i].json);
+        pm_free(m->e[i].key);
+        pm_free(m->e[i].data);
     }
     pm_free(m->e);
     pm_free(m);
 }
 
-/* The entry of `table` in fs's memo, or NULL.  Called under memo_lock. */
-static memo_entry *memo_find(pm_fs *fs, const char *table)
+/* fs's memo, or NULL (also when another layer's memo sits there).  Under memo_lock. */
+static meta_memo *memo_of(pm_fs *fs)
 {
-    schema_memo *m = fs->memo_free == memo_free ? fs->memo : NULL;
-    for (size_t i = 0; m != NULL && i < m->count; i++)
-        if (strcmp(m->e[i].table, table) == 0)
-            return &m->e[i];
-    return NULL;
+    return fs->memo_free == memo_free ? fs->memo : NULL;
 }
 
-int pm_schema_memo_get(pm_fs *fs, const char *table, uint8_t **json, size_t *len, paimon_error *err)
+/* The index of `kind` + `name` in `m`, or -1.  Under memo_lock. */
+static long memo_find(const meta_memo *m, char kind, const char *name)
 {
-    memo_entry *e;
+    for (size_t i = 0; m != NULL && i < m->count; i++)
+        if (m->e[i].key[0] == kind && strcmp(m->e[i].key + 1, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+static void memo_remove_at(meta_memo *m, size_t i)
+{
+    pm_free(m->e[i].key);
+    pm_free(m->e[i].data);
+    memmove(&m->e[i], &m->e[i + 1], (m->count - i - 1) * sizeof(*m->e));
+    m->count--;
+}
+
+PM_MUST_CHECK static int memo_get(pm_fs *fs, char kind, const char *name, uint8_t **data,
+                                  size_t *len, paimon_error *err)
+{
+    long i;
     int rc = 0;
-    *json = NULL;
+    *data = NULL;
     *len = 0;
     pthread_mutex_lock(&memo_lock);
-    if ((e = memo_find(fs, table)) != NULL) {
-        if ((*json = pm_malloc(e->len + 1)) == NULL) {
+    if ((i = memo_find(memo_of(fs), kind, name)) >= 0) {
+        const memo_entry *e = &memo_of(fs)->e[i];
+        if ((*data = pm_malloc(e->len + 1)) == NULL) {
             rc = pm_nomem(err);
         } else {
-            memcpy(*json, e->json, e->len);
-            (*json)[e->len] = '\0';
+            memcpy(*data, e->data, e->len);
+            (*data)[e->len] = '\0';
             *len = e->len;
         }
     }
@@ -78,31 +99,41 @@ int pm_schema_memo_get(pm_fs *fs, const char *table, uint8_t **json, size_t *len
     return rc;
 }
 
-void pm_schema_memo_put(pm_fs *fs, const char *table, const uint8_t *json, size_t len)
+/* Remembers a copy of data[0..len) as `kind` + `name`; without memory nothing happens (a
+ * memo is an optimisation: the next ask reads again). */
+static void memo_put(pm_fs *fs, char kind, const char *name, const uint8_t *data, size_t len)
 {
-    memo_entry *e;
+    size_t nl = strlen(name);
     uint8_t *copy = pm_malloc(len + 1);
-    if (copy == NULL)
-        return; /* a memo is an optimisation: without memory, the next ask reads again */
-    memcpy(copy, json, len);
+    char *key = pm_malloc(nl + 2);
+    meta_memo *m;
+    long i;
+
+    if (copy == NULL || key == NULL)
+        goto done;
+    memcpy(copy, data, len);
     copy[len] = '\0';
+    key[0] = kind;
+    memcpy(key + 1, name, nl + 1);
     pthread_mutex_lock(&memo_lock);
-    if (fs->memo == NULL && fs->memo_free == NULL) {
-        schema_memo *m = pm_calloc(1, sizeof(*m));
-        if (m != NULL) {
-            fs->memo = m;
-            fs->memo_free = memo_free;
-        }
+    if (fs->memo == NULL && fs->memo_free == NULL && (m = pm_calloc(1, sizeof(*m))) != NULL) {
+        fs->memo = m;
+        fs->memo_free = memo_free;
     }
-    if ((e = memo_find(fs, table)) != NULL) {
-        pm_free(e->json);
-        e->json = copy;
-        e->len = len;
-        copy = NULL;
-    } else if (fs->memo_free == memo_free) {
-        schema_memo *m = fs->memo;
-        char *name = pm_strdup(table);
-        if (name != NULL && m->count == m->cap) {
+    if ((m = memo_of(fs)) != NULL) {
+        size_t files = 0;
+        if ((i = memo_find(m, kind, name)) >= 0)
+            memo_remove_at(m, (size_t)i);
+        for (size_t j = 0; j < m->count; j++)
+            files += m->e[j].key[0] == 'F';
+        for (size_t j = 0; kind == 'F' && files >= MEMO_FILES_MAX && j < m->count;)
+            if (m->e[j].key[0] == 'F') {
+                memo_remove_at(m, j); /* the oldest file goes */
+                files--;
+            } else {
+                j++;
+            }
+        if (m->count == m->cap) {
             size_t cap = m->cap == 0 ? 4 : m->cap * 2;
             memo_entry *grown = pm_realloc(m->e, cap * sizeof(*grown));
             if (grown != NULL) {
@@ -110,26 +141,43 @@ void pm_schema_memo_put(pm_fs *fs, const char *table, const uint8_t *json, size_
                 m->cap = cap;
             }
         }
-        if (name != NULL && m->count < m->cap) {
-            m->e[m->count++] = (memo_entry){name, copy, len};
+        if (m->count < m->cap) {
+            m->e[m->count++] = (memo_entry){key, copy, len};
+            key = NULL;
             copy = NULL;
-            name = NULL;
         }
-        pm_free(name);
     }
     pthread_mutex_unlock(&memo_lock);
+done:
+    pm_free(key);
     pm_free(copy);
+}
+
+int pm_schema_memo_get(pm_fs *fs, const char *table, uint8_t **json, size_t *len, paimon_error *err)
+{
+    return memo_get(fs, 'S', table, json, len, err);
+}
+
+void pm_schema_memo_put(pm_fs *fs, const char *table, const uint8_t *json, size_t len)
+{
+    memo_put(fs, 'S', table, json, len);
 }
 
 void pm_schema_forget(pm_fs *fs, const char *table)
 {
-    memo_entry *e;
+    long i;
     pthread_mutex_lock(&memo_lock);
-    if ((e = memo_find(fs, table)) != NULL) {
-        schema_memo *m = fs->memo;
-        pm_free(e->table);
-        pm_free(e->json);
-        *e = m->e[--m->count];
-    }
+    if ((i = memo_find(memo_of(fs), 'S', table)) >= 0)
+        memo_remove_at(memo_of(fs), (size_t)i);
     pthread_mutex_unlock(&memo_lock);
+}
+
+int pm_memo_file_get(pm_fs *fs, const char *path, uint8_t **data, size_t *len, paimon_error *err)
+{
+    return memo_get(fs, 'F', path, data, len, err);
+}
+
+void pm_memo_file_put(pm_fs *fs, const char *path, const uint8_t *data, size_t len)
+{
+    memo_put(fs, 'F', path, data, len);
 }

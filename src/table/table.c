@@ -48,6 +48,13 @@ done:
     return rc;
 }
 
+void pm_table_begin(paimon_table *t)
+{
+    if (t->begun)
+        pm_schema_forget(t->fs, t->path);
+    t->begun = true;
+}
+
 void pm_table_close(paimon_table *t)
 {
     if (t == NULL)
@@ -64,10 +71,12 @@ int pm_table_snapshot(paimon_table *t, int64_t id, pm_snapshot **out, paimon_err
     int rc;
     *out = NULL;
     if (id < 0) {
-        if ((rc = pm_snapshot_latest_id(t->fs, t->path, &id, &found, err)) != 0)
+        /* the hint's snapshot read and checked in one go: 3 requests on S3, not 5 */
+        if ((rc = pm_snapshot_read_latest(t->fs, t->path, true, out, &found, err)) != 0)
             return rc;
         if (!found)
             return pm_err_set(err, PAIMON_ENOTFOUND, "%s: the table has no snapshot yet", t->path);
+        return 0;
     }
     rc = pm_snapshot_read(t->fs, t->path, id, out, err);
     if (rc == PAIMON_ENOTFOUND)

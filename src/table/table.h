@@ -26,7 +26,17 @@ struct paimon_table {
     char *path;        /* table root, without a trailing slash */
     pm_fs *fs;         /* owned */
     pm_schema *schema; /* latest schema when opened */
+    bool begun;        /* an operation began on the handle (pm_table_begin) */
 };
+
+/* An operation (a writer, a scan, a stream, a compaction, an expiration, a tag change, a
+ * rollback, an orphan sweep) begins on `t`: it works with the table's latest schema at
+ * this point.  The modules of one operation (a writer, its commit and the upkeep after it)
+ * find that schema once, remembered on the handle's file system (meta/schema_memo.c); the
+ * first operation after the open takes the schema the open found, and each later one finds
+ * it again, so a long-lived handle sees schema changes as before (issue 14: a CLI command is
+ * one open and one operation, and reads the schema once). */
+void pm_table_begin(paimon_table *t);
 
 /* Opens the table at `path` on `fs` (takes ownership of `fs`, also on failure). */
 PM_MUST_CHECK int pm_table_open(paimon_table **out, const char *path, pm_fs *fs, paimon_error *err);

@@ -300,11 +300,8 @@ static void test_retries(void **state)
     static const struct {
         const char *fault;
         bool landed; /* may the failed attempt have been applied? */
-    } gets[] = {{"503", false},
-                {"500", true},
-                {"drop-body", true},
-                {"429", false},
-                {"400-timeout", false}};
+    } gets[] = {
+        {"503", false}, {"500", true}, {"drop-body", true}, {"429", false}, {"400-timeout", false}};
     for (size_t i = 0; i < sizeof(gets) / sizeof(gets[0]); i++) {
         char q[128];
         snprintf(q, sizeof(q), "/fault?fault=%s&nth=1", gets[i].fault);
