@@ -45,8 +45,8 @@ budget() {
 }
 
 budget ap 12
-budget fb 20 --option bucket=4 --option bucket-key=id
-budget pk 20 --primary-key id --option bucket=4
+budget fb 18 --option bucket=4 --option bucket-key=id
+budget pk 18 --primary-key id --option bucket=4
 
 # (d) planning: 100 buckets, one commit
 "$P" create "$W/f100" --schema 'id BIGINT NOT NULL, v STRING' --primary-key id --option bucket=100 > /dev/null
@@ -54,8 +54,8 @@ awk 'BEGIN { for (i = 0; i < 2000; i++) printf "{\"id\":%d,\"v\":\"x\"}\n", i }'
 s3_reset > /dev/null
 files=$("$P" inspect "$W/f100" files --format jsonl | wc -l)
 n=$(total)
-echo "plan f100: $files files, $n requests, budget 9"
+echo "plan f100: $files files, $n requests, budget 8"
 [ "$files" = 100 ] || { echo "FAIL plan: $files files, want 100"; fail=1; }
-[ "$n" -le 9 ] || { echo "FAIL plan: $n requests > 9"; s3_log; fail=1; }
+[ "$n" -le 8 ] || { echo "FAIL plan: $n requests > 8"; s3_log; fail=1; }
 
 exit $fail
