@@ -152,6 +152,7 @@ void pm_s3_response_init(pm_s3_response *r)
     memset(r, 0, sizeof(*r));
     pm_buf_init(&r->body, PM_S3_BODY_MAX);
     r->last_modified_ms = -1;
+    r->object_size = -1;
 }
 
 void pm_s3_response_free(pm_s3_response *r)
@@ -171,6 +172,7 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *userdata)
     if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) {
         /* a new response (after a redirect or a 100): forget the previous headers */
         a->resp->content_length = 0;
+        a->resp->object_size = -1;
         a->resp->last_modified_ms = -1;
         a->resp->etag[0] = '\0';
         return n;
@@ -194,6 +196,13 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *userdata)
         unsigned long long cl = strtoull(value, &e, 10);
         if (e != value && *e == '\0')
             a->resp->content_length = cl;
+    } else if (name_len == 13 && strncasecmp(line, "content-range", 13) == 0) {
+        /* "bytes 0-1048575/137438953": the total after the slash ("*": unknown) */
+        const char *slash = strrchr(value, '/');
+        char *e = NULL;
+        unsigned long long total = slash != NULL ? strtoull(slash + 1, &e, 10) : 0;
+        if (slash != NULL && e != slash + 1 && *e == '\0' && total <= INT64_MAX)
+            a->resp->object_size = (int64_t)total;
     } else if (name_len == 4 && strncasecmp(line, "etag", 4) == 0) {
         if (vlen < sizeof(a->resp->etag))
             memcpy(a->resp->etag, value, vlen + 1);
@@ -436,6 +445,7 @@ int pm_s3_attempt_prepare(pm_s3_attempt *a, paimon_error *err)
     pm_buf_reset(&a->resp->body);
     a->resp->status = 0;
     a->resp->content_length = 0;
+    a->resp->object_size = -1;
     a->resp->last_modified_ms = -1;
     a->resp->etag[0] = '\0';
     __atomic_add_fetch(&c->stats.requests, 1, __ATOMIC_RELAXED);

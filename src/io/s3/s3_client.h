@@ -56,6 +56,8 @@ typedef struct pm_s3_response {
     long status;              /* HTTP status of the last attempt */
     pm_buf body;              /* body (error XML, listing XML, small GETs) */
     uint64_t content_length;  /* Content-Length (HEAD: the object's size) */
+    int64_t object_size;      /* a ranged GET's Content-Range "bytes A-B/SIZE": the whole
+                                 object's size, -1 when absent or unknown (a star) */
     int64_t last_modified_ms; /* Last-Modified in epoch ms, -1 when absent */
     char etag[80];            /* ETag as sent (quotes kept), "" when absent */
     int attempts;             /* tries made */

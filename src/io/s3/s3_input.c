@@ -5,7 +5,8 @@
  *  - open: one ranged GET of the first window (bytes 0..W-1, W = max(s3.readahead.range,
  *    64 KiB)).  An answer shorter than W is the whole object: its size is known and every
  *    later read is served from memory, so a small file (snapshot, schema, manifest, hint)
- *    costs one request in all.  A full window means a larger object: one HEAD gives its size.
+ *    costs one request in all.  A full window means a larger object: the 206's Content-Range
+ *    ("bytes 0-W/SIZE") gives its size; only a store that sends none costs a HEAD.
  *    (Chosen by request count: HEAD-then-GET would cost two requests for every small file.)
  *  - read_at: served from the first window (kept: readers check a magic at 0 after reading
  *    the tail), the current window or a prefetched range when one covers the read; a miss
@@ -300,6 +301,12 @@ PM_MUST_CHECK static int probe(s3_input *in, paimon_error *err)
     }
     if (whole) {
         in->base.size = in->head.len;
+    } else if (resp.object_size >= 0) {
+        /* the 206's Content-Range names the object's size: no HEAD needed (issue 14) */
+        in->base.size = (uint64_t)resp.object_size;
+        if (in->base.size < in->head.len)
+            rc = pm_corrupt(err, "%s: Content-Range names %llu bytes but %zu came", in->path,
+                            (unsigned long long)in->base.size, in->head.len);
     } else {
         pm_s3_response_free(&resp);
         pm_s3_response_init(&resp);
