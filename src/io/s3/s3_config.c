@@ -137,6 +137,7 @@ int pm_s3_config_copy(pm_s3_config *dst, const pm_s3_config *src)
 /* The values of one profile found in the two files (owned strings, NULL when absent). */
 typedef struct profile_values {
     char *access_key, *secret_key, *session_token, *region, *endpoint;
+    char *credential_process; /* a command printing credentials (config file) */
     bool found; /* the profile's section exists in either file */
 } profile_values;
 
@@ -149,6 +150,7 @@ static void profile_free(profile_values *p)
     pm_free(p->session_token);
     pm_free(p->region);
     pm_free(p->endpoint);
+    pm_free(p->credential_process);
 }
 
 static char *trim(char *s)
@@ -210,6 +212,8 @@ static int read_ini(const char *path, const char *want, profile_values *p)
             slot = &p->region;
         else if (strcmp(k, "endpoint_url") == 0)
             slot = &p->endpoint;
+        else if (strcmp(k, "credential_process") == 0)
+            slot = &p->credential_process;
         if (slot != NULL && *slot == NULL && *v != '\0' && (*slot = pm_strdup(v)) == NULL) {
             rc = PAIMON_ENOMEM;
             break;
@@ -452,6 +456,10 @@ int pm_s3_config_load(pm_s3_config *c, const pm_options *settings, paimon_error 
                             "both be set");
             goto done;
         }
+    } else if (prof.credential_process != NULL) {
+        /* the profile's helper prints them (after the profile's own keys, as the SDKs) */
+        PM_TRY(pm_s3_credential_process(prof.credential_process, &c->access_key,
+                                        &c->secret_key, &c->session_token, err));
     }
     if ((ak != NULL && (c->access_key = pm_strdup(ak)) == NULL) ||
         (sk != NULL && (c->secret_key = pm_strdup(sk)) == NULL) ||

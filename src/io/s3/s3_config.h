@@ -64,6 +64,14 @@ PM_MUST_CHECK int pm_s3_config_load(pm_s3_config *c, const pm_options *settings,
 PM_MUST_CHECK int pm_s3_config_copy(pm_s3_config *dst, const pm_s3_config *src);
 void pm_s3_config_free(pm_s3_config *c);
 
+/* Runs a profile's `credential_process` `command` and reads its Version 1 JSON
+ * (s3_credential_process.c): fresh strings (caller frees; *session_token NULL when the
+ * output has none).  PAIMON_EINVALID "AWS profile credential_process: ..." when it fails or
+ * prints something else; the output is never quoted. */
+PM_MUST_CHECK int pm_s3_credential_process(const char *command, char **access_key,
+                                           char **secret_key, char **session_token,
+                                           paimon_error *err);
+
 /* True for the settings keys this layer reads (`s3.` prefix); what the CLI routes here. */
 bool pm_s3_config_is_key(const char *key);
 /* True when `key` names a credential whose value must never be printed. */

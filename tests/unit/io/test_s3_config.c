@@ -215,6 +215,59 @@ static void test_profile_default_spelled_as_profile(void **state)
     pm_s3_config_free(&c);
 }
 
+/* `credential_process` in the config file: run once, its Version 1 JSON read; the profile's
+ * own keys and the environment come first; a failing or malformed helper is an error that
+ * never quotes its output. */
+static void test_credential_process(void **state)
+{
+    pm_s3_config c;
+    paimon_error err;
+    char script[1100], text[1400];
+    (void)state;
+    snprintf(script, sizeof(script), "%s/helper.sh", home);
+    snprintf(text, sizeof(text),
+             "#!/bin/sh\necho '{\"Version\": 1, \"AccessKeyId\": \"AKPROC\", "
+             "\"SecretAccessKey\": \"secret-from-proc\", \"SessionToken\": \"tok\", "
+             "\"Expiration\": \"2099-01-01T00:00:00Z\"}'\n");
+    pm_test_write_file(script, text, strlen(text));
+    snprintf(text, sizeof(text), "[default]\nregion = eu-west-3\ncredential_process = sh %s\n",
+             script);
+    write_aws("config", text);
+    assert_int_equal(load(&c, &err, NULL), 0);
+    assert_string_equal(c.access_key, "AKPROC");
+    assert_string_equal(c.secret_key, "secret-from-proc");
+    assert_string_equal(c.session_token, "tok");
+    assert_string_equal(c.region, "eu-west-3");
+    pm_s3_config_free(&c);
+    /* the environment's pair wins, and the helper is not needed then */
+    setenv("AWS_ACCESS_KEY_ID", "AKENV", 1);
+    setenv("AWS_SECRET_ACCESS_KEY", "skenv", 1);
+    assert_int_equal(load(&c, &err, NULL), 0);
+    assert_string_equal(c.access_key, "AKENV");
+    pm_s3_config_free(&c);
+    unsetenv("AWS_ACCESS_KEY_ID");
+    unsetenv("AWS_SECRET_ACCESS_KEY");
+    /* a helper that fails */
+    write_aws("config", "[default]\ncredential_process = sh -c 'echo secret-out; exit 3'\n");
+    assert_int_equal(load(&c, &err, NULL), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "credential_process"));
+    assert_non_null(strstr(err.message, "exit status 3"));
+    assert_null(strstr(err.message, "secret-out"));
+    /* another version, or no secret */
+    snprintf(text, sizeof(text), "#!/bin/sh\necho '{\"Version\": 2, \"AccessKeyId\": \"A\", "
+                                 "\"SecretAccessKey\": \"secret-v2\"}'\n");
+    pm_test_write_file(script, text, strlen(text));
+    snprintf(text, sizeof(text), "[default]\ncredential_process = sh %s\n", script);
+    write_aws("config", text);
+    assert_int_equal(load(&c, &err, NULL), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "Version 1"));
+    assert_null(strstr(err.message, "secret-v2"));
+    snprintf(text, sizeof(text), "#!/bin/sh\necho '{\"Version\": 1, \"AccessKeyId\": \"A\"}'\n");
+    pm_test_write_file(script, text, strlen(text));
+    assert_int_equal(load(&c, &err, NULL), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "SecretAccessKey"));
+}
+
 static void test_addressing_and_commit_mode(void **state)
 {
     static const struct {
@@ -389,6 +442,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_precedence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_profile_default_spelled_as_profile, setup, teardown),
         cmocka_unit_test_setup_teardown(test_addressing_and_commit_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_credential_process, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tuning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals_and_secrets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_allocation_failures, setup, teardown),
