@@ -733,6 +733,22 @@ PM_MUST_CHECK static int commit_one(pm_fs *fs, const char *table, const pm_commi
         pm_options_init(&snap.properties);
         if ((rc = prepare(&a, &v, m, o, &conf, &snap, &empty, err)) != 0) {
             attempt_cleanup(&a, true);
+            /* The first attempt's base came from the LATEST hint unchecked: a conflict with it
+             * (a compaction deleting files of a newer snapshot) or a file of it gone is no
+             * verdict while a newer snapshot exists (a writer that died before its hint):
+             * then it is a lost race, and the retry finds the latest by probing. */
+            if (retry == 0 && (rc == PAIMON_ECONFLICT || rc == PAIMON_ENOTFOUND)) {
+                bool newer = false;
+                char *next = pm_snapshot_path(table, found ? latest_id + 1 : 1);
+                paimon_error ignored;
+                if (next != NULL && pm_fs_exists_file(fs, next, &newer, &ignored) == 0 && newer) {
+                    pm_free(next);
+                    paimon_error_clear(err);
+                    lost_base = found ? latest_id : 0;
+                    continue;
+                }
+                pm_free(next);
+            }
             goto done;
         }
         if (empty)
