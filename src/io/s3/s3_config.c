@@ -138,7 +138,7 @@ int pm_s3_config_copy(pm_s3_config *dst, const pm_s3_config *src)
 typedef struct profile_values {
     char *access_key, *secret_key, *session_token, *region, *endpoint;
     char *credential_process; /* a command printing credentials (config file) */
-    bool found; /* the profile's section exists in either file */
+    bool found;               /* the profile's section exists in either file */
 } profile_values;
 
 static void profile_free(profile_values *p)
@@ -458,8 +458,8 @@ int pm_s3_config_load(pm_s3_config *c, const pm_options *settings, paimon_error 
         }
     } else if (prof.credential_process != NULL) {
         /* the profile's helper prints them (after the profile's own keys, as the SDKs) */
-        PM_TRY(pm_s3_credential_process(prof.credential_process, &c->access_key,
-                                        &c->secret_key, &c->session_token, err));
+        PM_TRY(pm_s3_credential_process(prof.credential_process, &c->access_key, &c->secret_key,
+                                        &c->session_token, err));
     }
     if ((ak != NULL && (c->access_key = pm_strdup(ak)) == NULL) ||
         (sk != NULL && (c->secret_key = pm_strdup(sk)) == NULL) ||

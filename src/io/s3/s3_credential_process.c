@@ -35,8 +35,7 @@ PM_MUST_CHECK static int member(json_t *doc, const char *key, bool required, cha
     }
     if (!json_is_string(v) || json_string_length(v) == 0)
         return pm_err_set(err, PAIMON_EINVALID,
-                          "AWS profile credential_process: %s in its output is not a string",
-                          key);
+                          "AWS profile credential_process: %s in its output is not a string", key);
     if ((*out = pm_strdup(json_string_value(v))) == NULL)
         return pm_nomem(err);
     return 0;
@@ -74,8 +73,7 @@ int pm_s3_credential_process(const char *command, char **access_key, char **secr
     }
     if (len == OUTPUT_MAX) {
         rc = pm_err_set(err, PAIMON_EINVALID,
-                        "AWS profile credential_process: its output exceeds %u bytes",
-                        OUTPUT_MAX);
+                        "AWS profile credential_process: its output exceeds %u bytes", OUTPUT_MAX);
         goto done;
     }
     if ((doc = json_loadb(buf, len, 0, &jerr)) == NULL || !json_is_object(doc)) {

@@ -254,8 +254,9 @@ static void test_credential_process(void **state)
     assert_non_null(strstr(err.message, "exit status 3"));
     assert_null(strstr(err.message, "secret-out"));
     /* another version, or no secret */
-    snprintf(text, sizeof(text), "#!/bin/sh\necho '{\"Version\": 2, \"AccessKeyId\": \"A\", "
-                                 "\"SecretAccessKey\": \"secret-v2\"}'\n");
+    snprintf(text, sizeof(text),
+             "#!/bin/sh\necho '{\"Version\": 2, \"AccessKeyId\": \"A\", "
+             "\"SecretAccessKey\": \"secret-v2\"}'\n");
     pm_test_write_file(script, text, strlen(text));
     snprintf(text, sizeof(text), "[default]\ncredential_process = sh %s\n", script);
     write_aws("config", text);

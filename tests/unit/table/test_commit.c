@@ -426,6 +426,61 @@ static void test_full_compaction_drops_deletes(void **state)
     pm_free(t);
 }
 
+/* LATEST left behind (a writer that died after its snapshot, before its hint): the first
+ * attempt trusts the hint, meets the newer snapshot (its create-if-absent fails, or a DELETE
+ * names a file only the newer snapshot has) and retries on the real latest: both commits
+ * land, on top of snapshot 2, and nothing is lost. */
+static void test_stale_latest_hint(void **state)
+{
+    char *t = make_table("commit_stale_hint", false, NULL, 0), *hint;
+    pm_fs *fs = pm_fs_local_new(false);
+    pm_commit_messages m;
+    pm_commit_opts o;
+    paimon_error err;
+    int64_t id = 0, rows = 0;
+    pm_snapshot *s;
+    (void)state;
+    pm_commit_messages_init(&m);
+    add_file(&m, PM_FILE_KIND_ADD, -1, 0, "data-h-1.parquet", 1);
+    assert_int_equal(commit(fs, t, &m, "u", 1, 0), 1);
+    pm_commit_messages_release(&m);
+    pm_commit_messages_init(&m);
+    add_file(&m, PM_FILE_KIND_ADD, -1, 0, "data-h-2.parquet", 2);
+    assert_int_equal(commit(fs, t, &m, "u", 2, 0), 2);
+    pm_commit_messages_release(&m);
+    hint = pm_table_file(t, PM_DIR_SNAPSHOT, "LATEST");
+    pm_test_write_file(hint, "1", 1);
+    /* an APPEND: the create of snapshot-2 fails, the retry makes 3 */
+    pm_commit_messages_init(&m);
+    add_file(&m, PM_FILE_KIND_ADD, -1, 0, "data-h-3.parquet", 3);
+    assert_int_equal(commit(fs, t, &m, "u", 3, 0), 3);
+    pm_commit_messages_release(&m);
+    assert_int_equal(live_count(fs, t, &rows), 3);
+    assert_int_equal(rows, 6);
+    /* a compaction of a file only snapshots >= 2 name, with the hint at 1 again: no
+     * conflict, it is the latest that counts */
+    pm_test_write_file(hint, "1", 1);
+    pm_commit_messages_init(&m);
+    pm_test_add_entry(&m, PM_TEST_COMPACT, PM_FILE_KIND_DELETE, -1, 0, 0, "data-h-2.parquet", 2);
+    pm_test_add_entry(&m, PM_TEST_COMPACT, PM_FILE_KIND_ADD, -1, 0, 1, "data-h-2c.parquet", 2);
+    memset(&o, 0, sizeof(o));
+    o.commit_user = "u";
+    o.identifier = 4;
+    o.kind = PM_COMMIT_COMPACT;
+    if (pm_commit(fs, t, &m, &o, &id, &err) != 0)
+        fail_msg("compaction over a stale hint: %s", err.message);
+    assert_int_equal(id, 4);
+    pm_commit_messages_release(&m);
+    s = read_snap(fs, t, 4);
+    assert_int_equal(s->commit_kind, PM_COMMIT_COMPACT);
+    pm_snapshot_free(s);
+    assert_int_equal(live_count(fs, t, &rows), 3);
+    assert_int_equal(rows, 6);
+    pm_free(hint);
+    pm_fs_free(fs);
+    pm_free(t);
+}
+
 static void test_index_carried_forward(void **state)
 {
     char *t = make_table("commit_index", false, NULL, 0);
@@ -685,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_manifest_merge),
         cmocka_unit_test(test_full_compaction_drops_deletes),
         cmocka_unit_test(test_index_carried_forward),
+        cmocka_unit_test(test_stale_latest_hint),
         cmocka_unit_test(test_crash_fail_every_op),
         cmocka_unit_test(test_crash_halt_every_op),
         cmocka_unit_test(test_four_processes_append),
