@@ -17,6 +17,7 @@
 #include "util/bytes_map.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/pool.h"
 
 typedef enum bucket_mode {
     MODE_UNAWARE, /* bucket = -1 without a primary key: bucket 0 */
@@ -94,6 +95,8 @@ struct pm_table_write {
     /* compaction of primary-key writers (none with write-only) */
     pm_compactor compactor;
     bool has_compactor;
+    pm_pool *pool;  /* buckets flushed and compacted at once (NULL: this thread) */
+    bool end_input; /* prepares wait for every compaction */
 
     /* cross-partition upsert */
     pm_cross_index *cross;
@@ -292,6 +295,7 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
             w->has_compactor = true;
         }
     }
+    pm_table_write_set_threads(w, 0, false);
     *out = w;
     return 0;
 done:
@@ -300,6 +304,13 @@ done:
         pm_err_prefix(err, rc, "%s: ", table);
     pm_table_write_free(w);
     return rc;
+}
+
+void pm_table_write_set_threads(pm_table_write *w, unsigned int threads, bool async)
+{
+    w->pool = pm_pool_shared(threads);
+    w->compactor.pool = w->pool;
+    w->compactor.async = async;
 }
 
 const pm_type *pm_table_write_type(const pm_table_write *w)
@@ -902,6 +913,11 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
 
     w->bad_row = -1;
 
+    /* a compaction of the background that failed: its error now, before more rows */
+    for (size_t s = 0; s < w->slot_ids.count; s++)
+        if (pm_bucket_writer_failed(w->slots[s].w) &&
+            (rc = pm_bucket_writer_sync(w->slots[s].w, err)) != 0)
+            return rc;
     if (n == 0)
         return 0;
     pm_buf_init(&part, 0);
@@ -1030,11 +1046,76 @@ done:
     return rc;
 }
 
+/* One bucket's prepare, a task of the pool: its messages stay in `out` until the wait. */
+typedef struct prepare_task {
+    pm_bucket_writer *w;
+    pm_commit_messages out;
+    bool keep, wait;
+    int rc;
+} prepare_task;
+
+static int prepare_run(void *arg, paimon_error *err)
+{
+    prepare_task *t = arg;
+    t->rc = pm_bucket_writer_prepare(t->w, &t->out, t->keep, t->wait, err);
+    return t->rc;
+}
+
+/* Every bucket's prepare at once, their messages appended to `out` in slot order. */
+PM_MUST_CHECK static int prepare_parallel(pm_table_write *w, pm_commit_messages *out,
+                                          paimon_error *err)
+{
+    size_t n = w->slot_ids.count, submitted = 0;
+    prepare_task *tasks = pm_calloc(n, sizeof(*tasks));
+    pm_group g;
+    int rc = 0, wrc;
+    if (tasks == NULL)
+        return pm_nomem(err);
+    pm_group_init(&g, w->pool);
+    for (size_t s = 0; s < n && rc == 0; s++) {
+        tasks[s].w = w->slots[s].w;
+        tasks[s].keep = true; /* the files stay the writer's until `out` has them */
+        tasks[s].wait = w->end_input;
+        pm_commit_messages_init(&tasks[s].out);
+        if ((rc = pm_group_submit(&g, prepare_run, &tasks[s], err)) == 0)
+            submitted++;
+    }
+    wrc = pm_group_wait(&g, rc != 0 ? NULL : err);
+    if (rc == 0)
+        rc = wrc;
+    pm_group_destroy(&g);
+    for (size_t s = 0; s < submitted; s++) {
+        if (tasks[s].rc != 0) {
+            /* its files stay pending in its writer, which removes them when freed */
+        } else if (pm_commit_messages_append(out, &tasks[s].out) != 0) {
+            if (rc == 0)
+                rc = pm_nomem(err);
+        } else if (!w->keep_pending) {
+            pm_bucket_writer_release_pending(tasks[s].w);
+        }
+        pm_commit_messages_release(&tasks[s].out);
+    }
+    pm_free(tasks);
+    return rc;
+}
+
+void pm_table_write_end_input(pm_table_write *w)
+{
+    w->end_input = true;
+}
+
 int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_error *err)
 {
+    bool parallel = w->pool != NULL && w->slot_ids.count > 1;
+    if (parallel) {
+        int rc = prepare_parallel(w, out, err);
+        if (rc != 0)
+            return rc;
+    }
     for (size_t s = 0; s < w->slot_ids.count; s++) {
         writer_slot *sl = &w->slots[s];
-        int rc = pm_bucket_writer_prepare(sl->w, out, w->keep_pending, err);
+        int rc =
+            parallel ? 0 : pm_bucket_writer_prepare(sl->w, out, w->keep_pending, w->end_input, err);
         if (rc != 0)
             return rc;
         w->memory -= sl->memory;
