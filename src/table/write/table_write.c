@@ -901,6 +901,62 @@ done:
     return rc;
 }
 
+/* One bucket's rows of a batch into its writer, a task of the pool. */
+typedef struct put_task {
+    pm_bucket_writer *w;
+    const pm_batch *b;
+    const int64_t *rows;
+    const int8_t *kinds;
+    int64_t n;
+} put_task;
+
+static int put_run(void *arg, paimon_error *err)
+{
+    put_task *t = arg;
+    return pm_bucket_writer_put(t->w, t->b, t->rows, t->kinds, t->n, err);
+}
+
+/* Hands each slot its rows (w->rows and w->kinds grouped by slot): the buckets copy (or, for
+ * append tables, encode) them at once on the pool when several have enough rows to pay for
+ * it.  Each bucket's rows keep their order and sequence numbers. */
+PM_MUST_CHECK static int put_rows(pm_table_write *w, const pm_batch *b, paimon_error *err)
+{
+    size_t busy = 0, n = w->slot_ids.count;
+    int64_t off = 0;
+    int rc = 0, wrc;
+    put_task *tasks;
+    pm_group g;
+    for (size_t s = 0; s < n; s++)
+        busy += w->slots[s].batch_count >= 512;
+    if (w->pool == NULL || busy < 2) {
+        for (size_t s = 0; s < n; s++) {
+            writer_slot *sl = &w->slots[s];
+            if (sl->batch_count == 0)
+                continue;
+            if ((rc = pm_bucket_writer_put(sl->w, b, w->rows + off, w->kinds + off, sl->batch_count,
+                                           err)) != 0)
+                return rc;
+            off += sl->batch_count;
+        }
+        return 0;
+    }
+    if ((tasks = pm_calloc(n, sizeof(*tasks))) == NULL)
+        return pm_nomem(err);
+    pm_group_init(&g, w->pool);
+    for (size_t s = 0; s < n && rc == 0; s++) {
+        writer_slot *sl = &w->slots[s];
+        if (sl->batch_count == 0)
+            continue;
+        tasks[s] = (put_task){sl->w, b, w->rows + off, w->kinds + off, sl->batch_count};
+        off += sl->batch_count;
+        rc = pm_group_submit(&g, put_run, &tasks[s], err);
+    }
+    wrc = pm_group_wait(&g, rc != 0 ? NULL : err);
+    pm_group_destroy(&g);
+    pm_free(tasks);
+    return rc != 0 ? rc : wrc;
+}
+
 int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *kinds,
                          paimon_error *err)
 {
@@ -1021,14 +1077,11 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
             if (w->slots[s].hash != NULL && pm_hash_index_add(w->slots[s].hash, w->row_hash[r]))
                 goto nomem;
         }
-        off = 0;
+        PM_TRY(put_rows(w, b, err));
         for (size_t s = 0; s < w->slot_ids.count; s++) {
             writer_slot *sl = &w->slots[s];
             if (sl->batch_count == 0)
                 continue;
-            PM_TRY(pm_bucket_writer_put(sl->w, b, w->rows + off, w->kinds + off, sl->batch_count,
-                                        err));
-            off += sl->batch_count;
             w->accepted += sl->batch_count;
             w->memory -= sl->memory;
             sl->memory = pm_bucket_writer_memory(sl->w);
