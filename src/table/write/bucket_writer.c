@@ -34,6 +34,7 @@ struct pm_bucket_writer {
     size_t partition_len;
     int32_t bucket, total_buckets;
     pm_buf dir;
+    const char *dir_path;  /* dir's text, terminated once: compactions read it on other threads */
     pm_path_factory names; /* one UUID per bucket writer, as Java's DataFilePathFactory */
     int64_t next_seq;
     pm_data_writer *append;     /* append tables: the open rolling writer */
@@ -122,6 +123,7 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
     }
     if ((rc = pm_write_bucket_dir(c, partition, partition_len, bucket, &w->dir, err)) != 0)
         goto done;
+    w->dir_path = pm_buf_cstr(&w->dir);
     if (c->primary_key && (rc = pm_kv_buffer_new(&w->buffer, c, err)) != 0)
         goto done;
     *out = w;
@@ -136,8 +138,7 @@ PM_MUST_CHECK static int new_data_writer(pm_bucket_writer *w, bool changelog, pm
                                          paimon_error *err)
 {
     pm_data_writer_conf dc;
-    pm_write_ctx_writer_conf(w->c, pm_buf_cstr(&w->dir), &w->names, changelog, 0, &w->next_seq,
-                             &dc);
+    pm_write_ctx_writer_conf(w->c, w->dir_path, &w->names, changelog, 0, &w->next_seq, &dc);
     return pm_data_writer_new(out, &dc, err);
 }
 
@@ -253,8 +254,8 @@ PM_MUST_CHECK static int ensure_lookup(pm_bucket_writer *w, paimon_error *err)
         return pm_buf_error(err, rc);
     }
     pthread_mutex_lock(&w->k->lookup_lock);
-    rc = pm_compactor_lookup_levels(w->k, pm_buf_cstr(&w->dir), pm_buf_cstr(&w->lookup_prefix),
-                                    w->dvs, files, n, &w->lookup, err);
+    rc = pm_compactor_lookup_levels(w->k, w->dir_path, pm_buf_cstr(&w->lookup_prefix), w->dvs,
+                                    files, n, &w->lookup, err);
     pthread_mutex_unlock(&w->k->lookup_lock);
     pm_free(files);
     return rc;
@@ -346,14 +347,13 @@ static void remove_file(pm_bucket_writer *w, const char *name)
     int n;
     if (pm_file_name_check(w->c->table, "data file", name, NULL) != 0)
         return;
-    n = snprintf(stack, sizeof(stack), "%s/%s", pm_buf_cstr(&w->dir), name);
+    n = snprintf(stack, sizeof(stack), "%s/%s", w->dir_path, name);
     if (n >= 0 && (size_t)n < sizeof(stack)) {
         (void)w->c->fs->remove(w->c->fs, stack, NULL);
         return;
     }
     pm_buf_init(&p, 0);
-    if (pm_file_path_resolve(w->c->table, w->c->opts, pm_buf_cstr(&w->dir), name, NULL, &p, NULL) ==
-        0)
+    if (pm_file_path_resolve(w->c->table, w->c->opts, w->dir_path, name, NULL, &p, NULL) == 0)
         (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
     pm_buf_free(&p);
 }
@@ -408,7 +408,7 @@ static void compact_bucket(pm_bucket_writer *w, pm_compact_bucket *b)
     b->partition_len = w->partition_len;
     b->bucket = w->bucket;
     b->total_buckets = w->total_buckets;
-    b->dir = pm_buf_cstr(&w->dir);
+    b->dir = w->dir_path;
     b->names = &w->names;
     b->dvs = w->dvs;
     b->lookup = w->lookup;
