@@ -248,9 +248,10 @@ int main(int argc, char **argv)
     int npos = 0, runs = 3;
     bool continuous;
     for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
-            runs = atoi(argv[++i]) > 0 ? (int)strtol(argv[i], NULL, 10) : 1;
-        else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            long v = strtol(argv[++i], NULL, 10);
+            runs = v > 0 && v <= 16 ? (int)v : 1;
+        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
             dir = argv[++i];
         else if (npos < 3)
             pos[npos++] = strtoll(argv[i], NULL, 10);
