@@ -462,7 +462,7 @@ done:
 /* ---- the compaction in the background ------------------------------------------------- */
 
 /* The pool task: the picked unit compacted into t->res (a failure removes what it wrote). */
-static int run_task(void *arg, paimon_error *err)
+PM_MUST_CHECK static int run_task(void *arg, paimon_error *err)
 {
     bg_task *t = arg;
     pm_bucket_writer *w = t->w;

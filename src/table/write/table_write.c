@@ -910,7 +910,7 @@ typedef struct put_task {
     int64_t n;
 } put_task;
 
-static int put_run(void *arg, paimon_error *err)
+PM_MUST_CHECK static int put_run(void *arg, paimon_error *err)
 {
     put_task *t = arg;
     return pm_bucket_writer_put(t->w, t->b, t->rows, t->kinds, t->n, err);
@@ -1107,7 +1107,7 @@ typedef struct prepare_task {
     int rc;
 } prepare_task;
 
-static int prepare_run(void *arg, paimon_error *err)
+PM_MUST_CHECK static int prepare_run(void *arg, paimon_error *err)
 {
     prepare_task *t = arg;
     t->rc = pm_bucket_writer_prepare(t->w, &t->out, t->keep, t->wait, err);
