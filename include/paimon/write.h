@@ -261,12 +261,28 @@ typedef struct paimon_writer_options {
     unsigned int version;    /* PAIMON_WRITER_OPTIONS_VERSION */
     int overwrite;           /* rows for an overwrite commit (Java ignores previous files) */
     const char *commit_user; /* the commit user that will commit (may be NULL) */
+    /* Version 2.  Buckets whose write buffers are flushed (sorted, encoded, compressed,
+     * written) and compacted at once, on the process's one thread pool: 0 (the default) the
+     * processors online, 1 the calling thread only.  Files, sequence numbers and rows do not
+     * depend on it.  The buffers of all buckets together stay within the table's
+     * write-buffer-size whatever the count. */
+    unsigned int threads;
+    /* Version 2.  Non-zero: a bucket's compaction runs in the background while rows keep
+     * coming, and a prepare-commit waits for it only where Java's streaming writer waits
+     * (more than num-sorted-run.stop-trigger + 1 sorted runs, lookup-wait for tables that
+     * need lookups, full compactions); a compaction left running is taken at the bucket's
+     * next flush or prepare-commit, so a commit may hold the compaction the previous one
+     * started.  Call paimon_writer_end_input() before the last prepare-commit.  0 (the
+     * default): every prepare-commit waits for the compactions it starts, as a batch
+     * write's does.  A failure of a background compaction is the error of the writer's next
+     * call, and the writer is unusable afterwards (nothing of it is committed). */
+    int async_compaction;
 } paimon_writer_options;
 
-#define PAIMON_WRITER_OPTIONS_VERSION 1
+#define PAIMON_WRITER_OPTIONS_VERSION 2 /* version 1 is still accepted */
 #define PAIMON_WRITER_OPTIONS_INIT                                                                 \
     {                                                                                              \
-        PAIMON_WRITER_OPTIONS_VERSION, 0, NULL                                                     \
+        PAIMON_WRITER_OPTIONS_VERSION, 0, NULL, 0, 0                                               \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally
@@ -337,6 +353,11 @@ PAIMON_API int paimon_writer_write_row(paimon_writer *writer, const paimon_value
  * the next prepare-commit. */
 PAIMON_API int paimon_writer_prepare_commit(paimon_writer *writer, paimon_commit_messages *messages,
                                             paimon_error *err);
+
+/* No more rows come (Java's endInput): from now on prepare-commits wait for every
+ * compaction, as without async_compaction, so that the last commit leaves none running
+ * (a compaction still running when the writer is freed is lost: its files are removed). */
+PAIMON_API int paimon_writer_end_input(paimon_writer *writer, paimon_error *err);
 
 /* Rows accepted so far (after the row-kind filters of the table's options). */
 PAIMON_API int64_t paimon_writer_rows(const paimon_writer *writer);

@@ -59,7 +59,10 @@ static const size_t COMPACT_SIZES[] = {
     offsetof(paimon_compact_options, maintain_err), /* 1 */
     sizeof(paimon_compact_options),                 /* 2: maintain_err */
 };
-static const size_t WRITER_SIZES[] = {sizeof(paimon_writer_options)};
+static const size_t WRITER_SIZES[] = {
+    offsetof(paimon_writer_options, threads), /* 1 */
+    sizeof(paimon_writer_options),            /* 2: threads, async_compaction */
+};
 static const size_t ALTER_SIZES[] = {sizeof(paimon_alter)};
 static const size_t TAG_SIZES[] = {sizeof(paimon_tag_options)};
 static const size_t ORPHAN_SIZES[] = {sizeof(paimon_orphan_options)};

@@ -12,6 +12,7 @@
 #include "table/write/value.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 #define ROW_BATCH 4096 /* rows gathered by paimon_writer_write_row() per batch */
 
@@ -49,6 +50,12 @@ PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
         paimon_writer_free(w);
         return rc;
     }
+    if (given.threads > PM_POOL_MAX_THREADS) {
+        paimon_writer_free(w);
+        return pm_err_set(err, PAIMON_EINVALID, "paimon_writer_open: threads %u; at most %d",
+                          given.threads, PM_POOL_MAX_THREADS);
+    }
+    pm_table_write_set_threads(w->tw, given.threads, given.async_compaction != 0);
     if ((w->datums = pm_calloc(pm_table_write_type(w->tw)->field_count + 1, sizeof(pm_datum))) ==
         NULL) {
         paimon_writer_free(w);
@@ -181,6 +188,16 @@ PAIMON_API int paimon_writer_prepare_commit(paimon_writer *writer, paimon_commit
     if ((rc = pm_table_write_prepare(writer->tw, messages, err)) != 0)
         writer->failed = true;
     return rc;
+}
+
+PAIMON_API int paimon_writer_end_input(paimon_writer *writer, paimon_error *err)
+{
+    int rc;
+    paimon_error_clear(err);
+    if ((rc = check_usable(writer, "paimon_writer_end_input", err)) != 0)
+        return rc;
+    pm_table_write_end_input(writer->tw);
+    return 0;
 }
 
 PAIMON_API int64_t paimon_writer_rows(const paimon_writer *writer)

@@ -1,7 +1,7 @@
 /*
  * paimon write TABLE [--input FILE|-] [--format jsonl|csv|debezium-json]
  *                    [--commit-every ROWS | --overwrite [--partition k=v[,k=v..]]]
- *                    [--commit-user USER [--commit-identifier N]]
+ *                    [--commit-user USER [--commit-identifier N]] [--threads N]
  *
  * Reads rows (standard input by default) and commits them (DESIGN.md): one commit at the
  * end, or one every ROWS rows.  A bad row stops the write with a message naming its input
@@ -18,6 +18,13 @@
  * partitions in one commit, so that readers see the old rows or the new ones, never a mix,
  * and a failed overwrite changes nothing; the writer streams rows into files, so one
  * commit at the end needs no more memory.
+ *
+ * --threads N flushes and compacts N buckets at once (paimon_writer_options.threads); the
+ * files, sequence numbers and rows do not depend on it.  With --commit-every the writer
+ * compacts in the background (async_compaction): a commit waits for compaction only where
+ * Java's streaming writer waits, and takes the compactions the previous commit left
+ * running; the last commit waits for all of them (end of input), and when the input ends
+ * right after a commit, one more commit holds what the compactions left running did.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,7 +38,7 @@
 static const char USAGE[] =
     "usage: paimon write TABLE [--input FILE|-] [--format jsonl|csv|debezium-json]\n"
     "                          [--commit-every ROWS | --overwrite [--partition k=v[,k=v..]]]\n"
-    "                          [--commit-user USER [--commit-identifier N]]\n"
+    "                          [--commit-user USER [--commit-identifier N]] [--threads N]\n"
     "\n"
     "Writes rows into the table and commits them: once at the end, or every ROWS rows.\n"
     "--input     the rows (default - : standard input)\n"
@@ -49,6 +56,11 @@ static const char USAGE[] =
     "            USER, and a commit whose identifier (or a later one) USER has committed\n"
     "            before commits nothing again, so that re-running a write that failed or was\n"
     "            killed never duplicates rows; identifiers must grow from write to write\n"
+    "--threads N buckets flushed and compacted at once (default: the processors online);\n"
+    "            the files and rows do not depend on it.  With --commit-every, compaction\n"
+    "            runs in the background and a commit waits for it only where Java's\n"
+    "            streaming writer does (num-sorted-run.stop-trigger, lookup-wait, full\n"
+    "            compaction); the last commit waits for all of it\n"
     "Exit 0: every commit landed (or had landed before, with --commit-identifier).  When a\n"
     "commit's data landed but the writers' own compaction lost a conflict with another\n"
     "writer, the write still succeeded: stderr says so.  Exit 1: the commit that failed left\n"
@@ -63,6 +75,7 @@ static const cli_option OPTIONS[] = {
     {"partition", true, false},
     {"commit-user", true, false},
     {"commit-identifier", true, false},
+    {"threads", true, false},
     {NULL, false, false},
 };
 
@@ -114,7 +127,7 @@ int cli_cmd_write(int argc, char **argv)
     paimon_error err = {0, {0}};
     FILE *file = NULL;
     const char *input_name;
-    bool at_end = false;
+    bool at_end = false, tail = false;
     int rc = cli_parse_table_command("write", USAGE, argc, argv, OPTIONS, 1, &a),
         exit_code = CLI_EXIT_FAILED;
 
@@ -167,6 +180,13 @@ int cli_cmd_write(int argc, char **argv)
             }
     }
 
+    if (cli_get(&a, "threads") != NULL &&
+        (rc = cli_parse_threads("write", cli_get(&a, "threads"), &wo.threads)) != CLI_EXIT_OK) {
+        free(part_copy);
+        return rc;
+    }
+    wo.async_compaction = every > 0;
+
     if (input_path == NULL || strcmp(input_path, "-") == 0) {
         file = stdin;
         input_name = "stdin";
@@ -211,8 +231,15 @@ int cli_cmd_write(int argc, char **argv)
             goto done;
         }
         total += rows;
-        if (rows == 0 && at_end && (commits > 0 || !wo.overwrite))
-            break; /* nothing more (an overwrite commits even when the input is empty) */
+        /* nothing more (an overwrite commits even when the input is empty), but what the
+         * compactions of the last commit left running: a commit of theirs, if any */
+        tail = rows == 0 && at_end && (commits > 0 || !wo.overwrite);
+        if (tail && (!wo.async_compaction || commits == 0))
+            break;
+        if (at_end && paimon_writer_end_input(writer, &err) != 0) {
+            exit_code = cli_fail(&err, false);
+            goto done;
+        }
         co.overwrite = wo.overwrite;
         co.partition = co.overwrite && nitems > 0 ? items : NULL;
         co.partition_count = co.overwrite ? nitems : 0;
@@ -229,7 +256,10 @@ int cli_cmd_write(int argc, char **argv)
         messages = NULL;
         if (paimon_commit_messages_new(&messages, &err) != 0 ||
             paimon_writer_prepare_commit(writer, messages, &err) != 0 ||
+            (tail && paimon_commit_messages_count(messages) == 0) ||
             paimon_table_commit(table, messages, &co, &snapshot, &err) != 0) {
+            if (err.code == 0)
+                break; /* the tail had nothing to commit */
             paimon_error ignored;
             /* nothing of this commit is in the table: its files go too (unless the snapshot
              * write's outcome is unknown: then they may be named, and stay) */

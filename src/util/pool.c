@@ -194,6 +194,21 @@ void pm_pool_free(pm_pool *pool)
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static pm_pool *shared;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* A child of fork() has none of the pool's workers, and its locks and condition variables
+ * may have been copied mid-use: the child forgets the pool (without touching it) and makes
+ * its own on first use. */
+static void forget_in_child(void)
+{
+    shared = NULL;
+    pthread_mutex_init(&shared_lock, NULL);
+}
+
+static void register_fork_handler(void)
+{
+    PM_IGNORE(pthread_atfork(NULL, NULL, forget_in_child));
+}
 
 pm_pool *pm_pool_shared(size_t threads)
 {
@@ -202,6 +217,7 @@ pm_pool *pm_pool_shared(size_t threads)
         threads = pm_pool_default_threads();
     if (threads <= 1)
         return NULL;
+    pthread_once(&fork_once, register_fork_handler);
     pthread_mutex_lock(&shared_lock);
     if (shared == NULL)
         PM_IGNORE(pm_pool_new(&shared, threads, NULL)); /* NULL: tasks run at submission */

@@ -70,7 +70,8 @@ void pm_pool_free(pm_pool *pool);
  * first use and grown as callers ask; NULL when `threads` is 1 (the caller's thread does
  * the work: the one-thread path runs no pool at all) or when no worker could be started (a
  * NULL pool runs tasks at submission, so callers need no second path).  Lives until the
- * process exits.  Borrowed. */
+ * process exits; a child of fork() does not inherit it (it has none of its workers) and
+ * gets a pool of its own.  Borrowed. */
 pm_pool *pm_pool_shared(size_t threads);
 
 /* A set of tasks to wait for.  Caller-allocated; its fields are private. */

@@ -332,7 +332,8 @@ static void check_dictionary(pm_orc_colwriter *cw)
     cw->dict_checked = true;
 }
 
-static const pm_orc_colwriter *sort_ctx;
+static _Thread_local const pm_orc_colwriter
+    *sort_ctx; /* per thread: files are written on several */
 
 static int cmp_ids(const void *a, const void *b)
 {

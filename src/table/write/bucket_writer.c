@@ -1,6 +1,7 @@
 /* The writers of one partition and bucket: see bucket_writer.h. */
 #include "table/write/bucket_writer.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "lsm/levels.h"
@@ -11,12 +12,29 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
+#define PM_MAX_LEVELS_TRACKED 1001 /* num-levels is at most 1000 (compact_task.c) */
+
+/* One compaction handed to the pool: the unit the writer picked, and the result the task
+ * leaves for the writer to take (sync_compaction).  While it runs, the task alone uses the
+ * bucket's lookup levels and deletion vectors; the writer keeps taking rows and flushing
+ * them, and touches the levels again only after the wait. */
+typedef struct bg_task {
+    pm_bucket_writer *w;
+    const pm_manifest_entry **files; /* owned array; the entries are the levels' */
+    size_t n;
+    int32_t output, max_level;
+    bool drop_delete;
+    bool rewrite; /* FileRewriteCompactTask: each file rewritten alone */
+    pm_commit_messages res;
+} bg_task;
+
 struct pm_bucket_writer {
     pm_write_ctx *c;
     uint8_t *partition;
     size_t partition_len;
     int32_t bucket, total_buckets;
     pm_buf dir;
+    const char *dir_path;  /* dir's text, terminated once: compactions read it on other threads */
     pm_path_factory names; /* one UUID per bucket writer, as Java's DataFilePathFactory */
     int64_t next_seq;
     pm_data_writer *append;     /* append tables: the open rolling writer */
@@ -37,6 +55,11 @@ struct pm_bucket_writer {
     pm_lookup_levels *lookup; /* built at the first compaction that needs it */
     int64_t l0_triggers;      /* lookup-compact = gentle: triggers since the last forced pick */
     pm_buf lookup_prefix;     /* names the bucket's local lookup files (the levels borrow it) */
+    pm_merge_fn *merge;       /* compaction's own merge function (primary keys) */
+    /* the compaction running in the background (Java's taskFuture): at most one */
+    pm_group bg;
+    bool bg_running;
+    bg_task task;
 };
 
 int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t *partition,
@@ -58,6 +81,8 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
     pm_buf_init(&w->dir, 0);
     pm_buf_init(&w->lookup_prefix, 0);
     pm_commit_messages_init(&w->pending);
+    pm_commit_messages_init(&w->task.res);
+    pm_group_init(&w->bg, compactor != NULL ? compactor->pool : NULL);
     pm_arena_init(&w->inc_arena, 4096);
     pm_levels_init(&w->levels, compactor != NULL ? compactor->num_levels : 2);
     /* primary keys: LSM levels; fixed-bucket append tables: the queue of files to compact
@@ -78,6 +103,9 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
                 goto done;
             }
         }
+        if (c->primary_key &&
+            (rc = pm_merge_fn_new(&w->merge, c->schema, c->schema->row, err)) != 0)
+            goto done;
         if (compactor->dv && c->primary_key &&
             (rc = pm_dv_maintainer_new(&w->dvs, c->fs, compactor->bitmap64, dv_index, dv_index_path,
                                        err)) != 0)
@@ -95,6 +123,7 @@ int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t 
     }
     if ((rc = pm_write_bucket_dir(c, partition, partition_len, bucket, &w->dir, err)) != 0)
         goto done;
+    w->dir_path = pm_buf_cstr(&w->dir);
     if (c->primary_key && (rc = pm_kv_buffer_new(&w->buffer, c, err)) != 0)
         goto done;
     *out = w;
@@ -109,8 +138,7 @@ PM_MUST_CHECK static int new_data_writer(pm_bucket_writer *w, bool changelog, pm
                                          paimon_error *err)
 {
     pm_data_writer_conf dc;
-    pm_write_ctx_writer_conf(w->c, pm_buf_cstr(&w->dir), &w->names, changelog, 0, &w->next_seq,
-                             &dc);
+    pm_write_ctx_writer_conf(w->c, w->dir_path, &w->names, changelog, 0, &w->next_seq, &dc);
     return pm_data_writer_new(out, &dc, err);
 }
 
@@ -172,6 +200,7 @@ size_t pm_bucket_writer_memory(const pm_bucket_writer *w)
 }
 
 PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err);
+PM_MUST_CHECK static int sync_compaction(pm_bucket_writer *w, paimon_error *err);
 PM_MUST_CHECK static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err);
 PM_MUST_CHECK static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out,
                                          paimon_error *err);
@@ -185,16 +214,23 @@ PM_MUST_CHECK static int levels_add(pm_bucket_writer *w, const pm_manifest_entry
     if ((rc = pm_levels_add(&w->levels, e, err)) != 0 || w->lookup == NULL)
         return rc;
     added = &w->levels.files[w->levels.file_count - 1]->file; /* the levels' copy lives on */
-    return pm_lookup_levels_update(w->lookup, NULL, 0, &added, 1, err);
+    pthread_mutex_lock(&w->k->lookup_lock);
+    rc = pm_lookup_levels_update(w->lookup, NULL, 0, &added, 1, err);
+    pthread_mutex_unlock(&w->k->lookup_lock);
+    return rc;
 }
 
 /* Removes a file from the levels and the lookup levels. */
 PM_MUST_CHECK static int levels_remove(pm_bucket_writer *w, const pm_data_file_meta *f,
                                        paimon_error *err)
 {
+    int rc;
     if (!pm_levels_remove(&w->levels, f->file_name, f->level) || w->lookup == NULL)
         return 0;
-    return pm_lookup_levels_update(w->lookup, &f, 1, NULL, 0, err);
+    pthread_mutex_lock(&w->k->lookup_lock);
+    rc = pm_lookup_levels_update(w->lookup, &f, 1, NULL, 0, err);
+    pthread_mutex_unlock(&w->k->lookup_lock);
+    return rc;
 }
 
 /* The lookup levels over the bucket's live files, built on first use. */
@@ -217,8 +253,10 @@ PM_MUST_CHECK static int ensure_lookup(pm_bucket_writer *w, paimon_error *err)
         pm_free(files);
         return pm_buf_error(err, rc);
     }
-    rc = pm_compactor_lookup_levels(w->k, pm_buf_cstr(&w->dir), pm_buf_cstr(&w->lookup_prefix),
-                                    w->dvs, files, n, &w->lookup, err);
+    pthread_mutex_lock(&w->k->lookup_lock);
+    rc = pm_compactor_lookup_levels(w->k, w->dir_path, pm_buf_cstr(&w->lookup_prefix), w->dvs,
+                                    files, n, &w->lookup, err);
+    pthread_mutex_unlock(&w->k->lookup_lock);
     pm_free(files);
     return rc;
 }
@@ -230,7 +268,7 @@ PM_MUST_CHECK static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
     size_t first_new = w->pending.data_count;
     int rc;
     if (pm_kv_buffer_records(w->buffer) == 0)
-        return 0;
+        return w->k != NULL ? sync_compaction(w, err) : 0;
     PM_TRY(new_data_writer(w, false, &data, err));
     if (w->c->changelog_input)
         PM_TRY(new_data_writer(w, true, &changelog, err));
@@ -243,9 +281,14 @@ PM_MUST_CHECK static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
     PM_TRY(take_files(w, data, false, err));
     pm_data_writer_free(data);
     data = NULL;
-    if (w->k != NULL)
+    /* the files were written while a compaction may have run; its result comes first, then
+     * the new files join the levels (the same levels as Java's addNewFile before the
+     * result's update) */
+    if (w->k != NULL) {
+        PM_TRY(sync_compaction(w, err));
         for (size_t i = first_new; i < w->pending.data_count; i++)
             PM_TRY(levels_add(w, &w->pending.data[i], err));
+    }
 done:
     pm_data_writer_abort(data);
     pm_data_writer_abort(changelog);
@@ -259,9 +302,12 @@ int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err)
         return 0;
     if (w->c->spillable)
         return pm_kv_buffer_spill(w->buffer, err);
-    if ((rc = flush_buffer(w, err)) != 0)
+    if ((rc = flush_buffer(w, err)) != 0 || w->k == NULL)
         return rc;
-    return w->k != NULL ? trigger_compaction(w, false, err) : 0;
+    /* MergeTreeWriter.flushWriteBuffer: a new compaction, left running when async */
+    if ((rc = trigger_compaction(w, false, err)) != 0)
+        return rc;
+    return w->k->async ? 0 : sync_compaction(w, err);
 }
 
 /* ---- compaction ------------------------------------------------------------------------ */
@@ -301,14 +347,13 @@ static void remove_file(pm_bucket_writer *w, const char *name)
     int n;
     if (pm_file_name_check(w->c->table, "data file", name, NULL) != 0)
         return;
-    n = snprintf(stack, sizeof(stack), "%s/%s", pm_buf_cstr(&w->dir), name);
+    n = snprintf(stack, sizeof(stack), "%s/%s", w->dir_path, name);
     if (n >= 0 && (size_t)n < sizeof(stack)) {
         (void)w->c->fs->remove(w->c->fs, stack, NULL);
         return;
     }
     pm_buf_init(&p, 0);
-    if (pm_file_path_resolve(w->c->table, w->c->opts, pm_buf_cstr(&w->dir), name, NULL, &p, NULL) ==
-        0)
+    if (pm_file_path_resolve(w->c->table, w->c->opts, w->dir_path, name, NULL, &p, NULL) == 0)
         (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
     pm_buf_free(&p);
 }
@@ -363,7 +408,7 @@ static void compact_bucket(pm_bucket_writer *w, pm_compact_bucket *b)
     b->partition_len = w->partition_len;
     b->bucket = w->bucket;
     b->total_buckets = w->total_buckets;
-    b->dir = pm_buf_cstr(&w->dir);
+    b->dir = w->dir_path;
     b->names = &w->names;
     b->dvs = w->dvs;
     b->lookup = w->lookup;
@@ -414,6 +459,106 @@ done:
     return rc;
 }
 
+/* ---- the compaction in the background ------------------------------------------------- */
+
+/* The pool task: the picked unit compacted into t->res (a failure removes what it wrote). */
+PM_MUST_CHECK static int run_task(void *arg, paimon_error *err)
+{
+    bg_task *t = arg;
+    pm_bucket_writer *w = t->w;
+    pm_compact_bucket b;
+    int rc;
+    compact_bucket(w, &b);
+    b.merge = w->merge;
+    if (w->lookup != NULL) /* lookup levels share one cache across the write's buckets */
+        pthread_mutex_lock(&w->k->lookup_lock);
+    if (t->rewrite)
+        rc = pm_compact_rewrite_files(w->k, &b, t->files, t->n, t->output, t->drop_delete,
+                                      t->max_level, &t->res, err);
+    else
+        rc = pm_compact_unit(w->k, &b, t->files, t->n, t->output, t->drop_delete, t->max_level,
+                             &t->res, err);
+    if (w->lookup != NULL)
+        pthread_mutex_unlock(&w->k->lookup_lock);
+    return rc;
+}
+
+/* MergeTreeCompactManager.submitCompaction: files[0..n) (taken, also on failure) compacted
+ * on the pool; with no pool the task runs here, and its result waits all the same for
+ * sync_compaction, so that the levels change at the same points whatever the thread count. */
+PM_MUST_CHECK static int submit(pm_bucket_writer *w, const pm_manifest_entry **files, size_t n,
+                                int32_t output, bool drop_delete, int32_t max_level, bool rewrite,
+                                paimon_error *err)
+{
+    bg_task *t = &w->task;
+    int rc;
+    t->w = w;
+    t->files = files;
+    t->n = n;
+    t->output = output;
+    t->drop_delete = drop_delete;
+    t->max_level = max_level;
+    t->rewrite = rewrite;
+    if ((rc = pm_group_submit(&w->bg, run_task, t, err)) != 0) {
+        pm_free(t->files);
+        t->files = NULL;
+        return rc;
+    }
+    w->bg_running = true;
+    return 0;
+}
+
+/* The running compaction's result, waited for, into the levels and the increment
+ * (getCompactionResult(blocking) + updateCompactResult).  paimon-c waits wherever Java takes
+ * a finished result (at every flush and at prepare-commit), so that what is committed never
+ * depends on timing: a compaction overlaps the rows written until the bucket's next flush. */
+PM_MUST_CHECK static int sync_compaction(pm_bucket_writer *w, paimon_error *err)
+{
+    bg_task *t = &w->task;
+    int rc;
+    if (!w->bg_running)
+        return 0;
+    rc = pm_group_wait(&w->bg, err);
+    w->bg_running = false;
+    if (rc == 0)
+        rc = take_result(w, &t->res, err); /* removes the outputs when it fails */
+    pm_commit_messages_release(&t->res);
+    pm_commit_messages_init(&t->res);
+    pm_free(t->files);
+    t->files = NULL;
+    return rc;
+}
+
+bool pm_bucket_writer_failed(pm_bucket_writer *w)
+{
+    return w->bg_running && pm_group_failed(&w->bg);
+}
+
+int pm_bucket_writer_sync(pm_bucket_writer *w, paimon_error *err)
+{
+    return sync_compaction(w, err);
+}
+
+/* The sorted runs of the levels (Levels.numberOfSortedRuns): each level-0 file, and each
+ * non-empty level above. */
+static size_t sorted_runs(const pm_bucket_writer *w)
+{
+    bool level_used[PM_MAX_LEVELS_TRACKED] = {false};
+    size_t runs = 0;
+    for (size_t i = 0; i < w->levels.file_count; i++) {
+        const pm_manifest_entry *e = w->levels.files[i];
+        if (e == NULL)
+            continue;
+        if (e->file.level == 0 || e->file.level >= PM_MAX_LEVELS_TRACKED)
+            runs++;
+        else if (!level_used[e->file.level]) {
+            level_used[e->file.level] = true;
+            runs++;
+        }
+    }
+    return runs;
+}
+
 /* ForceUpLevel0Compaction: when the universal pick has nothing, every level-0 run (and the
  * runs after them that pass the size-ratio test) -- at every trigger (lookup-compact =
  * radical), or every lookup-compact.max-interval-th one (gentle). */
@@ -439,30 +584,21 @@ PM_MUST_CHECK static int rewrite_max_level(pm_bucket_writer *w, const pm_levels_
                                            paimon_error *err)
 {
     const pm_manifest_entry **files = pm_malloc((run->file_count + 1) * sizeof(*files));
-    pm_commit_messages res;
-    pm_compact_bucket b;
     size_t n = 0;
-    int rc = 0;
     if (files == NULL)
         return pm_nomem(err);
     for (size_t i = 0; i < run->file_count; i++)
         if (w->k->force_rewrite_all ||
             (w->dvs != NULL && pm_dv_maintainer_get(w->dvs, run->files[i]->file.file_name) != NULL))
             files[n++] = run->files[i];
-    pm_commit_messages_init(&res);
-    if (n > 0) {
-        compact_bucket(w, &b);
-        PM_TRY(
-            pm_compact_rewrite_files(w->k, &b, files, n, run->level, true, run->level, &res, err));
-        PM_TRY(take_result(w, &res, err));
+    if (n == 0) {
+        pm_free(files);
+        return 0;
     }
-done:
-    pm_commit_messages_release(&res);
-    pm_free(files);
-    return rc;
+    return submit(w, files, n, run->level, true, run->level, true, err);
 }
 
-/* MergeTreeCompactManager.triggerCompaction, run to its end. */
+/* MergeTreeCompactManager.triggerCompaction: the unit picked is submitted (submit()). */
 PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err)
 {
     pm_levels_run *runs = NULL;
@@ -471,10 +607,13 @@ PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paim
     size_t run_count = 0, take = 0, file_count = 0;
     int32_t output = 0, max_level, highest;
     bool picked;
-    pm_commit_messages res;
     int rc;
 
-    pm_commit_messages_init(&res);
+    /* CompactFutureManager: one task at a time; a normal pick waits for the next trigger, a
+     * full compaction takes the running one's result first */
+    if (w->bg_running && !full)
+        return 0;
+    PM_TRY(sync_compaction(w, err));
     PM_TRY(pm_levels_runs(&w->levels, &runs, &run_count, err));
     max_level = w->levels.num_levels - 1;
     if (run_count == 0)
@@ -525,19 +664,14 @@ PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paim
         /* dropDelete = output != 0 && (output >= the highest non-empty level || deletion
          * vectors: a replaced row above is marked, so nothing needs the retraction) */
         bool drop_delete = output != 0 && (output >= highest || w->dvs != NULL);
-        pm_compact_bucket b;
-        compact_bucket(w, &b);
         PM_TRY(ensure_lookup(w, err));
-        b.lookup = w->lookup;
-        PM_TRY(pm_compact_unit(w->k, &b, files, file_count, output, drop_delete, max_level, &res,
-                               err));
+        rc = submit(w, files, file_count, output, drop_delete, max_level, false, err);
+        files = NULL; /* the task's, or freed */
     }
-    PM_TRY(take_result(w, &res, err));
 done:
     pm_levels_runs_free(runs, run_count);
     pm_free(sizes);
     pm_free(files);
-    pm_commit_messages_release(&res);
     return rc;
 }
 
@@ -680,7 +814,10 @@ int pm_bucket_writer_compact(pm_bucket_writer *w, bool full, paimon_error *err)
         return 0;
     if (w->buffer == NULL)
         return trigger_append(w, full, err);
-    return trigger_compaction(w, full, err);
+    /* compact(full): flushWriteBuffer(waitForLatestCompaction = true, full), run to its end */
+    if ((rc = trigger_compaction(w, full, err)) != 0)
+        return rc;
+    return sync_compaction(w, err);
 }
 
 /* Moves the compact increment into `out`. */
@@ -736,7 +873,7 @@ void pm_bucket_writer_release_pending(pm_bucket_writer *w)
     pm_commit_messages_init(&w->pending);
 }
 
-int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool keep,
+int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool keep, bool wait,
                              paimon_error *err)
 {
     int rc;
@@ -747,9 +884,20 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool 
             /* full-compaction.delta-commits: every N-th commit compacts fully (Flink's
              * StoreSinkWrite at checkpoint ids divisible by N) */
             bool full = w->k->delta_commits > 0 && ++w->prepares % w->k->delta_commits == 0;
-            if ((rc = trigger_compaction(w, full, err)) != 0 ||
-                (rc = drain_increment(w, &w->pending, err)) != 0 ||
-                (rc = write_vectors(w, err)) != 0)
+            if ((rc = trigger_compaction(w, full, err)) != 0)
+                return rc;
+            /* MergeTreeWriter.prepareCommit(waitCompaction): waits when asked to (a batch
+             * write, the end of the input, lookup-wait for tables that need lookups), for a
+             * full compaction, and past num-sorted-run.stop-trigger + 1 runs */
+            wait = wait || !w->k->async || full || (w->k->need_lookup && w->k->lookup_wait) ||
+                   (int64_t)sorted_runs(w) > w->k->stop_trigger + 1;
+            if (wait && (rc = sync_compaction(w, err)) != 0)
+                return rc;
+            if ((rc = drain_increment(w, &w->pending, err)) != 0)
+                return rc;
+            /* the vectors a running compaction marks come with its result, at a later
+             * prepare (CompactDeletionFile of the result) */
+            if (!w->bg_running && (rc = write_vectors(w, err)) != 0)
                 return rc;
         }
     } else {
@@ -848,12 +996,28 @@ void pm_bucket_writer_free(pm_bucket_writer *w)
 {
     if (w == NULL)
         return;
+    if (w->bg_running) {
+        /* a compaction no commit will take: wait for it and remove what it wrote */
+        paimon_error ignored;
+        paimon_error_clear(&ignored);
+        if (pm_group_wait(&w->bg, &ignored) == 0)
+            discard_result(w, &w->task.res);
+        w->bg_running = false;
+    }
+    pm_group_destroy(&w->bg);
+    pm_commit_messages_release(&w->task.res);
+    pm_free(w->task.files);
+    pm_merge_fn_free(w->merge);
     pm_data_writer_abort(w->append);
     remove_compacted(w);
     remove_pending(w);
     pm_kv_buffer_free(w->buffer);
     pm_batch_free(w->scratch);
-    pm_lookup_levels_free(w->lookup);
+    if (w->lookup != NULL) {
+        pthread_mutex_lock(&w->k->lookup_lock);
+        pm_lookup_levels_free(w->lookup);
+        pthread_mutex_unlock(&w->k->lookup_lock);
+    }
     pm_buf_free(&w->lookup_prefix);
     pm_dv_maintainer_free(w->dvs);
     pm_commit_messages_release(&w->pending);

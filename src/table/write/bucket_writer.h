@@ -15,16 +15,27 @@
  * Compaction (primary-key writers with a compactor; Java MergeTreeWriter over
  * MergeTreeCompactManager): the bucket's live files of the latest snapshot are restored
  * into LSM levels (lsm/levels.h).  After every flush of the buffer the universal strategy
- * (lsm/universal_compaction.h) is asked for a unit, which is compacted at once
- * (compact_task.h): Java runs it on a thread and waits only past
- * num-sorted-run.stop-trigger; this writer always waits, so its snapshots hold what Java's
- * would hold once the compaction finished.  The results accumulate as the compact
+ * (lsm/universal_compaction.h) is asked for a unit, which is compacted (compact_task.h) as
+ * a task of the compactor's pool, in the background, while the writer takes more rows: one
+ * compaction per bucket at a time, as Java's CompactFutureManager.  Its result is taken at
+ * the bucket's next flush (or prepare-commit), waiting for it there if it still runs --
+ * Java takes a finished result at those points and waits for one only past
+ * num-sorted-run.stop-trigger; waiting at each keeps what is committed independent of
+ * timing and of the thread count (with no pool the task runs at submission, with the same
+ * result).  A prepare-commit waits for the compaction it triggered only where Java's
+ * MergeTreeWriter.prepareCommit waits: when asked to (`wait`: a batch write's commit, the
+ * end of the input), when the compactor is not async, for a full compaction, for tables
+ * that need lookups under lookup-wait = true, and past num-sorted-run.stop-trigger + 1
+ * sorted runs.  A compaction that fails reports its error where the writer waits for it
+ * (pm_bucket_writer_failed() tells earlier), having removed what it wrote; the writer is
+ * unusable then, and nothing of the compaction reaches a commit.  The results accumulate as the compact
  * increment (compactBefore, compactAfter; an intermediate file compacted again before the
  * commit is deleted at once, as MergeTreeWriter.updateCompactResult does), handed out at
  * prepare-commit as the messages' compact entries.  full-compaction.delta-commits = N makes
  * every N-th prepare-commit a full compaction.
  *
- * Thread safety: one thread per writer.
+ * Thread safety: one thread per writer; writers of different buckets may run on different
+ * threads at once (their compactor's shared state is locked, compact_task.h).
  */
 #ifndef PM_TABLE_WRITE_BUCKET_WRITER_H
 #define PM_TABLE_WRITE_BUCKET_WRITER_H
@@ -73,12 +84,19 @@ size_t pm_bucket_writer_memory(const pm_bucket_writer *w);
  * not spill. */
 PM_MUST_CHECK int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err);
 
-/* Flushes everything and moves the pending files to `out`.  With `keep` they are copied
+/* Flushes everything and moves the pending files to `out`, with the compactions finished so
+ * far; `wait` waits for the one this prepare triggers (see above).  With `keep` they are copied
  * and stay pending (freeing the writer removes them) until
  * pm_bucket_writer_release_pending(): for callers whose commit may still fail when memory
  * is short, as removing them through the messages needs memory. */
 PM_MUST_CHECK int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool keep,
-                                           paimon_error *err);
+                                           bool wait, paimon_error *err);
+
+/* Whether the compaction running in the background has failed already (its error comes
+ * from pm_bucket_writer_sync()). */
+bool pm_bucket_writer_failed(pm_bucket_writer *w);
+/* Waits for the compaction running in the background, if any, and takes its result. */
+PM_MUST_CHECK int pm_bucket_writer_sync(pm_bucket_writer *w, paimon_error *err);
 void pm_bucket_writer_release_pending(pm_bucket_writer *w);
 
 /* The next sequence number the writer would give. */

@@ -58,6 +58,8 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
     int rc;
     memset(k, 0, sizeof(*k));
     k->c = c;
+    pthread_mutex_init(&k->schema_lock, NULL);
+    pthread_mutex_init(&k->lookup_lock, NULL);
     pm_schema_cache_init(&k->schemas, c->fs, c->table);
     /* CoreOptions.compactionFileSize: target-file-size / 10 * 7, in long arithmetic */
     k->min_file_size = c->target_size / 10 * 7;
@@ -84,6 +86,12 @@ int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err)
     if (k->delta_commits == 0 && c->changelog_full)
         k->delta_commits = 1;
     k->num_levels = (int32_t)levels;
+    /* CoreOptions.numSortedRunStopTrigger: unset, compaction-trigger + 3; never below it */
+    if ((rc = pm_options_get_i64_or(c->opts, "num-sorted-run.stop-trigger",
+                                    (int64_t)k->strategy.trigger + 3, &k->stop_trigger, err)) != 0)
+        return rc;
+    if (k->stop_trigger < k->strategy.trigger)
+        k->stop_trigger = k->strategy.trigger;
     return lookup_init(k, err);
 }
 
@@ -91,13 +99,26 @@ void pm_compactor_release(pm_compactor *k)
 {
     pm_schema_cache_release(&k->schemas);
     pm_lookup_shared_free(k->lookup_shared);
+    pthread_mutex_destroy(&k->schema_lock);
+    pthread_mutex_destroy(&k->lookup_lock);
     memset(k, 0, sizeof(*k));
 }
 
+/* The schema of id `id` from the cache every bucket's compaction shares (under its lock:
+ * buckets compact on different threads; the schemas themselves are immutable). */
 PM_MUST_CHECK static int schema_of(pm_compactor *k, int64_t id, const pm_schema **out,
                                    paimon_error *err)
 {
-    return pm_schema_cache_get(&k->schemas, id, out, err);
+    int rc;
+    pthread_mutex_lock(&k->schema_lock);
+    rc = pm_schema_cache_get(&k->schemas, id, out, err);
+    pthread_mutex_unlock(&k->schema_lock);
+    return rc;
+}
+
+PM_MUST_CHECK static int schema_cb(void *ctx, int64_t id, const pm_schema **out, paimon_error *err)
+{
+    return schema_of(ctx, id, out, err);
 }
 
 static const pm_dv *dv_cb(void *ctx, const char *file_name)
@@ -120,8 +141,8 @@ int pm_compactor_lookup_levels(pm_compactor *k, const char *bucket_dir, const ch
     lc.fs = k->c->fs;
     lc.bucket_dir = bucket_dir;
     lc.schema = k->c->schema;
-    lc.schema_of = pm_schema_cache_cb;
-    lc.schema_ctx = &k->schemas;
+    lc.schema_of = schema_cb;
+    lc.schema_ctx = k;
     lc.dv_of = dvs != NULL ? dv_cb : NULL;
     lc.dv_ctx = dvs;
     lc.open_file = pm_file_reader_open_source;
@@ -312,7 +333,8 @@ PM_MUST_CHECK static int merge_section(task *t, const pm_section *sec, pm_data_w
         PM_TRY(pm_options_get_bool(c->opts, "ignore-delete", &ignore_delete, err));
         mo.ignore_delete = ignore_delete;
     }
-    PM_TRY(pm_merge_reader_new(&m, srcs, sec->run_count, c->merge, &mo, err));
+    PM_TRY(pm_merge_reader_new(&m, srcs, sec->run_count,
+                               t->b->merge != NULL ? t->b->merge : c->merge, &mo, err));
     for (;;) {
         rc = pm_merge_reader_next(m, &b, err);
         if (rc == PAIMON_ITEROVER) {

@@ -22,10 +22,13 @@
  * Append tables compact by concatenation instead (pm_compact_append): their files have no
  * key, only an order (sequence numbers), which the rewrite keeps.
  *
- * Thread safety: one thread per compactor; a compactor belongs to one table write.
+ * Thread safety: a compactor belongs to one table write; its buckets may compact on different
+ * threads at once, each task with its own pm_compact_bucket (and merge function).
  */
 #ifndef PM_TABLE_WRITE_COMPACT_TASK_H
 #define PM_TABLE_WRITE_COMPACT_TASK_H
+
+#include <pthread.h>
 
 #include "lsm/lookup_levels.h"
 #include "lsm/universal_compaction.h"
@@ -34,6 +37,7 @@
 #include "table/write/dv_maintainer.h"
 #include "table/write/write_ctx.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 /* What the compactions of one table write share: the write context and the schemas of the
  * files they read. */
@@ -60,6 +64,14 @@ typedef struct pm_compactor {
     pm_lookup_options lookup_opts;
     pm_lookup_shared *lookup_shared; /* the cache bounds of every bucket of this write; local
                                         files go to the write's tmp dir */
+    /* Buckets compact on different threads (bucket_writer.h): the schema cache is used under
+     * schema_lock; lookup levels, which share lookup_shared's cache across buckets, are
+     * built, updated, searched and freed under lookup_lock (held by the bucket writer). */
+    pthread_mutex_t schema_lock, lookup_lock;
+    pm_pool *pool;        /* where background compactions run (NULL: at submission) */
+    bool async;           /* prepare-commits wait for compactions only where Java's
+                              streaming writer does (bucket_writer.h); else always */
+    int64_t stop_trigger; /* num-sorted-run.stop-trigger */
 } pm_compactor;
 
 PM_MUST_CHECK int pm_compactor_init(pm_compactor *k, pm_write_ctx *c, paimon_error *err);
@@ -77,6 +89,8 @@ typedef struct pm_compact_bucket {
      * `dvs`, whose vectors also apply to every file the task reads.  NULL: none. */
     pm_lookup_levels *lookup;
     pm_dv_maintainer *dvs;
+    pm_merge_fn *merge; /* the bucket's own merge function (NULL: the write context's, for
+                           callers on one thread) */
 } pm_compact_bucket;
 
 /* The lookup levels of a bucket over its live files `files[0..n)` (borrowed until removed

@@ -202,7 +202,8 @@ static bool in_total(const part_index *p, int32_t bucket)
     return p->total_set != NULL && ((p->total_set[bucket / 8] >> (bucket % 8)) & 1);
 }
 
-static const part_index *cmp_part;
+/* the partition cmp_order sorts (per thread: writers of one table may run on several) */
+static _Thread_local const part_index *cmp_part;
 
 static int cmp_order(const void *x, const void *y)
 {

@@ -25,8 +25,10 @@ struct pm_kv_buffer {
     pm_strlist runs;   /* spilled sorted runs (paths) */
     int64_t spilled;   /* records in them */
     long run_seq;
-    pm_type *run_type; /* value columns, _SEQUENCE_NUMBER, _VALUE_KIND */
-    bool int_key;      /* one integer-like key and no sequence.field: the fast paths */
+    pm_type *run_type;  /* value columns, _SEQUENCE_NUMBER, _VALUE_KIND */
+    pm_merge_fn *merge; /* this buffer's own: a merge keeps state, and buffers of different
+                           buckets flush on different threads */
+    bool int_key;       /* one integer-like key and no sequence.field: the fast paths */
 };
 
 /* ---- memory ---------------------------------------------------------------------------- */
@@ -107,6 +109,8 @@ int pm_kv_buffer_new(pm_kv_buffer **out, pm_write_ctx *c, paimon_error *err)
     }
     if (rc != 0)
         goto nomem;
+    if ((rc = pm_merge_fn_new(&b->merge, c->schema, c->schema->row, err)) != 0)
+        goto done;
     *out = b;
     b = NULL;
     goto done;
@@ -147,6 +151,7 @@ void pm_kv_buffer_free(pm_kv_buffer *b)
     pm_free(b->chunks);
     pm_buf_free(&b->kinds);
     pm_type_free(b->run_type);
+    pm_merge_fn_free(b->merge);
     pm_free(b);
 }
 
@@ -914,7 +919,7 @@ int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *ch
                     PM_TRY(out_flush(&cl, changelog, err));
             }
         } while (m.heap_size > 0 && same_key(&m, &first, &m.heap[0]->cur));
-        pick = pm_merge_fn_reduce_pick(c->merge, recs, n);
+        pick = pm_merge_fn_reduce_pick(b->merge, recs, n);
         if (pick >= 0) {
             if (out_push_ref(&out, recs[pick].batch, recs[pick].row, recs[pick].seq,
                              recs[pick].kind) != 0) {
@@ -923,7 +928,7 @@ int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *ch
             }
         } else if (pick == -1) {
             PM_TRY(out_materialize(&out, err)); /* keep the order */
-            PM_TRY(pm_merge_fn_reduce(c->merge, recs, n, out.vals, &kind, &seq, &emitted, err));
+            PM_TRY(pm_merge_fn_reduce(b->merge, recs, n, out.vals, &kind, &seq, &emitted, err));
             if (emitted && (rc = out_push_meta(&out, seq, kind)) != 0) {
                 rc = pm_buf_error(err, rc);
                 goto done;

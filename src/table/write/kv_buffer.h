@@ -22,7 +22,8 @@
  *                                   spilled runs ---+--> k-way merge --> merge engine --> L0
  *                                                                    \--> changelog (input)
  *
- * Thread safety: one thread per buffer.
+ * Thread safety: one thread per buffer; buffers of one write may flush on different threads
+ * at once (each has its own merge function).
  */
 #ifndef PM_TABLE_WRITE_KV_BUFFER_H
 #define PM_TABLE_WRITE_KV_BUFFER_H

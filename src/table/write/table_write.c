@@ -17,6 +17,7 @@
 #include "util/bytes_map.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/pool.h"
 
 typedef enum bucket_mode {
     MODE_UNAWARE, /* bucket = -1 without a primary key: bucket 0 */
@@ -94,6 +95,8 @@ struct pm_table_write {
     /* compaction of primary-key writers (none with write-only) */
     pm_compactor compactor;
     bool has_compactor;
+    pm_pool *pool;  /* buckets flushed and compacted at once (NULL: this thread) */
+    bool end_input; /* prepares wait for every compaction */
 
     /* cross-partition upsert */
     pm_cross_index *cross;
@@ -291,6 +294,7 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
             w->has_compactor = true;
         }
     }
+    pm_table_write_set_threads(w, 0, false);
     *out = w;
     return 0;
 done:
@@ -299,6 +303,13 @@ done:
         pm_err_prefix(err, rc, "%s: ", table);
     pm_table_write_free(w);
     return rc;
+}
+
+void pm_table_write_set_threads(pm_table_write *w, unsigned int threads, bool async)
+{
+    w->pool = pm_pool_shared(threads);
+    w->compactor.pool = w->pool;
+    w->compactor.async = async;
 }
 
 const pm_type *pm_table_write_type(const pm_table_write *w)
@@ -887,6 +898,62 @@ done:
     return rc;
 }
 
+/* One bucket's rows of a batch into its writer, a task of the pool. */
+typedef struct put_task {
+    pm_bucket_writer *w;
+    const pm_batch *b;
+    const int64_t *rows;
+    const int8_t *kinds;
+    int64_t n;
+} put_task;
+
+PM_MUST_CHECK static int put_run(void *arg, paimon_error *err)
+{
+    put_task *t = arg;
+    return pm_bucket_writer_put(t->w, t->b, t->rows, t->kinds, t->n, err);
+}
+
+/* Hands each slot its rows (w->rows and w->kinds grouped by slot): the buckets copy (or, for
+ * append tables, encode) them at once on the pool when several have enough rows to pay for
+ * it.  Each bucket's rows keep their order and sequence numbers. */
+PM_MUST_CHECK static int put_rows(pm_table_write *w, const pm_batch *b, paimon_error *err)
+{
+    size_t busy = 0, n = w->slot_ids.count;
+    int64_t off = 0;
+    int rc = 0, wrc;
+    put_task *tasks;
+    pm_group g;
+    for (size_t s = 0; s < n; s++)
+        busy += w->slots[s].batch_count >= 512;
+    if (w->pool == NULL || busy < 2) {
+        for (size_t s = 0; s < n; s++) {
+            writer_slot *sl = &w->slots[s];
+            if (sl->batch_count == 0)
+                continue;
+            if ((rc = pm_bucket_writer_put(sl->w, b, w->rows + off, w->kinds + off, sl->batch_count,
+                                           err)) != 0)
+                return rc;
+            off += sl->batch_count;
+        }
+        return 0;
+    }
+    if ((tasks = pm_calloc(n, sizeof(*tasks))) == NULL)
+        return pm_nomem(err);
+    pm_group_init(&g, w->pool);
+    for (size_t s = 0; s < n && rc == 0; s++) {
+        writer_slot *sl = &w->slots[s];
+        if (sl->batch_count == 0)
+            continue;
+        tasks[s] = (put_task){sl->w, b, w->rows + off, w->kinds + off, sl->batch_count};
+        off += sl->batch_count;
+        rc = pm_group_submit(&g, put_run, &tasks[s], err);
+    }
+    wrc = pm_group_wait(&g, rc != 0 ? NULL : err);
+    pm_group_destroy(&g);
+    pm_free(tasks);
+    return rc != 0 ? rc : wrc;
+}
+
 int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *kinds,
                          paimon_error *err)
 {
@@ -899,6 +966,11 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
 
     w->bad_row = -1;
 
+    /* a compaction of the background that failed: its error now, before more rows */
+    for (size_t s = 0; s < w->slot_ids.count; s++)
+        if (pm_bucket_writer_failed(w->slots[s].w) &&
+            (rc = pm_bucket_writer_sync(w->slots[s].w, err)) != 0)
+            return rc;
     if (n == 0)
         return 0;
     pm_buf_init(&part, 0);
@@ -1002,14 +1074,11 @@ int pm_table_write_batch(pm_table_write *w, const pm_batch *in, const int8_t *ki
             if (w->slots[s].hash != NULL && pm_hash_index_add(w->slots[s].hash, w->row_hash[r]))
                 goto nomem;
         }
-        off = 0;
+        PM_TRY(put_rows(w, b, err));
         for (size_t s = 0; s < w->slot_ids.count; s++) {
             writer_slot *sl = &w->slots[s];
             if (sl->batch_count == 0)
                 continue;
-            PM_TRY(pm_bucket_writer_put(sl->w, b, w->rows + off, w->kinds + off, sl->batch_count,
-                                        err));
-            off += sl->batch_count;
             w->accepted += sl->batch_count;
             w->memory -= sl->memory;
             sl->memory = pm_bucket_writer_memory(sl->w);
@@ -1027,11 +1096,76 @@ done:
     return rc;
 }
 
+/* One bucket's prepare, a task of the pool: its messages stay in `out` until the wait. */
+typedef struct prepare_task {
+    pm_bucket_writer *w;
+    pm_commit_messages out;
+    bool keep, wait;
+    int rc;
+} prepare_task;
+
+PM_MUST_CHECK static int prepare_run(void *arg, paimon_error *err)
+{
+    prepare_task *t = arg;
+    t->rc = pm_bucket_writer_prepare(t->w, &t->out, t->keep, t->wait, err);
+    return t->rc;
+}
+
+/* Every bucket's prepare at once, their messages appended to `out` in slot order. */
+PM_MUST_CHECK static int prepare_parallel(pm_table_write *w, pm_commit_messages *out,
+                                          paimon_error *err)
+{
+    size_t n = w->slot_ids.count, submitted = 0;
+    prepare_task *tasks = pm_calloc(n, sizeof(*tasks));
+    pm_group g;
+    int rc = 0, wrc;
+    if (tasks == NULL)
+        return pm_nomem(err);
+    pm_group_init(&g, w->pool);
+    for (size_t s = 0; s < n && rc == 0; s++) {
+        tasks[s].w = w->slots[s].w;
+        tasks[s].keep = true; /* the files stay the writer's until `out` has them */
+        tasks[s].wait = w->end_input;
+        pm_commit_messages_init(&tasks[s].out);
+        if ((rc = pm_group_submit(&g, prepare_run, &tasks[s], err)) == 0)
+            submitted++;
+    }
+    wrc = pm_group_wait(&g, rc != 0 ? NULL : err);
+    if (rc == 0)
+        rc = wrc;
+    pm_group_destroy(&g);
+    for (size_t s = 0; s < submitted; s++) {
+        if (tasks[s].rc != 0) {
+            /* its files stay pending in its writer, which removes them when freed */
+        } else if (pm_commit_messages_append(out, &tasks[s].out) != 0) {
+            if (rc == 0)
+                rc = pm_nomem(err);
+        } else if (!w->keep_pending) {
+            pm_bucket_writer_release_pending(tasks[s].w);
+        }
+        pm_commit_messages_release(&tasks[s].out);
+    }
+    pm_free(tasks);
+    return rc;
+}
+
+void pm_table_write_end_input(pm_table_write *w)
+{
+    w->end_input = true;
+}
+
 int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out, paimon_error *err)
 {
+    bool parallel = w->pool != NULL && w->slot_ids.count > 1;
+    if (parallel) {
+        int rc = prepare_parallel(w, out, err);
+        if (rc != 0)
+            return rc;
+    }
     for (size_t s = 0; s < w->slot_ids.count; s++) {
         writer_slot *sl = &w->slots[s];
-        int rc = pm_bucket_writer_prepare(sl->w, out, w->keep_pending, err);
+        int rc =
+            parallel ? 0 : pm_bucket_writer_prepare(sl->w, out, w->keep_pending, w->end_input, err);
         if (rc != 0)
             return rc;
         w->memory -= sl->memory;

@@ -25,6 +25,10 @@
  * commit messages.  Files in prepared messages belong to the caller (a commit that does
  * not happen leaves them as orphans, never visible).
  *
+ * Threads: the write runs its buckets' flushes and compactions on the process's pool
+ * (pm_table_write_set_threads); a compaction runs in the background while rows keep coming, and a
+ * failure of one surfaces at the next call of the write (bucket_writer.h).
+ *
  * Thread safety: one thread per table write; several table writes of one table may run in
  * parallel (one per thread) when they write different buckets, and their messages merge.
  */
@@ -52,6 +56,12 @@ typedef struct pm_table_write_opts {
 PM_MUST_CHECK int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
                                      const pm_table_write_opts *o, paimon_error *err);
 
+/* Before the first batch: the buckets flushed and compacted at once (0, the default: the
+ * processors online; 1: the caller's thread only, no pool), and whether prepares wait for
+ * compactions only where Java's streaming writer waits (`async`, bucket_writer.h) or always,
+ * as a batch write's do (the default). */
+void pm_table_write_set_threads(pm_table_write *w, unsigned int threads, bool async);
+
 /* The columns a batch must have (the table's, in schema order).  Borrowed. */
 const pm_type *pm_table_write_type(const pm_table_write *w);
 
@@ -67,9 +77,16 @@ PM_MUST_CHECK int pm_table_write_batch(pm_table_write *w, const pm_batch *b, con
  * (the failure is not about one row: the message names its own context). */
 int64_t pm_table_write_bad_row(const pm_table_write *w);
 
-/* Flushes every writer and appends what they wrote to `out`. */
+/* Flushes every writer and appends what they wrote to `out`, bucket by bucket in the order
+ * the writers were made.  The buckets flush (sort, encode, compress, write) and compact as
+ * tasks of the pool at once; each bucket's files, sequence numbers and messages are those of
+ * one thread.  A failure is the first bucket's that failed; the messages of the buckets that
+ * succeeded are in `out` all the same (the caller's, as on one thread). */
 PM_MUST_CHECK int pm_table_write_prepare(pm_table_write *w, pm_commit_messages *out,
                                          paimon_error *err);
+/* No more rows come (Java's endInput): from now on prepares wait for every compaction, as a
+ * batch write's does, so that nothing is left running when the last commit is made. */
+void pm_table_write_end_input(pm_table_write *w);
 /* Makes prepares leave the files to the writers too, so that freeing the writer removes
  * them, until pm_table_write_release_pending(): for the compaction job, whose commit may
  * fail for lack of memory, when removing them through the messages would fail too. */

@@ -357,6 +357,7 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
     int rc;
 
     memset(c, 0, sizeof(*c));
+    pthread_mutex_init(&c->tmp_lock, NULL);
     c->fs = fs;
     c->table = table;
     c->schema = s;
@@ -456,13 +457,12 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
 
 int pm_write_ctx_tmp_dir(pm_write_ctx *c, paimon_error *err)
 {
-    int rc;
-    if (c->tmp_dir != NULL)
-        return 0;
-    if ((rc = pm_tmp_dir_create(&c->tmp, "paimon-write-", err)) != 0)
-        return rc;
-    c->tmp_dir = c->tmp.path;
-    return 0;
+    int rc = 0;
+    pthread_mutex_lock(&c->tmp_lock);
+    if (c->tmp_dir == NULL && (rc = pm_tmp_dir_create(&c->tmp, "paimon-write-", err)) == 0)
+        c->tmp_dir = c->tmp.path;
+    pthread_mutex_unlock(&c->tmp_lock);
+    return rc;
 }
 
 int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition, size_t partition_len,
@@ -481,6 +481,7 @@ int pm_write_index_dir(const pm_write_ctx *c, const uint8_t *partition, size_t p
 void pm_write_ctx_release(pm_write_ctx *c)
 {
     pm_tmp_dir_release(&c->tmp);
+    pthread_mutex_destroy(&c->tmp_lock);
     pm_fs_free(c->tmp_fs);
     pm_options_free(&c->spill_opts);
     pm_merge_fn_free(c->merge);

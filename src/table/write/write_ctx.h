@@ -2,7 +2,10 @@
  * What every bucket writer of one table write shares: the schema and options read once,
  * the data-file layout and statistics modes, the merge function, the write-buffer limits.
  * Built by table_write.c (pm_write_ctx_init, write_ctx.c); the bucket writers, the write
- * buffer and compaction (bucket_writer.c, kv_buffer.c, compact_task.c) only read it.
+ * buffer and compaction (bucket_writer.c, kv_buffer.c, compact_task.c) only read it, from
+ * as many threads as buckets flush or compact at once -- except the temporary directory,
+ * made on first use under its own lock (pm_write_ctx_tmp_dir), and the merge function,
+ * which keeps state while it merges: each buffer and each bucket's compaction has its own.
  *
  * Data-file layout (metadata.md §13, behaviour.md §1.1):
  *   append tables       the table's columns;
@@ -15,6 +18,7 @@
 #define PM_TABLE_WRITE_WRITE_CTX_H
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "format/file_writer.h"
@@ -94,11 +98,12 @@ typedef struct pm_write_ctx {
     bool spillable;       /* write-buffer-spillable */
     int64_t spill_fan_in; /* local-sort.max-num-file-handles */
     const char *spill_codec;
-    pm_tmp_dir tmp;        /* owned: spill and lookup files; made on first use, removed at
+    pm_tmp_dir tmp;           /* owned: spill and lookup files; made on first use, removed at
                               the end, locked while alive (io/tmp_dir.h) */
-    const char *tmp_dir;   /* tmp.path (pm_write_ctx_tmp_dir) */
-    pm_fs *tmp_fs;         /* owned: the local file system of spill files */
-    pm_options spill_opts; /* owned: the Parquet layout of spill files (small row groups) */
+    pthread_mutex_t tmp_lock; /* made on first use by whichever bucket's thread comes first */
+    const char *tmp_dir;      /* tmp.path (pm_write_ctx_tmp_dir) */
+    pm_fs *tmp_fs;            /* owned: the local file system of spill files */
+    pm_options spill_opts;    /* owned: the Parquet layout of spill files (small row groups) */
 
     /* partitions */
     const pm_field *part_fields[PM_WRITE_MAX_KEYS];
