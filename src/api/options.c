@@ -57,7 +57,8 @@ static const size_t COMMIT_SIZES[] = {
 };
 static const size_t COMPACT_SIZES[] = {
     offsetof(paimon_compact_options, maintain_err), /* 1 */
-    sizeof(paimon_compact_options),                 /* 2: maintain_err */
+    offsetof(paimon_compact_options, threads),      /* 2: maintain_err */
+    sizeof(paimon_compact_options),                 /* 3: threads */
 };
 static const size_t WRITER_SIZES[] = {sizeof(paimon_writer_options)};
 static const size_t ALTER_SIZES[] = {sizeof(paimon_alter)};

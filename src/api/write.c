@@ -186,6 +186,7 @@ PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_op
     o.partition = given.partition;
     o.partition_count = given.partition_count;
     o.commit_user = given.commit_user != NULL ? given.commit_user : user;
+    o.threads = given.threads;
     rc = pm_table_compact(table->fs, table->path, &o, &id, NULL, NULL, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -52,7 +53,16 @@ static _Thread_local const frame *running;
 
 size_t pm_pool_default_threads(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("PAIMON_THREADS");
+    long n;
+    if (env != NULL && env[0] != '\0') {
+        char *end;
+        errno = 0;
+        n = strtol(env, &end, 10);
+        if (errno == 0 && *end == '\0' && n >= 1 && n <= PM_POOL_MAX_THREADS)
+            return (size_t)n;
+    }
+    n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         return 1;
     return n > PM_POOL_MAX_THREADS ? PM_POOL_MAX_THREADS : (size_t)n;

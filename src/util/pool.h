@@ -47,7 +47,10 @@ typedef int (*pm_task_fn)(void *arg, paimon_error *err);
 /* The most workers a pool has; --threads above it is an error of the caller. */
 #define PM_POOL_MAX_THREADS 256
 
-/* The default thread count: the processors online (sysconf), at least 1. */
+/* The default thread count, where every `threads` of 0 (the options' and --threads'
+ * default) is decided: the environment variable PAIMON_THREADS when it is a whole number
+ * from 1 to PM_POOL_MAX_THREADS (the test suite re-runs the table tests with 1 and 4; any
+ * other value is ignored), else the processors online (sysconf), at least 1. */
 size_t pm_pool_default_threads(void);
 
 /* A pool of `threads` workers (1 to PM_POOL_MAX_THREADS).  Caller owns `*out`; release with
