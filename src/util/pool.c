@@ -204,6 +204,35 @@ void pm_pool_free(pm_pool *pool)
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static pm_pool *shared;
+static pm_pool *forsaken; /* a child's copy of its parent's pool: never used, kept reachable */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* fork(2) copies the calling thread only: in the child the shared pool has no workers, and
+ * its mutex and condition variables may hold the state of threads that do not exist there
+ * (signalling one can block for ever).  So the parent holds shared_lock across the fork,
+ * and the child forgets the pool and makes its own on first use. */
+static void atfork_prepare(void)
+{
+    pthread_mutex_lock(&shared_lock);
+}
+
+static void atfork_parent(void)
+{
+    pthread_mutex_unlock(&shared_lock);
+}
+
+static void atfork_child(void)
+{
+    pthread_mutex_init(&shared_lock, NULL);
+    if (shared != NULL)
+        forsaken = shared;
+    shared = NULL;
+}
+
+static void register_atfork(void)
+{
+    PM_IGNORE(pthread_atfork(atfork_prepare, atfork_parent, atfork_child));
+}
 
 pm_pool *pm_pool_shared(size_t threads)
 {
@@ -212,6 +241,7 @@ pm_pool *pm_pool_shared(size_t threads)
         threads = pm_pool_default_threads();
     if (threads <= 1)
         return NULL;
+    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&shared_lock);
     if (shared == NULL)
         PM_IGNORE(pm_pool_new(&shared, threads, NULL)); /* NULL: tasks run at submission */

@@ -73,7 +73,8 @@ void pm_pool_free(pm_pool *pool);
  * first use and grown as callers ask; NULL when `threads` is 1 (the caller's thread does
  * the work: the one-thread path runs no pool at all) or when no worker could be started (a
  * NULL pool runs tasks at submission, so callers need no second path).  Lives until the
- * process exits.  Borrowed. */
+ * process exits.  Borrowed.  A child process made by fork(2) starts a pool of its own on
+ * first use (its copy of the parent's has no workers, and is never touched). */
 pm_pool *pm_pool_shared(size_t threads);
 
 /* A set of tasks to wait for.  Caller-allocated; its fields are private. */
