@@ -60,7 +60,7 @@ while [ "$i" -lt "$runs" ]; do
   done
   echo "run $i (wall s, CPU s, peak KB): threads 1 $(tail -1 "$dir/t.1"), threads 2 $(tail -1 "$dir/t.2")"
 done
-echo "after: $(find "$dir/c" -name 'data-*' -newer "$dir/rows-$rows" | wc -l) new data files;" \
+echo "after: $("$paimon" inspect "$dir/c" files --format jsonl | wc -l) live data files;" \
   "rows $("$paimon" cat "$dir/c" --format none) (before: $("$paimon" cat "$dir/t" --format none))"
 rm -rf "$dir/c"
 col() { awk -v c="$1" '{print $c}' "$2" | median; }

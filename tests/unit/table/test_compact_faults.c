@@ -4,7 +4,10 @@
  * a clean compaction afterwards still works.  Two jobs: the dedicated `compact --full` of a
  * write-only table, and a write whose writer compacts before its commit (an APPEND snapshot
  * then a COMPACT one: a crash between them leaves the APPEND one, which reads as after).
- * The dedicated job runs once more on four buckets with four threads. */
+ * The dedicated job runs once more on four buckets with four threads, failing each of its
+ * operations in turn (352: about two minutes of CPU under ASan; its halting twin passed
+ * too, but doubled that, and what it adds -- a forked child using the pool -- is
+ * tests/unit/util/test_pool.c's test_fork_child_gets_own_pool). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -241,14 +244,6 @@ static void test_parallel_compact_fail(void **state)
     g_parallel = false;
 }
 
-static void test_parallel_compact_halt(void **state)
-{
-    (void)state;
-    g_parallel = true;
-    fault_loop(true, PM_FAULT_HALT);
-    g_parallel = false;
-}
-
 static void test_full_changelog_compact_fail(void **state)
 {
     (void)state;
@@ -330,7 +325,6 @@ int main(void)
         cmocka_unit_test(test_compact_halt),
         cmocka_unit_test(test_full_changelog_compact_fail),
         cmocka_unit_test(test_parallel_compact_fail),
-        cmocka_unit_test(test_parallel_compact_halt),
         cmocka_unit_test(test_writer_compaction_fail),
         cmocka_unit_test(test_lookup_writer_compaction_fail),
         cmocka_unit_test(test_writer_compaction_halt),
