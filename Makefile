@@ -3,7 +3,8 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 WAREHOUSE ?= warehouse
 
-.PHONY: all deps build release test demo bench fuzz format check-format clean compare-doubles
+.PHONY: all deps build release test demo bench fuzz format check-format clean compare-doubles \
+        tsan tsan-subset
 
 all: build
 
@@ -18,9 +19,26 @@ release: deps
 	cmake --preset release
 	cmake --build --preset release -j $(JOBS)
 
-# Every test, with the debug preset's sanitizers.
+# Every test, with the debug preset's sanitizers; then the threaded subset under
+# ThreadSanitizer (tests/threads/CMakeLists.txt lists it; `make tsan` runs everything).
 test: build
 	ctest --preset debug
+	$(MAKE) tsan-subset
+
+# ThreadSanitizer: the tsan preset (build/tsan) builds only what its `tsan` label runs.
+TSAN_TARGETS = paimon_cli unit_util_test_pool unit_data_test_parallel_source \
+               unit_table_test_compact_faults unit_table_test_write_faults unit_api_test_writer \
+               unit_table_test_async_compact
+tsan-subset: deps
+	cmake --preset tsan
+	cmake --build --preset tsan -j $(JOBS) --target $(TSAN_TARGETS)
+	ctest --preset tsan -L tsan
+
+# Every test under ThreadSanitizer (long: the whole suite, built once more).
+tsan: deps
+	cmake --preset tsan
+	cmake --build --preset tsan -j $(JOBS)
+	ctest --preset tsan -LE "tsan|threads"
 
 # Builds the optimized tool and runs the demo on a local warehouse.
 demo: release

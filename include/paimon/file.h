@@ -72,12 +72,17 @@ typedef struct paimon_file_read_options {
     const int64_t *row_ranges; /* [start, end) row position pairs, sorted and disjoint;
                                    NULL: every row */
     size_t row_range_count;    /* number of pairs */
+    unsigned int threads;      /* version 2: sections of the file read at once on the
+                                  library's thread pool; 0 (the default) the processors
+                                  online, 1 the calling thread only.  The rows and their
+                                  order do not depend on it (batch boundaries may).  Files
+                                  read with row_ranges are read on one thread. */
 } paimon_file_read_options;
 
-#define PAIMON_FILE_READ_OPTIONS_VERSION 1
+#define PAIMON_FILE_READ_OPTIONS_VERSION 2 /* version 1 (without threads) is still accepted */
 #define PAIMON_FILE_READ_OPTIONS_INIT                                                              \
     {                                                                                              \
-        PAIMON_FILE_READ_OPTIONS_VERSION, NULL, 0, 0, NULL, 0                                      \
+        PAIMON_FILE_READ_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, 0                                   \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally

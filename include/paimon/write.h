@@ -229,12 +229,16 @@ typedef struct paimon_compact_options {
     paimon_error *maintain_err; /* version 2; may be NULL: receives the failure of the table's
                                    upkeep after the COMPACT commit (see paimon_commit_result),
                                    code 0 when it succeeded; the compaction stands either way */
+    unsigned int threads;       /* version 3: buckets compacted at once on the library's thread
+                                   pool; 0 (the default) the processors online, 1 the calling
+                                   thread only.  The snapshot holds the same files per bucket
+                                   and level, and the same rows, for any count. */
 } paimon_compact_options;
 
-#define PAIMON_COMPACT_OPTIONS_VERSION 2 /* version 1 (without maintain_err) is still accepted */
+#define PAIMON_COMPACT_OPTIONS_VERSION 3 /* versions 1 and 2 are still accepted */
 #define PAIMON_COMPACT_OPTIONS_INIT                                                                \
     {                                                                                              \
-        PAIMON_COMPACT_OPTIONS_VERSION, 0, NULL, 0, NULL, NULL                                     \
+        PAIMON_COMPACT_OPTIONS_VERSION, 0, NULL, 0, NULL, NULL, 0                                  \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally

@@ -3,12 +3,19 @@
  * file's rows are a batch source read through the one cursor (api/cursor.c); the source
  * opens the file again on its own handle, so the cursor and its Arrow stream need nothing
  * of the paimon_file they came from.
+ *
+ * With more than one thread (paimon_file_read_options.threads) a file of more than
+ * FILE_SECTION_MIN_ROWS rows is cut into sections of consecutive rows, up to two per thread,
+ * each read on its own handle with the section as its row range (every format skips what
+ * lies outside a range) on the thread pool, and returned in section order
+ * (data/parallel_source.h): the rows are the ones, in the order, that one thread reads.
  */
 #include "paimon/file.h"
 
 #include <string.h>
 
 #include "api/api.h"
+#include "data/parallel_source.h"
 #include "format/data_file.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -179,6 +186,127 @@ static void file_release(void *ctx)
     pm_free(fs);
 }
 
+/* ---- reading in sections ------------------------------------------------------------------ */
+
+/* The fewest rows a section has: below that the reads are too short to be worth a thread. */
+#define FILE_SECTION_MIN_ROWS 65536
+
+/* What every section's source is opened from (owned by the cursor's source). */
+typedef struct file_sections {
+    char *path;
+    pm_options settings;
+    pm_type *read_type;
+    int64_t batch_rows;
+    int64_t rows, per;     /* the file's rows; rows per section (the last has the rest) */
+    pm_batch_source inner; /* the parallel source over the sections */
+} file_sections;
+
+static void sections_free(file_sections *fs)
+{
+    if (fs == NULL)
+        return;
+    pm_free(fs->path);
+    pm_api_settings_free(&fs->settings);
+    pm_type_free(fs->read_type);
+    pm_free(fs);
+}
+
+/* Opens section `idx` on a pool thread: a handle of its own, rows [idx * per, next). */
+PM_MUST_CHECK static int section_open(void *ctx, size_t idx, pm_batch_source *out,
+                                      paimon_error *err)
+{
+    file_sections *ss = ctx;
+    file_source *fs = NULL;
+    pm_read_options ro;
+    int64_t start = (int64_t)idx * ss->per, end = start + ss->per;
+    int rc = 0;
+    if (end > ss->rows || end < start)
+        end = ss->rows;
+    if ((fs = pm_calloc(1, sizeof(*fs))) == NULL)
+        return pm_nomem(err);
+    if ((fs->ranges = pm_malloc(2 * sizeof(int64_t))) == NULL ||
+        (fs->read_type = pm_type_clone(ss->read_type)) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    fs->ranges[0] = start;
+    fs->ranges[1] = end;
+    PM_TRY(pm_fs_for_path(&fs->fs, ss->path, &ss->settings, false, err));
+    PM_TRY(pm_data_file_open(&fs->df, fs->fs, pm_fs_local_path(ss->path), err));
+    memset(&ro, 0, sizeof(ro));
+    ro.read_type = fs->read_type;
+    ro.batch_rows = ss->batch_rows;
+    ro.ranges = fs->ranges;
+    ro.range_count = 1;
+    PM_TRY(fs->df->format->start(fs->df->impl, &ro, err));
+    memset(out, 0, sizeof(*out));
+    out->next = file_next;
+    out->release = file_release;
+    out->ctx = fs;
+    out->type = fs->read_type;
+    fs = NULL;
+done:
+    if (fs != NULL)
+        file_release(fs);
+    return rc;
+}
+
+PM_MUST_CHECK static int sections_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    file_sections *ss = ctx;
+    return ss->inner.next(ss->inner.ctx, out, err);
+}
+
+static void sections_release(void *ctx)
+{
+    file_sections *ss = ctx;
+    ss->inner.release(ss->inner.ctx); /* stops and waits for the reads in flight */
+    sections_free(ss);
+}
+
+/* With more than one thread and enough rows: `*src` becomes a source over the file's
+ * sections read in parallel (src->ctx NULL otherwise: the caller reads on its thread).
+ * `read_type` is the selection (copied). */
+PM_MUST_CHECK static int open_sections(pm_batch_source *src, paimon_file *f,
+                                       const pm_type *read_type, int64_t batch_rows,
+                                       unsigned int threads, paimon_error *err)
+{
+    file_sections *ss = NULL;
+    size_t n = threads > 0 ? threads : pm_pool_default_threads(), count;
+    int64_t rows = f->df->format->row_count(f->df->impl);
+    int rc = 0;
+    memset(src, 0, sizeof(*src));
+    if (n < 2 || rows < 2 * FILE_SECTION_MIN_ROWS)
+        return 0;
+    count = (size_t)(rows / FILE_SECTION_MIN_ROWS);
+    if (count > 2 * n)
+        count = 2 * n;
+    if ((ss = pm_calloc(1, sizeof(*ss))) == NULL)
+        return pm_nomem(err);
+    pm_options_init(&ss->settings);
+    ss->rows = rows;
+    ss->per = (rows + (int64_t)count - 1) / (int64_t)count;
+    ss->batch_rows = batch_rows;
+    if ((ss->path = pm_strdup(f->path)) == NULL ||
+        (ss->read_type = pm_type_clone(read_type)) == NULL ||
+        pm_options_copy(&ss->settings, &f->settings) != 0) {
+        rc = pm_nomem(err);
+        goto done;
+    }
+    PM_TRY(pm_parallel_source_open(&ss->inner, ss->read_type, count, section_open, ss,
+                                   (unsigned int)n, err));
+    if (ss->inner.ctx == NULL) /* no pool after all: one thread */
+        goto done;
+    src->next = sections_next;
+    src->release = sections_release;
+    src->ctx = ss;
+    src->type = ss->read_type;
+    ss = NULL;
+done:
+    sections_free(ss);
+    return rc;
+}
+
 PAIMON_API int paimon_file_cursor(paimon_cursor **out, paimon_file *f,
                                   const paimon_file_read_options *options, paimon_error *err)
 {
@@ -201,6 +329,13 @@ PAIMON_API int paimon_file_cursor(paimon_cursor **out, paimon_file *f,
     PM_TRY(pm_fs_for_path(&fs->fs, f->path, &f->settings, false, err));
     PM_TRY(pm_data_file_open(&fs->df, fs->fs, pm_fs_local_path(f->path), err));
     PM_TRY(select_columns(fs->df->format->type(fs->df->impl), &o, f->path, &fs->read_type, err));
+    if (o.row_ranges == NULL) {
+        PM_TRY(open_sections(&src, f, fs->read_type, o.batch_rows, o.threads, err));
+        if (src.ctx != NULL) {
+            file_release(fs);
+            return pm_cursor_new(out, &src, -1, err);
+        }
+    }
     memset(&ro, 0, sizeof(ro));
     ro.read_type = fs->read_type;
     ro.batch_rows = o.batch_rows;

@@ -45,7 +45,10 @@ static const size_t SCAN_SIZES[] = {
     offsetof(paimon_scan_options, threads),      /* 3: option_keys, values, count */
     sizeof(paimon_scan_options),                 /* 4: threads */
 };
-static const size_t FILE_READ_SIZES[] = {sizeof(paimon_file_read_options)};
+static const size_t FILE_READ_SIZES[] = {
+    offsetof(paimon_file_read_options, threads), /* 1 */
+    sizeof(paimon_file_read_options),            /* 2: threads */
+};
 static const size_t CHANGES_SIZES[] = {
     offsetof(paimon_changes_options, threads), /* 1 */
     sizeof(paimon_changes_options),            /* 2: threads */
@@ -57,7 +60,8 @@ static const size_t COMMIT_SIZES[] = {
 };
 static const size_t COMPACT_SIZES[] = {
     offsetof(paimon_compact_options, maintain_err), /* 1 */
-    sizeof(paimon_compact_options),                 /* 2: maintain_err */
+    offsetof(paimon_compact_options, threads),      /* 2: maintain_err */
+    sizeof(paimon_compact_options),                 /* 3: threads */
 };
 static const size_t WRITER_SIZES[] = {
     offsetof(paimon_writer_options, threads), /* 1 */

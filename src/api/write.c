@@ -187,6 +187,7 @@ PAIMON_API int paimon_table_compact(paimon_table *table, const paimon_compact_op
     o.partition_count = given.partition_count;
     o.commit_user = given.commit_user != NULL ? given.commit_user : user;
     pm_table_begin(table);
+    o.threads = given.threads;
     rc = pm_table_compact(table->fs, table->path, &o, &id, NULL, NULL, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;

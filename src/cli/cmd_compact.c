@@ -1,10 +1,11 @@
 /*
- * paimon compact TABLE [--full] [--partition k=v[,k=v..]]
+ * paimon compact TABLE [--full] [--partition k=v[,k=v..]] [--threads N]
  *
  * The dedicated compaction job (DESIGN.md): every bucket of the table (or of the partitions
  * named) is compacted as Java's universal strategy picks, or wholly into the highest level
  * with --full, and the result committed as one COMPACT snapshot.  Nothing to compact: no
- * snapshot, and the command says so.
+ * snapshot, and the command says so.  --threads N compacts N buckets at once
+ * (paimon_compact_options.threads); the snapshot is the same for any N.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +15,21 @@
 #include "paimon/write.h"
 
 static const char USAGE[] =
-    "usage: paimon compact TABLE [--full] [--partition k=v[,k=v..]]\n"
+    "usage: paimon compact TABLE [--full] [--partition k=v[,k=v..]] [--threads N]\n"
     "\n"
     "Compacts the buckets of a primary-key table and commits one COMPACT snapshot.\n"
     "--full       merges every bucket's files into the highest level (else: what universal\n"
     "             compaction picks, as Java's writers would)\n"
     "--partition  only the partitions matching every k=v (repeatable); v is written as in\n"
     "             rows (dt=2026-04-19), __DEFAULT_PARTITION__ for null\n"
+    "--threads    buckets compacted at once (default: the processors online); the\n"
+    "             snapshot holds the same files and rows for any N\n"
     "Nothing to compact: no snapshot is made.\n";
 
 static const cli_option OPTIONS[] = {
     {"full", false, false},
     {"partition", true, true},
+    {"threads", true, false},
     {NULL, false, false},
 };
 
@@ -61,6 +65,11 @@ int cli_cmd_compact(int argc, char **argv)
             p = comma != NULL ? comma + 1 : NULL;
         }
     }
+    if (cli_get(&a, "threads") != NULL &&
+        (exit_code = cli_parse_threads("compact", cli_get(&a, "threads"), &o.threads)) !=
+            CLI_EXIT_OK)
+        goto done;
+    exit_code = CLI_EXIT_FAILED;
     o.full = cli_has(&a, "full");
     o.partition = nitems > 0 ? items : NULL;
     o.partition_count = nitems;

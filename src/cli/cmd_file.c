@@ -1,5 +1,5 @@
 /*
- * `paimon file cat FILE [--select c,..] [--format jsonl|csv|table|none]` and
+ * `paimon file cat FILE [--select c,..] [--format jsonl|csv|table|none] [--threads N]` and
  * `paimon file meta FILE`: the rows and the layout of one data file (include/paimon/file.h).
  *
  * The rows are read through the file's cursor and printed as `cat` prints them (output.c):
@@ -8,6 +8,9 @@
  *   csv    RFC 4180 with a header; NULL is an empty unquoted field, "" the empty string
  *   table  an aligned table, a null shown as NULL (strings that could pass for it quoted)
  *   none   decode every selected column (the cursor's Arrow stream), print the row count
+ *
+ * --threads N reads sections of a large file at once (paimon_file_read_options.threads);
+ * the output is the same for any N.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +21,15 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: paimon file cat FILE [--select c[,c..]] [--format jsonl|csv|table|none]\n"
+                 "                     [--threads N]\n"
                  "       paimon file meta FILE\n\n"
                  "cat prints the rows of one data file (Parquet, ORC or Avro) in the canonical\n"
                  "form, as `paimon cat` prints a table's: --format jsonl (default), csv (a null\n"
                  "is an empty field, the empty string \"\"), table (a null is NULL; a string\n"
                  "that could pass for it is shown in double quotes), none (decode, print the\n"
-                 "row count); meta prints its schema and layout (row groups, stripes, blocks).\n");
+                 "row count); meta prints its schema and layout (row groups, stripes, blocks).\n"
+                 "--threads N: sections of the file read at once (default: the processors\n"
+                 "online); the output does not depend on it.\n");
     fputs(CLI_STORAGE_USAGE, out);
 }
 
@@ -105,8 +111,10 @@ static int meta(const char *path)
 
 int cli_cmd_file(int argc, char **argv)
 {
-    static const cli_option opts[] = {
-        {"select", true, false}, {"format", true, false}, {NULL, false, false}};
+    static const cli_option opts[] = {{"select", true, false},
+                                      {"format", true, false},
+                                      {"threads", true, false},
+                                      {NULL, false, false}};
     cli_args args;
     const char *sub;
     cli_select select = {NULL, NULL, 0};
@@ -130,8 +138,9 @@ int cli_cmd_file(int argc, char **argv)
     if (args.positional_count != 1)
         return cli_usage_error("file", "%s needs exactly one FILE", sub);
     if (strcmp(sub, "meta") == 0) {
-        if (cli_get(&args, "format") != NULL || cli_get(&args, "select") != NULL)
-            return cli_usage_error("file", "meta takes no --format or --select");
+        if (cli_get(&args, "format") != NULL || cli_get(&args, "select") != NULL ||
+            cli_get(&args, "threads") != NULL)
+            return cli_usage_error("file", "meta takes no --format, --select or --threads");
         return meta(args.positional[0]);
     }
     if (cli_get(&args, "format") != NULL &&
@@ -139,6 +148,9 @@ int cli_cmd_file(int argc, char **argv)
                                CLI_FORMATS(CLI_FORMAT_JSONL) | CLI_FORMATS(CLI_FORMAT_CSV) |
                                    CLI_FORMATS(CLI_FORMAT_TABLE) | CLI_FORMATS(CLI_FORMAT_NONE),
                                &format)) != CLI_EXIT_OK)
+        return rc;
+    if (cli_get(&args, "threads") != NULL &&
+        (rc = cli_parse_threads("file", cli_get(&args, "threads"), &o.threads)) != CLI_EXIT_OK)
         return rc;
     if (cli_get(&args, "select") != NULL) {
         if ((rc = cli_select_parse("file", cli_get(&args, "select"), &select)) != CLI_EXIT_OK)

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -52,7 +53,16 @@ static _Thread_local const frame *running;
 
 size_t pm_pool_default_threads(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("PAIMON_THREADS");
+    long n;
+    if (env != NULL && env[0] != '\0') {
+        char *end;
+        errno = 0;
+        n = strtol(env, &end, 10);
+        if (errno == 0 && *end == '\0' && n >= 1 && n <= PM_POOL_MAX_THREADS)
+            return (size_t)n;
+    }
+    n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         return 1;
     return n > PM_POOL_MAX_THREADS ? PM_POOL_MAX_THREADS : (size_t)n;
@@ -194,20 +204,34 @@ void pm_pool_free(pm_pool *pool)
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static pm_pool *shared;
-static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static pm_pool *forsaken; /* a child's copy of its parent's pool: never used, kept reachable */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
-/* A child of fork() has none of the pool's workers, and its locks and condition variables
- * may have been copied mid-use: the child forgets the pool (without touching it) and makes
- * its own on first use. */
-static void forget_in_child(void)
+/* fork(2) copies the calling thread only: in the child the shared pool has no workers, and
+ * its mutex and condition variables may hold the state of threads that do not exist there
+ * (signalling one can block for ever).  So the parent holds shared_lock across the fork,
+ * and the child forgets the pool and makes its own on first use. */
+static void atfork_prepare(void)
 {
-    shared = NULL;
-    pthread_mutex_init(&shared_lock, NULL);
+    pthread_mutex_lock(&shared_lock);
 }
 
-static void register_fork_handler(void)
+static void atfork_parent(void)
 {
-    PM_IGNORE(pthread_atfork(NULL, NULL, forget_in_child));
+    pthread_mutex_unlock(&shared_lock);
+}
+
+static void atfork_child(void)
+{
+    pthread_mutex_init(&shared_lock, NULL);
+    if (shared != NULL)
+        forsaken = shared;
+    shared = NULL;
+}
+
+static void register_atfork(void)
+{
+    PM_IGNORE(pthread_atfork(atfork_prepare, atfork_parent, atfork_child));
 }
 
 pm_pool *pm_pool_shared(size_t threads)
@@ -217,7 +241,7 @@ pm_pool *pm_pool_shared(size_t threads)
         threads = pm_pool_default_threads();
     if (threads <= 1)
         return NULL;
-    pthread_once(&fork_once, register_fork_handler);
+    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&shared_lock);
     if (shared == NULL)
         PM_IGNORE(pm_pool_new(&shared, threads, NULL)); /* NULL: tasks run at submission */

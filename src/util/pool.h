@@ -47,7 +47,10 @@ typedef int (*pm_task_fn)(void *arg, paimon_error *err);
 /* The most workers a pool has; --threads above it is an error of the caller. */
 #define PM_POOL_MAX_THREADS 256
 
-/* The default thread count: the processors online (sysconf), at least 1. */
+/* The default thread count, where every `threads` of 0 (the options' and --threads'
+ * default) is decided: the environment variable PAIMON_THREADS when it is a whole number
+ * from 1 to PM_POOL_MAX_THREADS (the test suite re-runs the table tests with 1 and 4; any
+ * other value is ignored), else the processors online (sysconf), at least 1. */
 size_t pm_pool_default_threads(void);
 
 /* A pool of `threads` workers (1 to PM_POOL_MAX_THREADS).  Caller owns `*out`; release with
@@ -70,8 +73,8 @@ void pm_pool_free(pm_pool *pool);
  * first use and grown as callers ask; NULL when `threads` is 1 (the caller's thread does
  * the work: the one-thread path runs no pool at all) or when no worker could be started (a
  * NULL pool runs tasks at submission, so callers need no second path).  Lives until the
- * process exits; a child of fork() does not inherit it (it has none of its workers) and
- * gets a pool of its own.  Borrowed. */
+ * process exits.  Borrowed.  A child process made by fork(2) starts a pool of its own on
+ * first use (its copy of the parent's has no workers, and is never touched). */
 pm_pool *pm_pool_shared(size_t threads);
 
 /* A set of tasks to wait for.  Caller-allocated; its fields are private. */

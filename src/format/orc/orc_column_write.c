@@ -332,8 +332,9 @@ static void check_dictionary(pm_orc_colwriter *cw)
     cw->dict_checked = true;
 }
 
-static _Thread_local const pm_orc_colwriter
-    *sort_ctx; /* per thread: files are written on several */
+/* qsort's comparator has no context argument: the column being sorted, per thread (files
+ * of different buckets are written on different threads at once). */
+static _Thread_local const pm_orc_colwriter *sort_ctx;
 
 static int cmp_ids(const void *a, const void *b)
 {

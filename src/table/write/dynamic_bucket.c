@@ -202,7 +202,8 @@ static bool in_total(const part_index *p, int32_t bucket)
     return p->total_set != NULL && ((p->total_set[bucket / 8] >> (bucket % 8)) & 1);
 }
 
-/* the partition cmp_order sorts (per thread: writers of one table may run on several) */
+/* qsort's comparator has no context argument: the index being sorted, per thread (writers
+ * of different tables run on different threads at once; TSan saw them race on a global). */
 static _Thread_local const part_index *cmp_part;
 
 static int cmp_order(const void *x, const void *y)

@@ -3,9 +3,13 @@
  * failure even when later tasks fail first; nested waits finish on a one-worker pool (the
  * waiter runs its own queued tasks); a task waiting for its own group is refused instead of
  * hanging; shutdown runs what is queued; a NULL pool runs tasks at submission. */
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "testlib.h"
 
@@ -254,6 +258,82 @@ static void test_sizes_and_shared_pool(void **state)
     check_squares(pool);
 }
 
+/* PAIMON_THREADS decides the default count (the suite re-runs with 1 and 4); a value that
+ * is not a count from 1 to PM_POOL_MAX_THREADS is ignored. */
+static void test_default_threads_from_environment(void **state)
+{
+    const char *saved = getenv("PAIMON_THREADS");
+    char *copy = saved != NULL ? strdup(saved) : NULL;
+    size_t online;
+    (void)state;
+    unsetenv("PAIMON_THREADS");
+    online = pm_pool_default_threads();
+    assert_true(online >= 1);
+    setenv("PAIMON_THREADS", "3", 1);
+    assert_int_equal(pm_pool_default_threads(), 3);
+    setenv("PAIMON_THREADS", "1", 1);
+    assert_int_equal(pm_pool_default_threads(), 1);
+    assert_null(pm_pool_shared(0)); /* 1: no pool, the caller's thread */
+    setenv("PAIMON_THREADS", "256", 1);
+    assert_int_equal(pm_pool_default_threads(), 256);
+    const char *ignored[] = {"0", "257", "-2", "4x", "x", ""};
+    for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++) {
+        setenv("PAIMON_THREADS", ignored[i], 1);
+        assert_int_equal(pm_pool_default_threads(), online);
+    }
+    if (copy != NULL)
+        setenv("PAIMON_THREADS", copy, 1);
+    else
+        unsetenv("PAIMON_THREADS");
+    free(copy);
+}
+
+/* A child made by fork(2) after the shared pool ran tasks uses a pool of its own: its copy
+ * of the parent's has no workers, and signalling its condition variables could block for
+ * ever (a compaction fault loop hung there).  The child gives up after 20 s (alarm). */
+static void test_fork_child_gets_own_pool(void **state)
+{
+    pm_pool *pool = pm_pool_shared(4);
+    pid_t pid;
+    int status = 0;
+    (void)state;
+    assert_non_null(pool);
+    check_squares(pool); /* workers have waited on the pool's condition variables */
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        enum { N = 64 };
+        square_work w[N];
+        atomic_int ran = 0;
+        pm_group g;
+        pm_pool *mine;
+        alarm(20);
+        mine = pm_pool_shared(4);
+        if (mine == NULL || mine == pool)
+            _exit(2);
+        pm_group_init(&g, mine);
+        for (size_t i = 0; i < N; i++) {
+            w[i].in = i;
+            w[i].ran = &ran;
+            if (pm_group_submit(&g, square, &w[i], NULL) != 0)
+                _exit(3);
+        }
+        if (pm_group_wait(&g, NULL) != 0 || atomic_load(&ran) != N)
+            _exit(4);
+        pm_group_destroy(&g);
+        for (size_t i = 0; i < N; i++)
+            if (w[i].out != i * i)
+                _exit(5);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (WIFSIGNALED(status))
+        fail_msg("the child was killed by signal %d (it hung)", WTERMSIG(status));
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    check_squares(pool); /* the parent's pool still works */
+}
+
 static void test_submit_out_of_memory(void **state)
 {
     pm_pool *pool = NULL;
@@ -285,6 +365,8 @@ int main(void)
         cmocka_unit_test(test_shutdown_runs_queued_tasks),
         cmocka_unit_test(test_sizes_and_shared_pool),
         cmocka_unit_test(test_submit_out_of_memory),
+        cmocka_unit_test(test_default_threads_from_environment),
+        cmocka_unit_test(test_fork_child_gets_own_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Compaction throughput against the thread count (issue 15): `paimon compact TABLE --full`
+# with --threads 1 and --threads 2, alternating, in the same run, each on a fresh copy of a
+# 4-bucket primary-key table of ROWS rows.
+#   sh bench/compact_threads.sh [ROWS] [RUNS] [CPUS]     (defaults 4000000 5 0,1)
+#
+# The table: `k BIGINT, v1 BIGINT, v2 DOUBLE, v3 STRING`, primary key k, bucket = 4,
+# write-only (nothing compacts while writing), written by the release build's
+# `paimon write --format csv --commit-every ROWS/4` from rows made by awk (keys 0..ROWS-1 in
+# a scrambled order): four level-0 runs per bucket that the full compaction merges into
+# one.  Every run compacts a copy made before it (cp -r, not timed).  The runs are pinned
+# to CPUS with taskset (both cores of this machine by default: one thread against two is
+# the point).  Each figure is the median of RUNS runs: wall clock, CPU time (user +
+# system), peak RSS (GNU time); MB/s is the bytes of the data files compacted (the input)
+# per wall second, MB/s per core the same per CPU second; speedup = wall(threads 1) /
+# wall(threads N).
+set -eu
+cd "$(dirname "$0")/.."
+rows=${1:-4000000}
+runs=${2:-5}
+cpus=${3:-0,1}
+dir=${BENCH_DIR:-build/release/bench-compact-threads}
+paimon=build/release/paimon
+if [ ! -x "$paimon" ]; then
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j2 --target paimon_cli >/dev/null
+fi
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+if [ ! -f "$dir/rows-$rows" ]; then
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  awk -v n="$rows" 'BEGIN {
+      print "k,v1,v2,v3"
+      for (i = 0; i < n; i++) {
+        k = (i * 7919) % n   # a permutation of 0..n-1 when n is not a multiple of 7919
+        printf "%d,%d,%.3f,name-%d\n", k, k * 31 % 1000003, k / 7, k % 100000
+      }
+    }' > "$dir/rows.csv"
+  "$paimon" create "$dir/t" --schema 'k BIGINT, v1 BIGINT, v2 DOUBLE, v3 STRING' \
+    --primary-key k --option bucket=4 --option write-only=true >/dev/null
+  "$paimon" write "$dir/t" --format csv --input "$dir/rows.csv" \
+    --commit-every $((rows / 4)) >/dev/null
+  rm -f "$dir/rows.csv"
+  touch "$dir/rows-$rows"
+fi
+bytes=$(find "$dir/t" -name 'data-*' -exec cat {} + | wc -c)
+echo "$rows rows, $(find "$dir/t" -name 'data-*' | wc -l) data files, $bytes bytes to" \
+  "compact; $(nproc) processors online; pinned to CPUs $cpus;" \
+  "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+: > "$dir/t.1"; : > "$dir/t.2"
+i=0
+while [ "$i" -lt "$runs" ]; do
+  i=$((i + 1))
+  for n in 1 2; do
+    rm -rf "$dir/c"
+    cp -r "$dir/t" "$dir/c"
+    taskset -c "$cpus" /usr/bin/time -f '%e %U %S %M' -o "$dir/t.one" \
+      "$paimon" compact "$dir/c" --full --threads "$n" > /dev/null
+    awk '{printf "%.3f %.3f %d\n", $1, $2 + $3, $4}' "$dir/t.one" >> "$dir/t.$n"
+  done
+  echo "run $i (wall s, CPU s, peak KB): threads 1 $(tail -1 "$dir/t.1"), threads 2 $(tail -1 "$dir/t.2")"
+done
+echo "after: $("$paimon" inspect "$dir/c" files --format jsonl | wc -l) live data files;" \
+  "rows $("$paimon" cat "$dir/c" --format none) (before: $("$paimon" cat "$dir/t" --format none))"
+rm -rf "$dir/c"
+col() { awk -v c="$1" '{print $c}' "$2" | median; }
+w1=$(col 1 "$dir/t.1")
+echo
+printf '%-30s %8s %8s %9s %14s %10s %9s\n' "median of $runs runs" "wall s" "CPU s" "MB/s" \
+  "MB/s per core" "peak MB" "speedup"
+for n in 1 2; do
+  w=$(col 1 "$dir/t.$n"); c=$(col 2 "$dir/t.$n"); m=$(col 3 "$dir/t.$n")
+  printf '%-30s %8s %8s %9.1f %14.1f %10.0f %9.2f\n' "compact --full --threads $n" "$w" "$c" \
+    "$(echo "$bytes $w" | awk '{print $1 / 1e6 / $2}')" \
+    "$(echo "$bytes $c" | awk '{print $1 / 1e6 / $2}')" \
+    "$(echo "$m" | awk '{print $1 / 1024}')" "$(echo "$w1 $w" | awk '{print $1 / $2}')"
+done
