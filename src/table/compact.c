@@ -159,7 +159,7 @@ PM_MUST_CHECK static int compact_one(compact_worker *k, bucket_job *j, paimon_er
         return rc;
     /* keep: the files stay the writer's too, so that freeing it removes them unless the
      * commit took them (pm_table_write_release_pending) */
-    return pm_bucket_writer_prepare(bw, &j->m, true, err);
+    return pm_bucket_writer_prepare(bw, &j->m, true, true, err);
 }
 
 /* A task of the pool: takes buckets in order until none is left or one failed. */
