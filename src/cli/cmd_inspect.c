@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "html.h"
 
 static const char USAGE[] =
     "usage: paimon inspect TABLE [VIEW] [--snapshot N] [--format table|jsonl]\n"
@@ -444,9 +445,16 @@ int cli_cmd_inspect(int argc, char **argv)
             return cli_usage_error("inspect", "--snapshot must be a positive id");
     }
 
+    if (cli_get(&a, "html") != NULL && a.positional_count == 2)
+        return cli_usage_error("inspect", "--html draws the whole table: give no view");
+    if (cli_get(&a, "html") != NULL && cli_get(&a, "html")[0] == '\0')
+        return cli_usage_error("inspect", "--html wants a file name or -");
+
     if ((rc = paimon_table_open(&t, a.positional[0], &err)) != 0)
         return cli_fail(&err, false);
-    if (strcmp(view, "snapshots") == 0)
+    if (cli_get(&a, "html") != NULL)
+        rc = html_report_write(t, cli_get(&a, "html"), &err);
+    else if (strcmp(view, "snapshots") == 0)
         rc = view_snapshots(t, jsonl, &err);
     else if (strcmp(view, "schemas") == 0)
         rc = view_schemas(t, jsonl, &err);
