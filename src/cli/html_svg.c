@@ -31,8 +31,10 @@
 #define RUN_GAP    1.0
 #define MAX_LEVELS 64
 
-static const char *const LEVEL_FILL[] = {"#4878d0", "#6acc64", "#d5bb67", "#82c6e2",
-                                         "#956cb4", "#ee854a", "#8c613c", "#dc7ec0"};
+/* levels from cool (fresh, level 0) to warm (old, compacted): a palette of its own, apart
+ * from the commit kinds of the timeline */
+static const char *const LEVEL_FILL[] = {"#3b7dd8", "#3f9fa8", "#4fb07a", "#8db85a",
+                                         "#c7b948", "#d99a3e", "#cf6f45", "#b04f5a"};
 
 void html_svg_defs(FILE *out)
 {

@@ -10,7 +10,8 @@
  *                     warning    ... more than num-sorted-run.compaction-trigger
  *   small-files       warning    a partition holds at least compaction.min.file-num small
  *                                files (below 7/10 of target-file-size) per bucket
- *   deletion-vectors  warning    deletion vectors mark at least half of a bucket's rows
+ *   deletion-vectors  warning    deletion vectors mark at least a third of the rows a read
+ *                                of the bucket decodes
  *   consumer-pinning  warning    a consumer reads a snapshot that retention would expire
  *   expire-pending    warning    snapshots beyond retention are still there
  *
@@ -139,13 +140,13 @@ static void bucket_items(builder *bd, const paimon_health_limits *h, const paimo
                 b->sorted_runs, stop ? h->stop_trigger : h->compaction_trigger, msg, "compact",
                 true, "");
         }
-        if (b->deleted_rows > 0 && b->deleted_rows * 2 >= b->row_count) {
+        if (b->deleted_rows > 0 && b->deleted_rows * 3 >= b->row_count) {
             snprintf(msg, sizeof(msg),
                      "%s: deletion vectors mark %lld of its %lld rows deleted; reads still "
                      "decode them",
                      at, (long long)b->deleted_rows, (long long)b->row_count);
             add(bd, "deletion-vectors", "warning", b->partition, b->bucket, NULL, b->deleted_rows,
-                b->row_count / 2, msg, "compact", true, " --full");
+                (b->row_count + 2) / 3, msg, "compact", true, " --full");
         }
     }
 }
