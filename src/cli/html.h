@@ -28,7 +28,7 @@
 typedef struct html_facts {
     paimon_table *table;
     paimon_health_limits limits;
-    paimon_list *snapshots, *commits, *schemas, *options, *files, *buckets, *dvs, *tags, *health;
+    paimon_list *commits, *schemas, *options, *files, *buckets, *dvs, *tags, *health;
     paimon_consumer_info *consumers;
     size_t consumer_count;
     struct html_dv *dv_index; /* sorted by data file name */

@@ -86,7 +86,6 @@ int64_t html_dv_rows(const html_facts *f, const char *name)
 
 static void facts_free(html_facts *f)
 {
-    paimon_list_free(f->snapshots);
     paimon_list_free(f->commits);
     paimon_list_free(f->schemas);
     paimon_list_free(f->options);
@@ -105,7 +104,6 @@ static int facts_gather(html_facts *f, paimon_table *t, paimon_error *err)
     memset(f, 0, sizeof(*f));
     f->table = t;
     if ((rc = paimon_table_health_limits(t, &f->limits, err)) != 0 ||
-        (rc = paimon_table_snapshots(t, &f->snapshots, err)) != 0 ||
         (rc = paimon_table_commits(t, &f->commits, err)) != 0 ||
         (rc = paimon_table_schemas(t, &f->schemas, err)) != 0 ||
         (rc = paimon_table_options(t, PAIMON_LATEST_SNAPSHOT, &f->options, err)) != 0 ||
