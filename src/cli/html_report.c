@@ -31,7 +31,7 @@ static const char CSS[] =
     "border-left:5px solid #d5bb67;background:#fbf8ee}ul.health li.critical{border-color:#c03030;"
     "background:#fbeeee}.ok{color:#2a7a2a}"
     "figure{margin:6px 0 10px}figcaption{font-size:12px;color:#444}"
-    "svg text{font:11px sans-serif;fill:#444}.lane{stroke:#eee}.run{fill:none;stroke:#333;"
+    "svg text{font:10px sans-serif;fill:#444}.lane{stroke:#eee}.run{fill:none;stroke:#333;"
     "stroke-width:1;stroke-dasharray:3 2}rect.file{stroke:#fff;stroke-width:.5}"
     "rect.band{opacity:.75}.bandlabel{fill:#000}.axis{stroke:#999}.deleted{fill:#d65f5f}"
     ".expirable{fill:#eee}.tag{fill:#2a7a2a}.consumer{fill:#c03030}.limit{stroke:#b8860b;"

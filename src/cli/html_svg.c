@@ -24,8 +24,8 @@
 
 #define WIDTH      900.0
 #define LABEL_W    44.0
-#define ROW_H      22.0
-#define BOX_H      16.0
+#define ROW_H      15.0
+#define BOX_H      11.0
 #define MIN_BOX_W  1.5
 #define L0_GAP     3.0
 #define RUN_GAP    1.0
@@ -135,7 +135,7 @@ static void draw_bucket(FILE *out, const html_facts *f, const paimon_bucket_info
     for (int32_t l = 0; l < nlevels; l++) {
         double y = 3 + ROW_H * l, x = LABEL_W;
         bool band = lv[l].count > HTML_BAND_FILES || (band_all && lv[l].count > 1);
-        fprintf(out, "<text class=\"lvl\" x=\"4\" y=\"%.1f\">L%d</text>", y + BOX_H - 3, l);
+        fprintf(out, "<text class=\"lvl\" x=\"4\" y=\"%.1f\">L%d</text>", y + BOX_H - 1, l);
         fprintf(out, "<line class=\"lane\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\"/>\n",
                 LABEL_W, y + BOX_H / 2, WIDTH - 4, y + BOX_H / 2);
         if (lv[l].count == 0)
@@ -149,7 +149,7 @@ static void draw_bucket(FILE *out, const html_facts *f, const paimon_bucket_info
                     "files at level %d (drawn as one band), %" PRId64 " rows, %s</title></rect>"
                     "<text class=\"bandlabel\" x=\"%.1f\" y=\"%.1f\">%zu files</text>\n",
                     b->bucket, l, lv[l].count, x, y, w < 24 ? 24 : w, BOX_H, level_fill(l),
-                    lv[l].count, l, lv[l].rows, size, x + 3, y + BOX_H - 4, lv[l].count);
+                    lv[l].count, l, lv[l].rows, size, x + 3, y + BOX_H - 1.5, lv[l].count);
             continue;
         }
         if (l > 0 && f->limits.primary_key) {
@@ -456,8 +456,9 @@ void html_svg_sizes(FILE *out, const html_facts *f)
                 xs, xs, base, xs - 2, base + 28, a);
         fprintf(out,
                 "<line class=\"target\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.0f\"/>"
-                "<text class=\"lvl\" x=\"%.1f\" y=\"%.0f\">target-file-size %s</text>\n",
-                xt, xt, base, xt + 2, 20.0, b);
+                "<text class=\"lvl\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">target-file-size %s"
+                "</text>\n",
+                xt, xt, base, xt - 3, 20.0, b);
     }
     fputs("</svg>\n", out);
 }

@@ -184,7 +184,7 @@ def report(name, table, shots=True):
           % (name, len(runs), sorted(set(runs.values()))[:8]))
     if shots:
         png = os.path.join(WORK, name + ".png")
-        chromium("file://" + html, "--screenshot=" + png, "--window-size=1000,1700")
+        chromium("file://" + html, "--screenshot=" + png, "--window-size=1000,2200")
         colours, share = png_pixels(png)
         check(colours >= 20 and share >= 0.03,
               "%s: the screenshot is not blank (%d colours, %.0f%% non-white)"
