@@ -35,6 +35,12 @@ def run(args, tty, stdin=None):
     return p.returncode, out.decode(), err.decode(errors="replace")
 
 
+def last(pattern, text):
+    """The last match of `pattern` in `text` (the line is redrawn: the last draw is final)."""
+    found = list(re.finditer(pattern, text))
+    return found[-1] if found else None
+
+
 def check(cond, what):
     if not cond:
         print("FAIL:", what)
@@ -51,7 +57,7 @@ with tempfile.TemporaryDirectory() as d:
     # write, on a terminal: "write: N files, R rows, ... written"
     rc, out, err = run(["write", t, "--commit-every", "500"], True, rows)
     check(rc == 0 and "wrote 2000 rows" in out, "write on a pty succeeds")
-    m = re.search(r"write: (\d+) files?, (\d+) rows, [0-9.]+ \w+ written", err)
+    m = last(r"write: (\d+) files?, (\d+) rows, [0-9.]+ \w+ written", err)
     check(m is not None, "write on a pty prints a progress line: %r" % err)
     check(int(m.group(2)) == 2000 and int(m.group(1)) == 4,
           "the write's line counts its 4 files and 2000 rows: %r" % err)
@@ -61,7 +67,7 @@ with tempfile.TemporaryDirectory() as d:
     # compact on a terminal: the compaction's files and rows
     rc, out, err = run(["compact", t, "--full"], True)
     check(rc == 0 and "COMPACT" in out, "compact on a pty succeeds")
-    m = re.search(r"compact: (\d+) files?, (\d+) rows, [0-9.]+ \w+ written, [0-9.]+ \w+/s, "
+    m = last(r"compact: (\d+) files?, (\d+) rows, [0-9.]+ \w+ written, [0-9.]+ \w+/s, "
                   r"[0-9.]+ s", err)
     check(m is not None, "compact on a pty prints a progress line: %r" % err)
     check(int(m.group(2)) == 2000, "the compaction rewrote 2000 rows: %r" % err)
