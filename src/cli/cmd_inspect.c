@@ -15,6 +15,7 @@
 
 static const char USAGE[] =
     "usage: paimon inspect TABLE [VIEW] [--snapshot N] [--format table|jsonl]\n"
+    "       paimon inspect TABLE --html FILE|-\n"
     "\n"
     "VIEW is one of:\n"
     "  summary    (default) the latest schema, snapshot and file counts\n"
@@ -447,6 +448,8 @@ int cli_cmd_inspect(int argc, char **argv)
 
     if (cli_get(&a, "html") != NULL && a.positional_count == 2)
         return cli_usage_error("inspect", "--html draws the whole table: give no view");
+    if (cli_get(&a, "html") != NULL && cli_get(&a, "snapshot") != NULL)
+        return cli_usage_error("inspect", "--html reports the latest snapshot: drop --snapshot");
     if (cli_get(&a, "html") != NULL && cli_get(&a, "html")[0] == '\0')
         return cli_usage_error("inspect", "--html wants a file name or -");
 
