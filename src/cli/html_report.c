@@ -5,6 +5,7 @@
  * file sizes against target-file-size, the schema history and the options that differ from
  * Java's defaults.  The page carries its CSS and SVG inline and no script.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -362,6 +363,24 @@ static void section_schemas(FILE *out, const html_facts *f)
     fputs("</table></section>\n", out);
 }
 
+/* Option texts equal as Java reads them: case and spaces aside ("128MB" is "128 mb", TRUE
+ * is true). */
+static bool same_option_text(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ')
+            a++;
+        while (*b == ' ')
+            b++;
+        if (*a == '\0' || *b == '\0')
+            return *a == *b;
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+        a++;
+        b++;
+    }
+}
+
 static void section_options(FILE *out, const html_facts *f)
 {
     size_t shown = 0;
@@ -372,7 +391,7 @@ static void section_options(FILE *out, const html_facts *f)
         const paimon_option_info *o = paimon_list_option(f->options, i);
         bool known = false;
         const char *dflt = paimon_option_java_default(o->key, &known);
-        if (dflt != NULL && strcmp(dflt, o->value) == 0)
+        if (dflt != NULL && same_option_text(dflt, o->value))
             continue;
         shown++;
         fputs("<tr><td>", out);

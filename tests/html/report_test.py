@@ -257,7 +257,8 @@ try:
         # a partitioned table with tags and a consumer
         t = os.path.join(WORK, "partitioned")
         paimon("create", t, "--schema", "dt STRING NOT NULL, id BIGINT NOT NULL, v STRING",
-               "--primary-key", "dt,id", "--partition-by", "dt", "--option", "bucket=2")
+               "--primary-key", "dt,id", "--partition-by", "dt", "--option", "bucket=2",
+               "--option", "num-sorted-run.compaction-trigger=5")
         for k in range(6):
             paimon("write", t, stdin="".join('{"dt":"2026-0%d","id":%d,"v":"p"}\n'
                                              % (1 + (i + k) % 3, i) for i in range(40)).encode())
@@ -266,6 +267,12 @@ try:
         subprocess.run([PAIMON, "tail", t, "--follow", "--consumer", "etl", "--from", "snapshot:2",
                         "--max-snapshots", "1"], capture_output=True, timeout=60)
         dom, _ = report("partitioned", t)
+        page = open(os.path.join(WORK, "partitioned.html")).read()
+        opts = page[page.index('id="options"'):]
+        check("<td>bucket</td><td>2</td><td>-1</td>" in opts,
+              "partitioned: bucket 2 is listed against Java's default -1")
+        check("num-sorted-run.compaction-trigger" not in opts,
+              "partitioned: an option set to Java's default is not listed")
         check(dom.tags == 2 and dom.consumers == 1,
               "partitioned: 2 tags and 1 consumer marked (%d, %d)" % (dom.tags, dom.consumers))
         check(len({k[0] for k in dom.files}) == 3, "partitioned: three partitions drawn")
