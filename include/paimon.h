@@ -49,5 +49,6 @@
 #include "paimon/consumer.h"
 #include "paimon/partition_expire.h"
 #include "paimon/expire.h"
+#include "paimon/progress.h"
 
 #endif /* PAIMON_H */

@@ -147,6 +147,111 @@ PAIMON_API int paimon_table_files(paimon_table *table, int64_t snapshot_id, paim
                                   paimon_error *err);
 PAIMON_API const paimon_file_info *paimon_list_file(const paimon_list *list, size_t i);
 
+/* ---- the shape of a table: buckets, commits, deletion vectors, health -------------------
+ *
+ * What `paimon inspect TABLE health` and `--html` show, as data (issue 18).  Added in the
+ * library version that has PAIMON_HAS_TABLE_HEALTH; the structs are only ever read through
+ * the list accessors, so later versions may append fields. */
+#define PAIMON_HAS_TABLE_HEALTH 1
+
+/* The limits the health checks compare with: the table's options, or Java 1.4.2's
+ * defaults where the options leave them unset. */
+typedef struct paimon_health_limits {
+    bool primary_key;           /* a primary-key table (its buckets merge sorted runs) */
+    int64_t target_file_size;   /* target-file-size (Java: 128 MB with a key, else 256 MB) */
+    int64_t small_file_size;    /* files below it are small: target / 10 * 7, as Java's
+                                   compactionFileSize picks the files a compaction joins */
+    int64_t compaction_trigger; /* num-sorted-run.compaction-trigger */
+    int64_t stop_trigger;       /* num-sorted-run.stop-trigger (Java: trigger + 3) */
+    int64_t min_file_num;       /* compaction.min.file-num */
+    int32_t num_levels;         /* num-levels (Java: trigger + 1) */
+    int64_t retain_min;         /* snapshot.num-retained.min */
+    int64_t retain_max;         /* snapshot.num-retained.max */
+    int64_t time_retained_ms;   /* snapshot.time-retained */
+    int64_t now_millis;         /* the clock the retention window was computed with */
+    int64_t expire_before;      /* snapshots below this id are beyond retention (expire would
+                                   remove them, consumers permitting); 0 when none */
+} paimon_health_limits;
+
+/* The limits of the latest schema. */
+PAIMON_API int paimon_table_health_limits(paimon_table *table, paimon_health_limits *out,
+                                          paimon_error *err);
+
+/* One partition and bucket of a snapshot: the LSM a batch read of it merges. */
+typedef struct paimon_bucket_info {
+    const char *partition;      /* canonical JSON object; {} if none */
+    const char *partition_path; /* "dt=20562/"; "" if none */
+    int32_t bucket;
+    int64_t file_count;
+    int64_t row_count;
+    int64_t file_size;    /* bytes of its data files */
+    int32_t max_level;    /* the highest level holding a file */
+    int64_t level0_files; /* files at level 0 */
+    int64_t levels_used;  /* levels above 0 holding files */
+    int64_t sorted_runs;  /* level0_files + levels_used: the runs a read merges (read
+                              amplification; 1 per file for a table without primary key,
+                              whose reads concatenate instead) */
+    int64_t small_files;  /* files below paimon_health_limits.small_file_size */
+    int64_t deleted_rows; /* rows its deletion vectors mark deleted */
+} paimon_bucket_info;
+
+/* The buckets of snapshot `snapshot_id` holding live files, sorted by partition and
+ * bucket. */
+PAIMON_API int paimon_table_buckets(paimon_table *table, int64_t snapshot_id, paimon_list **out,
+                                    paimon_error *err);
+PAIMON_API const paimon_bucket_info *paimon_list_bucket(const paimon_list *list, size_t i);
+
+/* What one snapshot's commit changed: the entries of its delta and changelog manifests. */
+typedef struct paimon_commit_info {
+    int64_t snapshot_id;
+    const char *commit_kind; /* APPEND, COMPACT, OVERWRITE, ANALYZE */
+    int64_t time_millis;
+    int64_t files_added, files_deleted; /* data files ADDed and DELETEd */
+    int64_t rows_added, rows_deleted;   /* their row counts */
+    int64_t bytes_added, bytes_deleted; /* their sizes */
+    int64_t changelog_files, changelog_rows;
+    const char *unreadable; /* NULL; or why the snapshot or a manifest cannot be read */
+} paimon_commit_info;
+
+/* One entry per snapshot, oldest first (a damaged one says why in `unreadable`). */
+PAIMON_API int paimon_table_commits(paimon_table *table, paimon_list **out, paimon_error *err);
+PAIMON_API const paimon_commit_info *paimon_list_commit(const paimon_list *list, size_t i);
+
+/* One data file's deletion vector in a snapshot's index manifest. */
+typedef struct paimon_dv_info {
+    const char *partition; /* canonical JSON object; {} if none */
+    int32_t bucket;
+    const char *data_file;
+    int64_t cardinality; /* rows marked deleted; -1 when the index does not record it */
+} paimon_dv_info;
+
+/* The deletion vectors of snapshot `snapshot_id` (empty without an index manifest). */
+PAIMON_API int paimon_table_deletion_vectors(paimon_table *table, int64_t snapshot_id,
+                                             paimon_list **out, paimon_error *err);
+PAIMON_API const paimon_dv_info *paimon_list_dv(const paimon_list *list, size_t i);
+
+/* One finding about the latest snapshot, with the command that fixes it. */
+typedef struct paimon_health_item {
+    const char *check;     /* "sorted-runs", "small-files", "consumer-pinning",
+                              "expire-pending", "deletion-vectors" */
+    const char *severity;  /* "warning", or "critical" (writes are stalled or data pinned) */
+    const char *partition; /* canonical JSON object, or NULL for the whole table */
+    int32_t bucket;        /* PAIMON_ABSENT_INT unless the item is about one bucket */
+    const char *subject;   /* the consumer id (consumer-pinning), else NULL */
+    int64_t value;         /* what was measured ... */
+    int64_t limit;         /* ... and the limit it passed */
+    const char *message;   /* one line for a person */
+    const char *fix;       /* a `paimon` command line that fixes it */
+} paimon_health_item;
+
+/* The health items of the table, most severe first; an empty list is a healthy table. */
+PAIMON_API int paimon_table_health(paimon_table *table, paimon_list **out, paimon_error *err);
+PAIMON_API const paimon_health_item *paimon_list_health(const paimon_list *list, size_t i);
+
+/* Java 1.4.2's default of table option `key` as text ("128 mb", "5"), or NULL when it has
+ * none or the key is unknown (*known says which; may be NULL).  Borrowed (static). */
+PAIMON_API const char *paimon_option_java_default(const char *key, bool *known);
+
 #ifdef __cplusplus
 }
 #endif

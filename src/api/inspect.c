@@ -1,6 +1,7 @@
 /* Public inspection functions: argument checks over src/table/inspect.c. */
 #include "paimon/inspect.h"
 #include "table/inspect.h"
+#include "table/report.h"
 #include "util/error.h"
 
 #define CHECK_TABLE(t, out)                                                                        \
@@ -83,4 +84,64 @@ PAIMON_API int paimon_table_files(paimon_table *table, int64_t snapshot_id, paim
 PAIMON_API const paimon_file_info *paimon_list_file(const paimon_list *list, size_t i)
 {
     return item(list, PM_LIST_FILES, sizeof(paimon_file_info), i);
+}
+
+/* ---- the shape of a table (table/report.c, table/health.c) ------------------------------ */
+
+PAIMON_API int paimon_table_health_limits(paimon_table *table, paimon_health_limits *out,
+                                          paimon_error *err)
+{
+    CHECK_TABLE(table, out);
+    return pm_report_limits(table, out, err);
+}
+
+PAIMON_API int paimon_table_buckets(paimon_table *table, int64_t snapshot_id, paimon_list **out,
+                                    paimon_error *err)
+{
+    CHECK_TABLE(table, out);
+    return pm_report_buckets(table, snapshot_id, out, err);
+}
+
+PAIMON_API const paimon_bucket_info *paimon_list_bucket(const paimon_list *list, size_t i)
+{
+    return item(list, PM_LIST_BUCKETS, sizeof(paimon_bucket_info), i);
+}
+
+PAIMON_API int paimon_table_commits(paimon_table *table, paimon_list **out, paimon_error *err)
+{
+    CHECK_TABLE(table, out);
+    return pm_report_commits(table, out, err);
+}
+
+PAIMON_API const paimon_commit_info *paimon_list_commit(const paimon_list *list, size_t i)
+{
+    return item(list, PM_LIST_COMMITS, sizeof(paimon_commit_info), i);
+}
+
+PAIMON_API int paimon_table_deletion_vectors(paimon_table *table, int64_t snapshot_id,
+                                             paimon_list **out, paimon_error *err)
+{
+    CHECK_TABLE(table, out);
+    return pm_report_dvs(table, snapshot_id, out, err);
+}
+
+PAIMON_API const paimon_dv_info *paimon_list_dv(const paimon_list *list, size_t i)
+{
+    return item(list, PM_LIST_DVS, sizeof(paimon_dv_info), i);
+}
+
+PAIMON_API int paimon_table_health(paimon_table *table, paimon_list **out, paimon_error *err)
+{
+    CHECK_TABLE(table, out);
+    return pm_report_health(table, out, err);
+}
+
+PAIMON_API const paimon_health_item *paimon_list_health(const paimon_list *list, size_t i)
+{
+    return item(list, PM_LIST_HEALTH, sizeof(paimon_health_item), i);
+}
+
+PAIMON_API const char *paimon_option_java_default(const char *key, bool *known)
+{
+    return pm_report_option_default(key, known);
 }

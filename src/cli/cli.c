@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "progress.h"
+
 /* The length of the strict UTF-8 sequence at s (RFC 3629: shortest form, no surrogates,
  * nothing past U+10FFFF), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -33,6 +35,7 @@ void cli_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    cli_progress_end(); /* the error on a line of its own */
     /* one printable line, as the library's messages are: what a user typed or a file held
      * may be anything (util/error.h has the same rule) */
     fputs("paimon: ", stderr);
@@ -127,6 +130,10 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_option *opts, cl
             if (o == NULL && len == 6 && strncmp(name, "option", 6) == 0) {
                 o = &STORAGE_OPTION;
                 storage_only = true;
+            }
+            if (o == NULL && eq == NULL && strcmp(name, "quiet") == 0) {
+                cli_progress_quiet = true; /* every command: no progress line */
+                continue;
             }
             if (o == NULL)
                 return cli_usage_error(cmd, "unknown option --%.*s", (int)len, name);

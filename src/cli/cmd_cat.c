@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 
 static const char USAGE[] =
     "usage: paimon cat TABLE [--snapshot N | --tag NAME | --timestamp MILLIS]\n"
@@ -141,6 +142,7 @@ int cli_cmd_cat(int argc, char **argv)
         goto done;
     }
     out = cli_output_of(format, stdout, cur);
+    cli_progress_start("cat", CLI_PROGRESS_OUTPUT);
     while (limit < 0 || count < limit) {
         rc = paimon_cursor_next(cur, &err);
         if (rc == PAIMON_ITEROVER)
@@ -153,7 +155,9 @@ int cli_cmd_cat(int argc, char **argv)
             goto done;
         }
         count++;
+        cli_progress_add(1, 0, 0);
     }
+    cli_progress_end();
     cli_output_end(out);
     rc = CLI_EXIT_OK;
 done:

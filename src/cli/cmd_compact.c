@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 #include "paimon/write.h"
 
 static const char USAGE[] =
@@ -82,10 +83,12 @@ int cli_cmd_compact(int argc, char **argv)
         exit_code = cli_fail(&err, true); /* a value that does not parse: bad usage */
         goto done;
     }
+    cli_progress_start("compact", CLI_PROGRESS_WRITTEN);
     if (paimon_table_compact(table, &o, &id, &err) != 0) {
         exit_code = cli_fail(&err, false);
         goto done;
     }
+    cli_progress_end();
     if (id == 0)
         printf("nothing to compact\n");
     else

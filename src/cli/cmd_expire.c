@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 #include "paimon/expire.h"
 
 static const char USAGE[] =
@@ -75,6 +76,7 @@ int cli_cmd_expire(int argc, char **argv)
     o.dry_run = dry;
     if (paimon_table_open(&table, a.positional[0], &err) != 0)
         return cli_fail(&err, false);
+    cli_progress_start("expire", CLI_PROGRESS_REMOVED);
     if (paimon_table_expire(table, &o, &r, &err) != 0) {
         /* PAIMON_EINVALID: a duration that does not parse, retain-max below the table's
          * retain-min: the user's arguments */
@@ -82,6 +84,7 @@ int cli_cmd_expire(int argc, char **argv)
         paimon_table_free(table);
         return rc;
     }
+    cli_progress_end();
     paimon_table_free(table);
     if (r.snapshots == 0 && r.changelogs == 0 && r.files == 0) {
         printf("nothing to expire%s\n", dry ? " (dry run)" : "");

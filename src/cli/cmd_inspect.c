@@ -1,6 +1,6 @@
 /*
- * paimon inspect TABLE [summary|snapshots|schemas|manifests|files|options|tags|consumers]
- *                      [--snapshot N] [--format table|jsonl]
+ * paimon inspect TABLE [summary|snapshots|schemas|manifests|files|options|tags|consumers|health]
+ *                      [--snapshot N] [--format table|jsonl] [--html FILE|-]
  *
  * Readable tables of a table's metadata, or JSON lines (DESIGN.md): `snapshots` prints each
  * snapshot's JSON fields under Java's names, `files` the keys of the oracle's --files mode.
@@ -11,9 +11,11 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "html.h"
 
 static const char USAGE[] =
     "usage: paimon inspect TABLE [VIEW] [--snapshot N] [--format table|jsonl]\n"
+    "       paimon inspect TABLE --html FILE|-\n"
     "\n"
     "VIEW is one of:\n"
     "  summary    (default) the latest schema, snapshot and file counts\n"
@@ -24,13 +26,19 @@ static const char USAGE[] =
     "  options    the options of a snapshot's schema\n"
     "  tags       every tag: its snapshot, commit time, rows, creation time, retention\n"
     "  consumers  every consumer and the snapshot it reads next\n"
+    "  health     what to act on (too many sorted runs, small files, snapshots beyond\n"
+    "             retention, a consumer pinning them), each with the command that fixes it\n"
     "\n"
     "--snapshot N  the snapshot for manifests, files and options (default: latest)\n"
-    "--format F    table (default, aligned for a terminal) or jsonl (one JSON object a line)\n";
+    "--format F    table (default, aligned for a terminal) or jsonl (one JSON object a line)\n"
+    "--html FILE   write the report of the table as one self-contained HTML page (FILE, or -\n"
+    "              for stdout): the LSM of every bucket, the snapshot timeline, file sizes,\n"
+    "              schemas, options and health\n";
 
 static const cli_option OPTIONS[] = {
     {"snapshot", true, false},
     {"format", true, false},
+    {"html", true, false},
     {NULL, false, false},
 };
 
@@ -294,6 +302,55 @@ static int view_files(paimon_table *t, int64_t snapshot, bool jsonl, paimon_erro
     return 0;
 }
 
+static void json_str_or_null(FILE *out, const char *s)
+{
+    if (s != NULL)
+        cli_json_string(out, s);
+    else
+        fputs("null", out);
+}
+
+static int view_health(paimon_table *t, bool jsonl, paimon_error *err)
+{
+    paimon_list *l = NULL;
+    cli_table *tab;
+    int rc = paimon_table_health(t, &l, err);
+    if (rc != 0)
+        return rc;
+    if (jsonl) {
+        for (size_t i = 0; i < paimon_list_count(l); i++) {
+            const paimon_health_item *h = paimon_list_health(l, i);
+            printf("{\"check\":\"%s\",\"severity\":\"%s\",\"partition\":%s,\"bucket\":", h->check,
+                   h->severity, h->partition != NULL ? h->partition : "null");
+            json_i64_or_null(stdout, h->bucket, h->bucket != PAIMON_ABSENT_INT);
+            fputs(",\"subject\":", stdout);
+            json_str_or_null(stdout, h->subject);
+            printf(",\"value\":%" PRId64 ",\"limit\":%" PRId64 ",\"message\":", h->value, h->limit);
+            cli_json_string(stdout, h->message);
+            fputs(",\"fix\":", stdout);
+            cli_json_string(stdout, h->fix);
+            fputs("}\n", stdout);
+        }
+        paimon_list_free(l);
+        return 0;
+    }
+    if (paimon_list_count(l) == 0) {
+        printf("healthy: nothing to act on in %s\n", paimon_table_path(t));
+        paimon_list_free(l);
+        return 0;
+    }
+    tab = cli_table_new(4);
+    cli_table_add(tab, (const char *[]){"severity", "check", "finding", "fix"});
+    for (size_t i = 0; i < paimon_list_count(l); i++) {
+        const paimon_health_item *h = paimon_list_health(l, i);
+        cli_table_add(tab, (const char *[]){h->severity, h->check, h->message, h->fix});
+    }
+    cli_table_print(tab, stdout);
+    cli_table_free(tab);
+    paimon_list_free(l);
+    return 0;
+}
+
 static int view_summary(paimon_table *t, bool jsonl, paimon_error *err)
 {
     paimon_list *schemas = NULL, *snaps = NULL, *files = NULL;
@@ -357,8 +414,8 @@ done:
 
 int cli_cmd_inspect(int argc, char **argv)
 {
-    static const char *const views[] = {"summary", "snapshots", "schemas", "manifests",
-                                        "files",   "options",   "tags",    "consumers"};
+    static const char *const views[] = {"summary", "snapshots", "schemas",   "manifests", "files",
+                                        "options", "tags",      "consumers", "health"};
     cli_args a;
     paimon_table *t = NULL;
     paimon_error err = {0, {0}};
@@ -389,9 +446,18 @@ int cli_cmd_inspect(int argc, char **argv)
             return cli_usage_error("inspect", "--snapshot must be a positive id");
     }
 
+    if (cli_get(&a, "html") != NULL && a.positional_count == 2)
+        return cli_usage_error("inspect", "--html draws the whole table: give no view");
+    if (cli_get(&a, "html") != NULL && cli_get(&a, "snapshot") != NULL)
+        return cli_usage_error("inspect", "--html reports the latest snapshot: drop --snapshot");
+    if (cli_get(&a, "html") != NULL && cli_get(&a, "html")[0] == '\0')
+        return cli_usage_error("inspect", "--html wants a file name or -");
+
     if ((rc = paimon_table_open(&t, a.positional[0], &err)) != 0)
         return cli_fail(&err, false);
-    if (strcmp(view, "snapshots") == 0)
+    if (cli_get(&a, "html") != NULL)
+        rc = html_report_write(t, cli_get(&a, "html"), &err);
+    else if (strcmp(view, "snapshots") == 0)
         rc = view_snapshots(t, jsonl, &err);
     else if (strcmp(view, "schemas") == 0)
         rc = view_schemas(t, jsonl, &err);
@@ -405,6 +471,8 @@ int cli_cmd_inspect(int argc, char **argv)
         rc = cli_print_tags(t, jsonl, &err);
     else if (strcmp(view, "consumers") == 0)
         rc = cli_consumers_print(t, jsonl, &err);
+    else if (strcmp(view, "health") == 0)
+        rc = view_health(t, jsonl, &err);
     else
         rc = view_summary(t, jsonl, &err);
     paimon_table_free(t);

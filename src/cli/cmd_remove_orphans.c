@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 
 static const char USAGE[] =
     "usage: paimon remove-orphans TABLE [--older-than DURATION] [--dry-run]\n"
@@ -31,6 +32,7 @@ static const cli_option OPTIONS[] = {
 static void print_file(void *ctx, const char *path, uint64_t size)
 {
     printf("%s%s (%" PRIu64 " bytes)\n", (const char *)ctx, path, size);
+    cli_progress_add(0, 1, (int64_t)size);
 }
 
 int cli_cmd_remove_orphans(int argc, char **argv)
@@ -50,7 +52,9 @@ int cli_cmd_remove_orphans(int argc, char **argv)
     o.ctx = o.dry_run ? "would delete " : "deleted ";
     if (paimon_table_open(&t, a.positional[0], &err) != 0)
         return cli_fail(&err, false);
+    cli_progress_start("remove-orphans", CLI_PROGRESS_OUTPUT);
     rc = paimon_table_remove_orphans(t, &o, &count, &bytes, &err);
+    cli_progress_end();
     if (rc == 0 || count > 0)
         printf("%s %" PRIu64 " orphan file%s (%" PRIu64 " bytes)\n",
                o.dry_run ? "found" : "deleted", count, count == 1 ? "" : "s", bytes);

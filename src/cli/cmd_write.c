@@ -33,6 +33,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 #include "paimon/write.h"
 
 static const char USAGE[] =
@@ -214,6 +215,7 @@ int cli_cmd_write(int argc, char **argv)
         exit_code = cli_fail(&err, false);
         goto done;
     }
+    cli_progress_start("write", CLI_PROGRESS_WRITTEN);
     while (!at_end) {
         paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
         paimon_commit_result res = PAIMON_COMMIT_RESULT_INIT;
@@ -315,6 +317,7 @@ int cli_cmd_write(int argc, char **argv)
             }
         }
     }
+    cli_progress_end();
     if (skipped > 0)
         printf("wrote %lld rows in %lld commit%s (%lld of them committed before)\n",
                (long long)total, (long long)commits, commits == 1 ? "" : "s", (long long)skipped);

@@ -5,6 +5,7 @@
 
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 /* Adding a format: its pm_file_format, and one line here. */
 static const pm_file_format *const FORMATS[] = {
@@ -49,7 +50,10 @@ int pm_file_writer_open(pm_file_writer **out, const pm_file_format *format, pm_f
 int pm_file_writer_write(pm_file_writer *w, const pm_batch *b, int64_t first, int64_t count,
                          paimon_error *err)
 {
-    return w->format->write(w->impl, b, first, count, err);
+    int rc = w->format->write(w->impl, b, first, count, err);
+    if (rc == 0)
+        w->rows += count;
+    return rc;
 }
 
 int64_t pm_file_writer_data_size(const pm_file_writer *w)
@@ -72,6 +76,12 @@ int64_t pm_file_writer_rows_until_check(const pm_file_writer *w)
 int pm_file_writer_close(pm_file_writer *w, uint64_t *size, paimon_error *err)
 {
     int rc = w->format->close(w->impl, size, err);
+    if (rc == 0 && size != NULL) {
+        /* a data file (spill files of the write buffer ask no size): progress lines count it */
+        pm_progress_add(PM_PROGRESS_FILES_WRITTEN, 1);
+        pm_progress_add(PM_PROGRESS_ROWS_WRITTEN, w->rows);
+        pm_progress_add(PM_PROGRESS_BYTES_WRITTEN, (int64_t)*size);
+    }
     pm_free(w);
     return rc;
 }

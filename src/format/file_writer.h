@@ -73,6 +73,7 @@ PM_MUST_CHECK int pm_file_format_find(const char *name, const pm_file_format **o
 typedef struct pm_file_writer {
     const pm_file_format *format;
     void *impl;
+    int64_t rows; /* written so far (util/progress.h counts them when the file is done) */
 } pm_file_writer;
 
 /* Creates `path` on `fs` and starts a file of `format`.  Caller owns `*out`; finish with

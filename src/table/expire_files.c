@@ -13,6 +13,7 @@
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 /* ---- setup --------------------------------------------------------------------------------- */
 
@@ -127,9 +128,10 @@ int pm_expire_remove(pm_expire_cleaner *c, const char *path, paimon_error *err)
         return 0;
     }
     rc = c->fs->remove(c->fs, path, &e);
-    if (rc == 0)
+    if (rc == 0) {
         c->res->files++;
-    else if (rc != PAIMON_ENOTFOUND) {
+        pm_progress_add(PM_PROGRESS_FILES_REMOVED, 1);
+    } else if (rc != PAIMON_ENOTFOUND) {
         if (err != NULL)
             *err = e;
         return rc;
@@ -146,8 +148,10 @@ int pm_expire_flush(pm_expire_cleaner *c, paimon_error *err)
     if (c->pending.count == 0)
         return 0;
     rc = pm_fs_remove_many(c->fs, (const char *const *)c->pending.items, c->pending.count, err);
-    if (rc == 0)
+    if (rc == 0) {
         c->res->files += (int64_t)c->pending.count;
+        pm_progress_add(PM_PROGRESS_FILES_REMOVED, (int64_t)c->pending.count);
+    }
     pm_strlist_free(&c->pending);
     pm_strlist_init(&c->pending);
     return rc;

@@ -15,10 +15,8 @@
 #include "util/error.h"
 #include "util/json.h"
 
-#define MAX_PARTITION_KEYS 64
-
-PM_MUST_CHECK static int list_new(pm_list_kind kind, size_t item_size, size_t count,
-                                  paimon_list **out, paimon_error *err)
+int pm_inspect_list_new(pm_list_kind kind, size_t item_size, size_t count, paimon_list **out,
+                        paimon_error *err)
 {
     paimon_list *l = pm_calloc(1, sizeof(*l));
     if (l == NULL)
@@ -36,8 +34,8 @@ PM_MUST_CHECK static int list_new(pm_list_kind kind, size_t item_size, size_t co
 
 /* The end of every list's build: PAIMON_ENOMEM when an allocation failed on the way, else
  * the list is handed out with its first `count` items (*out = *l, *l = NULL). */
-PM_MUST_CHECK static int list_finish(paimon_list **l, size_t count, bool failed, paimon_list **out,
-                                     paimon_error *err)
+int pm_inspect_list_finish(paimon_list **l, size_t count, bool failed, paimon_list **out,
+                           paimon_error *err)
 {
     if (failed)
         return pm_nomem(err);
@@ -56,7 +54,7 @@ void pm_list_free(paimon_list *l)
 }
 
 /* Copies a string (or NULL) into the list's arena; sets *failed on allocation failure. */
-static const char *keep(paimon_list *l, const char *s, bool *failed)
+const char *pm_inspect_keep(paimon_list *l, const char *s, bool *failed)
 {
     char *c;
     if (s == NULL)
@@ -67,7 +65,7 @@ static const char *keep(paimon_list *l, const char *s, bool *failed)
     return c;
 }
 
-static const char *keep_buf(paimon_list *l, pm_buf *b, bool *failed)
+const char *pm_inspect_keep_buf(paimon_list *l, pm_buf *b, bool *failed)
 {
     char *c = pm_arena_strndup(&l->arena, (const char *)b->data, b->len);
     if (c == NULL)
@@ -99,7 +97,7 @@ static const char *keep_json(paimon_list *l, const json_t *j, bool *failed)
     const char *s = NULL;
     pm_buf_init(&b, 0);
     if (pm_json_write_compact(&b, j) == 0)
-        s = keep_buf(l, &b, failed);
+        s = pm_inspect_keep_buf(l, &b, failed);
     else
         *failed = true;
     pm_buf_free(&b);
@@ -119,7 +117,8 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
     *out = NULL;
     if ((rc = pm_snapshot_list_ids(t->fs, t->path, &ids, &n, err)) != 0)
         return rc;
-    if ((rc = list_new(PM_LIST_SNAPSHOTS, sizeof(paimon_snapshot_info), n, &l, err)) != 0)
+    if ((rc = pm_inspect_list_new(PM_LIST_SNAPSHOTS, sizeof(paimon_snapshot_info), n, &l, err)) !=
+        0)
         goto done;
     for (size_t i = 0; i < n; i++) {
         paimon_snapshot_info *info = (paimon_snapshot_info *)l->items + kept;
@@ -133,7 +132,8 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
             /* one damaged file hides nothing else: the entry says why it is unreadable */
             memset(info, 0, sizeof(*info));
             info->id = ids[i];
-            info->unreadable = keep(l, err != NULL ? err->message : "unreadable", &failed);
+            info->unreadable =
+                pm_inspect_keep(l, err != NULL ? err->message : "unreadable", &failed);
             paimon_error_clear(err);
             kept++;
             rc = failed ? pm_nomem(err) : 0;
@@ -145,18 +145,18 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
             goto done;
         info->id = s->id;
         info->schema_id = s->schema_id;
-        info->commit_kind = keep(l, s->commit_kind_name, &failed);
-        info->commit_user = keep(l, s->commit_user, &failed);
+        info->commit_kind = pm_inspect_keep(l, s->commit_kind_name, &failed);
+        info->commit_user = pm_inspect_keep(l, s->commit_user, &failed);
         info->commit_identifier = s->commit_identifier;
         info->time_millis = s->time_millis;
         info->total_record_count = s->total_record_count;
         info->delta_record_count = s->delta_record_count;
         info->changelog_record_count = s->changelog_record_count;
         info->watermark = s->has_watermark ? s->watermark : INT64_MIN;
-        info->base_manifest_list = keep(l, s->base_manifest_list, &failed);
-        info->delta_manifest_list = keep(l, s->delta_manifest_list, &failed);
-        info->changelog_manifest_list = keep(l, s->changelog_manifest_list, &failed);
-        info->index_manifest = keep(l, s->index_manifest, &failed);
+        info->base_manifest_list = pm_inspect_keep(l, s->base_manifest_list, &failed);
+        info->delta_manifest_list = pm_inspect_keep(l, s->delta_manifest_list, &failed);
+        info->changelog_manifest_list = pm_inspect_keep(l, s->changelog_manifest_list, &failed);
+        info->index_manifest = pm_inspect_keep(l, s->index_manifest, &failed);
         info->json = keep_json(l, s->json, &failed);
         info->unreadable = NULL;
         pm_snapshot_free(s);
@@ -166,7 +166,7 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
             goto done;
         }
     }
-    rc = list_finish(&l, kept, false, out, err);
+    rc = pm_inspect_list_finish(&l, kept, false, out, err);
 done:
     pm_list_free(l);
     pm_free(ids);
@@ -183,7 +183,7 @@ static const char *join_keys(paimon_list *l, const pm_strlist *keys, bool *faile
     for (size_t i = 0; i < keys->count; i++)
         if ((i > 0 && pm_buf_putc(&b, ',') != 0) || pm_buf_puts(&b, keys->items[i]) != 0)
             *failed = true;
-    s = keep_buf(l, &b, failed);
+    s = pm_inspect_keep_buf(l, &b, failed);
     pm_buf_free(&b);
     return s;
 }
@@ -199,7 +199,7 @@ int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err)
     *out = NULL;
     if ((rc = pm_schema_list_ids(t->fs, t->path, &ids, &n, err)) != 0)
         return rc;
-    if ((rc = list_new(PM_LIST_SCHEMAS, sizeof(paimon_schema_info), n, &l, err)) != 0)
+    if ((rc = pm_inspect_list_new(PM_LIST_SCHEMAS, sizeof(paimon_schema_info), n, &l, err)) != 0)
         goto done;
     for (size_t i = 0; i < n; i++) {
         paimon_schema_info *info = (paimon_schema_info *)l->items + i;
@@ -230,7 +230,7 @@ int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err)
         info->highest_field_id = s->highest_field_id;
         info->field_count = s->row->field_count;
         info->option_count = s->options.count;
-        info->comment = keep(l, s->comment, &failed);
+        info->comment = pm_inspect_keep(l, s->comment, &failed);
         info->partition_keys = join_keys(l, &s->partition_keys, &failed);
         info->primary_keys = join_keys(l, &s->primary_keys, &failed);
         mask_secrets(raw, &failed);
@@ -256,7 +256,7 @@ int pm_inspect_schemas(paimon_table *t, paimon_list **out, paimon_error *err)
             goto done;
         }
     }
-    rc = list_finish(&l, n, false, out, err);
+    rc = pm_inspect_list_finish(&l, n, false, out, err);
 done:
     pm_list_free(l);
     pm_free(ids);
@@ -287,16 +287,18 @@ int pm_inspect_options(paimon_table *t, int64_t snapshot_id, paimon_list **out, 
         if (rc != 0)
             return rc;
     }
-    if ((rc = list_new(PM_LIST_OPTIONS, sizeof(paimon_option_info), s->options.count, &l, err)))
+    if ((rc = pm_inspect_list_new(PM_LIST_OPTIONS, sizeof(paimon_option_info), s->options.count, &l,
+                                  err)))
         goto done;
     for (size_t i = 0; i < s->options.count; i++) {
         paimon_option_info *o = (paimon_option_info *)l->items + i;
-        o->key = keep(l, s->options.keys[i], &failed);
-        o->value = keep(l, pm_table_shown_value(s->options.keys[i], s->options.values[i]), &failed);
+        o->key = pm_inspect_keep(l, s->options.keys[i], &failed);
+        o->value = pm_inspect_keep(
+            l, pm_table_shown_value(s->options.keys[i], s->options.values[i]), &failed);
     }
     if (!failed)
         qsort(l->items, s->options.count, sizeof(paimon_option_info), cmp_option);
-    rc = list_finish(&l, s->options.count, failed, out, err);
+    rc = pm_inspect_list_finish(&l, s->options.count, failed, out, err);
 done:
     pm_list_free(l);
     if (s != t->schema)
@@ -306,15 +308,7 @@ done:
 
 /* ---- manifests --------------------------------------------------------------------------- */
 
-/* The snapshot and the partition fields of its schema. */
-typedef struct snap_ctx {
-    pm_snapshot *snap;
-    pm_schema *schema;
-    const pm_field *parts[MAX_PARTITION_KEYS];
-    size_t part_count;
-} snap_ctx;
-
-PM_MUST_CHECK static int snap_ctx_open(paimon_table *t, int64_t id, snap_ctx *c, paimon_error *err)
+int pm_inspect_ctx_open(paimon_table *t, int64_t id, pm_inspect_ctx *c, paimon_error *err)
 {
     int rc;
     memset(c, 0, sizeof(*c));
@@ -322,10 +316,11 @@ PM_MUST_CHECK static int snap_ctx_open(paimon_table *t, int64_t id, snap_ctx *c,
         return rc;
     if ((rc = pm_table_schema(t, c->snap->schema_id, &c->schema, err)) != 0)
         return rc;
-    return pm_schema_partition_fields(c->schema, c->parts, MAX_PARTITION_KEYS, &c->part_count, err);
+    return pm_schema_partition_fields(c->schema, c->parts, PM_INSPECT_MAX_PARTITION_KEYS,
+                                      &c->part_count, err);
 }
 
-static void snap_ctx_close(paimon_table *t, snap_ctx *c)
+void pm_inspect_ctx_close(paimon_table *t, pm_inspect_ctx *c)
 {
     pm_snapshot_free(c->snap);
     if (c->schema != NULL)
@@ -334,8 +329,8 @@ static void snap_ctx_close(paimon_table *t, snap_ctx *c)
 
 /* Canonical JSON of a serialized partition row, or NULL when it does not decode as the
  * table's partition (statistics are only ever a hint). */
-static const char *partition_json(paimon_list *l, const snap_ctx *c, const pm_avro_bytes *bytes,
-                                  bool *failed)
+const char *pm_inspect_partition_json(paimon_list *l, const pm_inspect_ctx *c,
+                                      const pm_avro_bytes *bytes, bool *failed)
 {
     pm_binrow row;
     pm_buf b;
@@ -347,7 +342,7 @@ static const char *partition_json(paimon_list *l, const snap_ctx *c, const pm_av
         return NULL;
     pm_buf_init(&b, 0);
     if (pm_partition_json(&b, c->parts, c->part_count, &row, NULL) == 0)
-        s = keep_buf(l, &b, failed);
+        s = pm_inspect_keep_buf(l, &b, failed);
     pm_buf_free(&b);
     return s;
 }
@@ -355,7 +350,7 @@ static const char *partition_json(paimon_list *l, const snap_ctx *c, const pm_av
 int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out, paimon_error *err)
 {
     static const char *const kinds[] = {"base", "delta", "changelog"};
-    snap_ctx c;
+    pm_inspect_ctx c;
     paimon_list *l = NULL;
     pm_arena tmp;
     pm_manifest_file_meta *lists[3] = {NULL, NULL, NULL};
@@ -365,7 +360,7 @@ int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out
 
     *out = NULL;
     pm_arena_init(&tmp, 1 << 14);
-    if ((rc = snap_ctx_open(t, snapshot_id, &c, err)) != 0)
+    if ((rc = pm_inspect_ctx_open(t, snapshot_id, &c, err)) != 0)
         goto done;
     {
         const char *names[3] = {c.snap->base_manifest_list, c.snap->delta_manifest_list,
@@ -382,14 +377,15 @@ int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out
         }
     }
     total = counts[0] + counts[1] + counts[2];
-    if ((rc = list_new(PM_LIST_MANIFESTS, sizeof(paimon_manifest_info), total, &l, err)) != 0)
+    if ((rc = pm_inspect_list_new(PM_LIST_MANIFESTS, sizeof(paimon_manifest_info), total, &l,
+                                  err)) != 0)
         goto done;
     for (int i = 0; i < 3; i++) {
         for (size_t j = 0; j < counts[i]; j++) {
             const pm_manifest_file_meta *m = &lists[i][j];
             paimon_manifest_info *info = (paimon_manifest_info *)l->items + k++;
             info->list_kind = kinds[i];
-            info->file_name = keep(l, m->file_name, &failed);
+            info->file_name = pm_inspect_keep(l, m->file_name, &failed);
             info->file_size = m->file_size;
             info->num_added_files = m->num_added_files;
             info->num_deleted_files = m->num_deleted_files;
@@ -398,14 +394,16 @@ int pm_inspect_manifests(paimon_table *t, int64_t snapshot_id, paimon_list **out
             info->max_bucket = m->has_max_bucket ? m->max_bucket : PAIMON_ABSENT_INT;
             info->min_level = m->has_min_level ? m->min_level : PAIMON_ABSENT_INT;
             info->max_level = m->has_max_level ? m->max_level : PAIMON_ABSENT_INT;
-            info->partition_min = partition_json(l, &c, &m->partition_stats.min_values, &failed);
-            info->partition_max = partition_json(l, &c, &m->partition_stats.max_values, &failed);
+            info->partition_min =
+                pm_inspect_partition_json(l, &c, &m->partition_stats.min_values, &failed);
+            info->partition_max =
+                pm_inspect_partition_json(l, &c, &m->partition_stats.max_values, &failed);
         }
     }
-    rc = list_finish(&l, total, failed, out, err);
+    rc = pm_inspect_list_finish(&l, total, failed, out, err);
 done:
     pm_list_free(l);
-    snap_ctx_close(t, &c);
+    pm_inspect_ctx_close(t, &c);
     pm_arena_free(&tmp);
     return rc;
 }
@@ -414,7 +412,7 @@ done:
 
 int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, paimon_error *err)
 {
-    snap_ctx c;
+    pm_inspect_ctx c;
     paimon_list *l = NULL;
     pm_arena tmp;
     pm_live_file *rows = NULL;
@@ -427,14 +425,14 @@ int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, pa
     *out = NULL;
     pm_buf_init(&b, 0);
     pm_arena_init(&tmp, 1 << 16);
-    if ((rc = snap_ctx_open(t, snapshot_id, &c, err)) != 0)
+    if ((rc = pm_inspect_ctx_open(t, snapshot_id, &c, err)) != 0)
         goto done;
     if ((rc = pm_partition_naming_from(c.schema, &naming, err)) != 0)
         goto done;
     if ((rc = pm_live_files_sorted(t->fs, t->path, c.snap, c.parts, c.part_count, NULL, NULL, &tmp,
                                    &rows, &n, err)) != 0)
         goto done;
-    if ((rc = list_new(PM_LIST_FILES, sizeof(paimon_file_info), n, &l, err)) != 0)
+    if ((rc = pm_inspect_list_new(PM_LIST_FILES, sizeof(paimon_file_info), n, &l, err)) != 0)
         goto done;
     for (size_t i = 0; i < n; i++) {
         const pm_manifest_entry *e = rows[i].e;
@@ -443,15 +441,15 @@ int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, pa
         pm_buf_reset(&b);
         if ((rc = pm_partition_json(&b, c.parts, c.part_count, &rows[i].partition, err)) != 0)
             goto done;
-        info->partition = keep_buf(l, &b, &failed);
+        info->partition = pm_inspect_keep_buf(l, &b, &failed);
         pm_buf_reset(&b);
         if (pm_partition_path(&b, c.parts, c.part_count, &rows[i].partition, &naming, &path_err) ==
             0)
-            info->partition_path = keep_buf(l, &b, &failed);
+            info->partition_path = pm_inspect_keep_buf(l, &b, &failed);
         info->bucket = e->bucket;
         info->total_buckets = e->total_buckets;
         info->level = e->file.level;
-        info->file_name = keep(l, e->file.file_name, &failed);
+        info->file_name = pm_inspect_keep(l, e->file.file_name, &failed);
         info->row_count = e->file.row_count;
         info->file_size = e->file.file_size;
         info->min_sequence_number = e->file.min_sequence_number;
@@ -461,7 +459,7 @@ int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, pa
             e->file.has_delete_row_count ? e->file.delete_row_count : PAIMON_ABSENT_COUNT;
         info->creation_time = e->file.has_creation_time ? e->file.creation_time : INT64_MIN;
         info->file_source = e->file.has_file_source ? e->file.file_source : -1;
-        info->external_path = keep(l, e->file.external_path, &failed);
+        info->external_path = pm_inspect_keep(l, e->file.external_path, &failed);
         if (e->file.external_path != NULL || info->partition_path != NULL) {
             /* [data-file.path-directory/]<partition>/bucket-<n>/<file> (bucket-postpone for
              * -2, metadata.md §1) or the external path, as every reader checks them
@@ -479,14 +477,14 @@ int pm_inspect_files(paimon_table *t, int64_t snapshot_id, paimon_list **out, pa
             pm_buf_free(&dir);
             if (rc != 0)
                 goto done;
-            info->path = keep_buf(l, &b, &failed);
+            info->path = pm_inspect_keep_buf(l, &b, &failed);
         }
     }
-    rc = list_finish(&l, n, failed, out, err);
+    rc = pm_inspect_list_finish(&l, n, failed, out, err);
 done:
     pm_buf_free(&b);
     pm_list_free(l);
-    snap_ctx_close(t, &c);
+    pm_inspect_ctx_close(t, &c);
     pm_arena_free(&tmp);
     return rc;
 }
