@@ -13,7 +13,8 @@ set -eu
 PACKAGES="build-essential cmake pkg-config clang libclang-rt-14-dev
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libjansson-dev libroaring-dev libcmocka-dev
   libcurl4-openssl-dev libssl-dev
-  python3-avro python3-zstandard python3-snappy clang-format"
+  python3-avro python3-zstandard python3-snappy clang-format
+  libsqlite3-dev sqlite3"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,0 +1,357 @@
+/*
+ * Writes through the `paimon` module (docs/SQL.md, "Writes"): one SQLite transaction is one
+ * Paimon commit.
+ *
+ *   xUpdate     checks the row (read-only views, types, NOT NULL, primary-key updates) and
+ *               appends +I, or -U/+U, or -D changes to the transaction's buffer; the old row
+ *               of an UPDATE or DELETE is the one the scan showed, captured at xRowid
+ *   xSavepoint  remembers the buffer's length at a level (SQLite opens one per statement
+ *   xRollbackTo that can fail half-way, and for SAVEPOINT): rolling back cuts the buffer
+ *               back, so a failed statement leaves nothing behind
+ *   xSync       writes the buffer through one paimon_writer and commits it as one snapshot;
+ *               a failure here fails the COMMIT, and SQLite rolls the transaction back
+ *   xCommit     drops the buffer; xRollback drops it without writing anything
+ *
+ * Nothing touches the table before xSync, so ROLLBACK, an error or a crash commit nothing.
+ * A transaction reads the table as committed: its own buffered changes are not visible to
+ * its later statements (docs/SQL.md says so).  INSERT into a primary-key table is an upsert
+ * (Paimon's merge engine decides), so INSERT OR REPLACE is the same statement.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sqlite_int.h"
+
+struct ps_change {
+    int8_t kind;  /* PAIMON_ROW_* */
+    char **texts; /* per column: canonical text (raw bytes for BLOB columns), NULL: null */
+    size_t *lens; /* their lengths */
+};
+
+static void change_free(ps_change *ch, size_t col_count)
+{
+    if (ch == NULL)
+        return;
+    for (size_t i = 0; i < col_count; i++)
+        sqlite3_free(ch->texts[i]);
+    sqlite3_free(ch);
+}
+
+static ps_change *change_new(size_t col_count, int8_t kind)
+{
+    size_t size = sizeof(ps_change) + col_count * (sizeof(char *) + sizeof(size_t));
+    ps_change *ch = sqlite3_malloc64(size);
+    if (ch == NULL)
+        return NULL;
+    memset(ch, 0, size);
+    ch->kind = kind;
+    ch->texts = (char **)(ch + 1);
+    ch->lens = (size_t *)(ch->texts + col_count);
+    return ch;
+}
+
+static int push_change(ps_vtab *vt, ps_change *ch)
+{
+    if (vt->change_count == vt->change_cap) {
+        size_t cap = vt->change_cap == 0 ? 64 : vt->change_cap * 2;
+        ps_change **grown = sqlite3_realloc64(vt->changes, cap * sizeof(*grown));
+        if (grown == NULL) {
+            change_free(ch, vt->col_count);
+            return SQLITE_NOMEM;
+        }
+        vt->changes = grown;
+        vt->change_cap = cap;
+    }
+    vt->changes[vt->change_count++] = ch;
+    return SQLITE_OK;
+}
+
+static void truncate_changes(ps_vtab *vt, size_t count)
+{
+    while (vt->change_count > count)
+        change_free(vt->changes[--vt->change_count], vt->col_count);
+}
+
+void ps_txn_reset(ps_vtab *vt)
+{
+    truncate_changes(vt, 0);
+    for (size_t i = 0; i < vt->stash_count; i++) {
+        if (vt->stash[i].texts == NULL)
+            continue;
+        for (size_t k = 0; k < vt->col_count; k++)
+            sqlite3_free(vt->stash[i].texts[k]);
+        sqlite3_free(vt->stash[i].texts);
+    }
+    vt->stash_count = 0;
+    vt->rowid_next = 0;
+}
+
+int ps_stash_row(ps_vtab *vt, paimon_cursor *cur, const size_t *proj, int64_t rowid)
+{
+    paimon_error err = {0, {0}};
+    if (!vt->has_pk)
+        return SQLITE_OK; /* append tables take no UPDATE or DELETE */
+    if ((size_t)rowid > vt->stash_cap) {
+        size_t cap = vt->stash_cap == 0 ? 64 : vt->stash_cap;
+        while (cap < (size_t)rowid)
+            cap *= 2;
+        ps_stash *grown = sqlite3_realloc64(vt->stash, cap * sizeof(*grown));
+        if (grown == NULL)
+            return SQLITE_NOMEM;
+        vt->stash = grown;
+        vt->stash_cap = cap;
+    }
+    while (vt->stash_count < (size_t)rowid)
+        vt->stash[vt->stash_count++] = (ps_stash){NULL, NULL};
+    ps_stash *s = &vt->stash[rowid - 1];
+    size_t n = vt->col_count;
+    if ((s->texts = sqlite3_malloc64(n * (sizeof(char *) + sizeof(size_t)) + 1)) == NULL)
+        return SQLITE_NOMEM;
+    memset(s->texts, 0, n * (sizeof(char *) + sizeof(size_t)));
+    s->lens = (size_t *)(s->texts + n);
+    for (size_t i = 0; i < n; i++) {
+        const char *text;
+        size_t len;
+        if (proj[i] == (size_t)-1)
+            continue;
+        if (paimon_cursor_value_text(cur, proj[i], &text, &len, &err) != 0) {
+            vt->base.zErrMsg = sqlite3_mprintf("%s", err.message);
+            return SQLITE_ERROR;
+        }
+        if (text == NULL)
+            continue;
+        if (vt->cols[i].cls == PS_BLOB && len >= 7)
+            s->texts[i] = (char *)ps_base64_decode(text + 7, len - 7, &s->lens[i]);
+        else if ((s->texts[i] = sqlite3_malloc64(len + 1)) != NULL) {
+            memcpy(s->texts[i], text, len);
+            s->texts[i][len] = '\0';
+            s->lens[i] = len;
+        }
+        if (s->texts[i] == NULL)
+            return SQLITE_NOMEM;
+    }
+    return SQLITE_OK;
+}
+
+static int refuse(ps_vtab *vt, int code, const char *fmt, const char *what)
+{
+    sqlite3_free(vt->base.zErrMsg);
+    vt->base.zErrMsg = sqlite3_mprintf(fmt, vt->name, what);
+    return code;
+}
+
+/* The old row of `rowid` as a change of `kind`. */
+static int old_change(ps_vtab *vt, sqlite3_int64 rowid, int8_t kind, ps_change **out)
+{
+    ps_change *ch;
+    if (rowid < 1 || (size_t)rowid > vt->stash_count || vt->stash[rowid - 1].texts == NULL)
+        return refuse(vt, SQLITE_INTERNAL, "paimon: %s: %s", "the old row was not captured");
+    if ((ch = change_new(vt->col_count, kind)) == NULL)
+        return SQLITE_NOMEM;
+    const ps_stash *s = &vt->stash[rowid - 1];
+    for (size_t i = 0; i < vt->col_count; i++) {
+        if (s->texts[i] == NULL)
+            continue;
+        if ((ch->texts[i] = sqlite3_malloc64(s->lens[i] + 1)) == NULL) {
+            change_free(ch, vt->col_count);
+            return SQLITE_NOMEM;
+        }
+        memcpy(ch->texts[i], s->texts[i], s->lens[i] + 1);
+        ch->lens[i] = s->lens[i];
+    }
+    *out = ch;
+    return SQLITE_OK;
+}
+
+int ps_xupdate(sqlite3_vtab *vtab, int argc, sqlite3_value **argv, sqlite3_int64 *rowid)
+{
+    ps_vtab *vt = (ps_vtab *)vtab;
+    ps_change *old = NULL, *neu = NULL;
+    int rc = SQLITE_OK;
+    int is_delete = argc == 1, is_insert = argc > 1 && sqlite3_value_type(argv[0]) == SQLITE_NULL;
+    const char *verb = is_delete ? "DELETE" : is_insert ? "INSERT" : "UPDATE";
+
+    if (vt->read_only)
+        return refuse(vt, SQLITE_READONLY, "paimon: %s: %s",
+                      vt->system != NULL
+                          ? "a system table is read-only"
+                          : "a time-travel view (snapshot=, tag=, timestamp=) is read-only");
+    if (!is_insert && !vt->has_pk)
+        return refuse(vt, SQLITE_CONSTRAINT,
+                      "paimon: %s: %s needs a primary-key table (an append table takes "
+                      "INSERT only)",
+                      verb);
+    if (!is_insert &&
+        (rc = old_change(vt, sqlite3_value_int64(argv[0]),
+                         is_delete ? PAIMON_ROW_DELETE : PAIMON_ROW_UPDATE_BEFORE, &old)) != 0)
+        goto done;
+    if (!is_delete) {
+        if (argc != (int)vt->col_count + 2) {
+            rc = refuse(vt, SQLITE_INTERNAL, "paimon: %s: %s", "unexpected column count");
+            goto done;
+        }
+        if ((neu = change_new(vt->col_count,
+                              is_insert ? PAIMON_ROW_INSERT : PAIMON_ROW_UPDATE_AFTER)) == NULL) {
+            rc = SQLITE_NOMEM;
+            goto done;
+        }
+        for (size_t i = 0; i < vt->col_count; i++) {
+            sqlite3_value *v = argv[2 + i];
+            char *msg = NULL;
+            if (!is_insert && vt->cols[i].is_pk) {
+                /* xColumn left the key "unchanged" unless the statement sets it. */
+                if (!sqlite3_value_nochange(v)) {
+                    rc = refuse(vt, SQLITE_CONSTRAINT,
+                                "paimon: %s: column %s: UPDATE of a primary-key column (delete "
+                                "the row and insert the new one)",
+                                vt->cols[i].name);
+                    goto done;
+                }
+                if (old->texts[i] != NULL &&
+                    (neu->texts[i] = sqlite3_mprintf("%s", old->texts[i])) == NULL) {
+                    rc = SQLITE_NOMEM;
+                    goto done;
+                }
+                neu->lens[i] = old->lens[i];
+                continue;
+            }
+            if ((rc = ps_value_text(vt->name, &vt->cols[i], v, &neu->texts[i], &neu->lens[i],
+                                    &msg)) != SQLITE_OK) {
+                sqlite3_free(vt->base.zErrMsg);
+                vt->base.zErrMsg = msg != NULL ? sqlite3_mprintf("paimon: %s", msg) : NULL;
+                sqlite3_free(msg);
+                goto done;
+            }
+        }
+    }
+    if (old != NULL) {
+        rc = push_change(vt, old);
+        old = NULL;
+        if (rc != SQLITE_OK)
+            goto done;
+    }
+    if (neu != NULL) {
+        rc = push_change(vt, neu);
+        neu = NULL;
+        if (rc != SQLITE_OK)
+            goto done;
+    }
+    if (is_insert)
+        *rowid = 0;
+done:
+    change_free(old, vt->col_count);
+    change_free(neu, vt->col_count);
+    return rc;
+}
+
+int ps_xbegin(sqlite3_vtab *vtab)
+{
+    ps_txn_reset((ps_vtab *)vtab);
+    return SQLITE_OK;
+}
+
+/* Writes the buffer with one writer and commits it: 0, or an SQLite error with zErrMsg. */
+int ps_xsync(sqlite3_vtab *vtab)
+{
+    ps_vtab *vt = (ps_vtab *)vtab;
+    paimon_writer *w = NULL;
+    paimon_commit_messages *msgs = NULL;
+    paimon_value *values = NULL;
+    paimon_error err = {0, {0}};
+    paimon_commit_result result = PAIMON_COMMIT_RESULT_INIT;
+    paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
+    int64_t snapshot = 0;
+    int rc = 0, written = 0;
+
+    if (vt->change_count == 0)
+        return SQLITE_OK;
+    if ((values = sqlite3_malloc64(vt->col_count * sizeof(*values) + 1)) == NULL)
+        return SQLITE_NOMEM;
+    if ((rc = paimon_writer_open(&w, vt->table, NULL, &err)) != 0 ||
+        (rc = paimon_commit_messages_new(&msgs, &err)) != 0)
+        goto done;
+    for (size_t r = 0; r < vt->change_count; r++) {
+        const ps_change *ch = vt->changes[r];
+        for (size_t i = 0; i < vt->col_count; i++) {
+            memset(&values[i], 0, sizeof(values[i]));
+            if (ch->texts[i] == NULL) {
+                values[i].type = PAIMON_VALUE_NULL;
+                continue;
+            }
+            values[i].type = vt->cols[i].cls == PS_BLOB ? PAIMON_VALUE_BYTES : PAIMON_VALUE_TEXT;
+            values[i].v.s.ptr = ch->texts[i];
+            values[i].v.s.len = ch->lens[i];
+        }
+        if ((rc = paimon_writer_write_row(w, values, vt->col_count, ch->kind, &err)) != 0)
+            goto done;
+    }
+    if ((rc = paimon_writer_prepare_commit(w, msgs, &err)) != 0)
+        goto done;
+    written = 1;
+    co.result = &result;
+    if ((rc = paimon_table_commit(vt->table, msgs, &co, &snapshot, &err)) != 0)
+        goto done;
+    if (snapshot > 0)
+        vt->mod->commits++;
+done:
+    if (rc != 0) {
+        if (written && !result.uncertain)
+            paimon_commit_messages_abort(vt->table, msgs, NULL);
+        sqlite3_free(vt->base.zErrMsg);
+        vt->base.zErrMsg = sqlite3_mprintf("paimon: %s: %s", vt->name, err.message);
+        rc = err.code == PAIMON_ENOMEM     ? SQLITE_NOMEM
+             : err.code == PAIMON_EINVALID ? SQLITE_CONSTRAINT
+                                           : SQLITE_ERROR;
+    }
+    paimon_writer_free(w);
+    paimon_commit_messages_free(msgs);
+    sqlite3_free(values);
+    return rc;
+}
+
+int ps_xcommit(sqlite3_vtab *vtab)
+{
+    ps_txn_reset((ps_vtab *)vtab);
+    return SQLITE_OK;
+}
+
+int ps_xrollback(sqlite3_vtab *vtab)
+{
+    ps_txn_reset((ps_vtab *)vtab);
+    return SQLITE_OK;
+}
+
+int ps_xsavepoint(sqlite3_vtab *vtab, int level)
+{
+    ps_vtab *vt = (ps_vtab *)vtab;
+    if (level < 0)
+        return SQLITE_OK;
+    if ((size_t)level >= vt->savepoint_cap) {
+        size_t cap = (size_t)level + 8;
+        size_t *grown = sqlite3_realloc64(vt->savepoints, cap * sizeof(*grown));
+        if (grown == NULL)
+            return SQLITE_NOMEM;
+        for (size_t i = vt->savepoint_cap; i < cap; i++)
+            grown[i] = (size_t)-1; /* never opened */
+        vt->savepoints = grown;
+        vt->savepoint_cap = cap;
+    }
+    vt->savepoints[level] = vt->change_count;
+    return SQLITE_OK;
+}
+
+int ps_xrelease(sqlite3_vtab *vtab, int level)
+{
+    (void)vtab;
+    (void)level;
+    return SQLITE_OK;
+}
+
+int ps_xrollback_to(sqlite3_vtab *vtab, int level)
+{
+    ps_vtab *vt = (ps_vtab *)vtab;
+    if (level >= 0 && (size_t)level < vt->savepoint_cap && vt->savepoints[level] != (size_t)-1)
+        truncate_changes(vt, vt->savepoints[level]);
+    return SQLITE_OK;
+}
