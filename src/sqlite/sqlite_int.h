@@ -1,8 +1,8 @@
 /*
  * The SQLite virtual-table module `paimon` (docs/SQL.md): shared declarations of the files of
  * src/sqlite/.  The layer is a client of the public API (include/paimon.h) like the command
- * line, and of SQLite through sqlite3ext.h, so the same sources build both the loadable
- * extension libpaimon_sqlite (calls through the sqlite3_api table) and the copy linked into
+ * line, and of SQLite through its extension header, so the same sources build both the loadable
+ * extension libpaimon_sqlite (calls through the host's sqlite3_api table) and the copy linked into
  * the `paimon` command (SQLITE_CORE: direct calls).
  *
  *   module.c   xCreate/xConnect (arguments, columns, time travel), xBestIndex (pushdown and
