@@ -36,7 +36,7 @@ typedef struct ps_cursor {
     int64_t rowid;            /* this row's rowid (0 until xRowid asks) */
 } ps_cursor;
 
-static int set_error(sqlite3_vtab *vt, const paimon_error *err)
+PM_MUST_CHECK static int set_error(sqlite3_vtab *vt, const paimon_error *err)
 {
     sqlite3_free(vt->zErrMsg);
     vt->zErrMsg = sqlite3_mprintf("%s", err->message);
@@ -138,7 +138,7 @@ static int parse_arg(ps_vtab *vt, const char *arg, char **msg)
 }
 
 /* The primary keys of the latest schema: marks cols[].is_pk. */
-static int mark_primary_keys(ps_vtab *vt, paimon_error *err)
+PM_MUST_CHECK static int mark_primary_keys(ps_vtab *vt, paimon_error *err)
 {
     paimon_list *list = NULL;
     int rc = paimon_table_schemas(vt->table, &list, err);

@@ -29,6 +29,12 @@
 extern const sqlite3_api_routines *sqlite3_api;
 #endif
 
+/* As the library's src/util/error.h, which this layer cannot include: a function returning
+ * an error code it was given a paimon_error for must have its result checked. */
+#ifndef PM_MUST_CHECK
+#define PM_MUST_CHECK __attribute__((warn_unused_result))
+#endif
+
 /* How a Paimon column is shown to SQLite (docs/SQL.md, "Types"). */
 typedef enum ps_class {
     PS_INT,       /* TINYINT..BIGINT: INTEGER */
