@@ -137,23 +137,32 @@ static int parse_arg(ps_vtab *vt, const char *arg, char **msg)
     return SQLITE_OK;
 }
 
-/* The primary keys of the latest schema: marks cols[].is_pk. */
-PM_MUST_CHECK static int mark_primary_keys(ps_vtab *vt, paimon_error *err)
+/* Marks cols[].is_pk and is_part in the comma-separated `names`. */
+static void mark(ps_vtab *vt, const char *names, int pk)
+{
+    while (names != NULL && *names != '\0') {
+        size_t n = strcspn(names, ",");
+        for (size_t i = 0; i < vt->col_count; i++)
+            if (strlen(vt->cols[i].name) == n && memcmp(vt->cols[i].name, names, n) == 0) {
+                if (pk)
+                    vt->cols[i].is_pk = vt->has_pk = 1;
+                else
+                    vt->cols[i].is_part = 1;
+            }
+        names += n + (names[n] == ',');
+    }
+}
+
+/* The primary and partition keys of the latest schema. */
+PM_MUST_CHECK static int mark_keys(ps_vtab *vt, paimon_error *err)
 {
     paimon_list *list = NULL;
     int rc = paimon_table_schemas(vt->table, &list, err);
     if (rc != 0 || paimon_list_count(list) == 0)
         goto done;
-    const char *pks = paimon_list_schema(list, paimon_list_count(list) - 1)->primary_keys;
-    while (pks != NULL && *pks != '\0') {
-        size_t n = strcspn(pks, ",");
-        for (size_t i = 0; i < vt->col_count; i++)
-            if (strlen(vt->cols[i].name) == n && memcmp(vt->cols[i].name, pks, n) == 0) {
-                vt->cols[i].is_pk = 1;
-                vt->has_pk = 1;
-            }
-        pks += n + (pks[n] == ',');
-    }
+    const paimon_schema_info *schema = paimon_list_schema(list, paimon_list_count(list) - 1);
+    mark(vt, schema->primary_keys, 1);
+    mark(vt, schema->partition_keys, 0);
 done:
     paimon_list_free(list);
     return rc;
@@ -241,7 +250,7 @@ static int xconnect(sqlite3 *db, void *aux, int argc, const char *const *argv, s
             if (paimon_scan_split_file(scan, s, k, &f, NULL) == 0)
                 vt->est_rows += f.row_count;
     }
-    if (vt->system == NULL && mark_primary_keys(vt, &err) != 0) {
+    if (vt->system == NULL && mark_keys(vt, &err) != 0) {
         *msg = sqlite3_mprintf("paimon: %s: %s", vt->name, err.message);
         rc = SQLITE_ERROR;
         goto done;
@@ -300,7 +309,10 @@ static int xbestindex(sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
     ps_vtab *vt = (ps_vtab *)vtab;
     sqlite3_str *plan = sqlite3_str_new(vt->db);
-    double rows = vt->est_rows >= 0 ? (double)vt->est_rows : 1e6;
+    /* rows: what the scan returns; read: what it decodes (partition pruning only cuts
+     * that; statistics may, but are not counted on).  Every xFilter plans a scan, which
+     * reads manifests: a fixed cost per scan keeps SQLite from probing per outer row. */
+    double rows = vt->est_rows >= 0 ? (double)vt->est_rows : 1e6, read = rows;
     int argv_next = 1, others = 0, pushed = 0, pk_eq = 0, npk = 0;
 
     for (size_t i = 0; i < vt->col_count; i++)
@@ -319,10 +331,13 @@ static int xbestindex(sqlite3_vtab *vtab, sqlite3_index_info *info)
             info->aConstraintUsage[i].argvIndex = argv_next++;
         if (c->op == SQLITE_INDEX_CONSTRAINT_EQ) {
             rows /= 10;
+            read /= vt->cols[c->iColumn].is_part ? 10 : 1;
             pk_eq += vt->cols[c->iColumn].is_pk;
         } else if (c->op != SQLITE_INDEX_CONSTRAINT_NE &&
-                   c->op != SQLITE_INDEX_CONSTRAINT_ISNOTNULL)
+                   c->op != SQLITE_INDEX_CONSTRAINT_ISNOTNULL) {
             rows /= 3;
+            read /= vt->cols[c->iColumn].is_part ? 3 : 1;
+        }
     }
     /* LIMIT and OFFSET bound the rows only when SQLite filters nothing else here. */
     if (others == 0)
@@ -363,7 +378,7 @@ static int xbestindex(sqlite3_vtab *vtab, sqlite3_index_info *info)
     if (rows < 1)
         rows = 1;
     info->estimatedRows = (sqlite3_int64)rows;
-    info->estimatedCost = 100.0 + rows;
+    info->estimatedCost = 1000.0 + (read > rows ? read : rows);
     if (sqlite3_str_errcode(plan) != SQLITE_OK) {
         sqlite3_free(sqlite3_str_finish(plan));
         return SQLITE_NOMEM;

@@ -58,6 +58,7 @@ typedef struct ps_column {
     int scale;       /* DECIMAL s */
     int not_null;    /* NOT NULL in the schema */
     int is_pk;       /* a primary-key column */
+    int is_part;     /* a partition key */
     int64_t min_int; /* PS_INT: the range of the type */
     int64_t max_int;
 } ps_column;
