@@ -155,7 +155,7 @@ static const char *value_text(sqlite3_stmt *st, int i, int *is_string, char *buf
 /* Prints the rows of one statement: 0, or the SQLite error code. */
 static int print_rows(sqlite3_stmt *st, cli_format format)
 {
-    int n = sqlite3_column_count(st), rc;
+    int n = sqlite3_column_count(st), rc = SQLITE_DONE;
     cli_table *table = NULL;
     const char **cells = cli_calloc((size_t)n + 1, sizeof(char *));
     char **owned = cli_calloc((size_t)n + 1, sizeof(char *));
