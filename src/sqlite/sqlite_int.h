@@ -114,6 +114,28 @@ struct ps_module {
 /* Registers the module `paimon` and the function paimon_stats() on `db`. */
 int ps_register(sqlite3 *db, char **errmsg);
 
+/* ---- batch.c -------------------------------------------------------------------------- */
+
+/* The rows of a cursor as its Arrow stream: the fast path of xColumn for the classes
+ * ps_batch_supported() accepts. */
+#define PS_BATCH_MAX_COLUMNS 64
+typedef struct ps_batch {
+    struct ArrowArrayStream stream;      /* the cursor's remaining rows */
+    struct ArrowArray array;             /* the current batch (release NULL: none) */
+    int64_t row;                         /* the current row in it */
+    size_t column_count;                 /* the stream's columns */
+    char formats[PS_BATCH_MAX_COLUMNS];  /* the first letter of each column's format */
+} ps_batch;
+
+int ps_batch_supported(const ps_column *col);
+/* Takes the cursor's rows (it is left without any); 0, or an SQLite code and *errmsg. */
+int ps_batch_open(ps_batch *b, paimon_cursor *cur, char **errmsg);
+/* Moves to the next row; *eof at the end. */
+int ps_batch_next(ps_batch *b, int *eof, char **errmsg);
+/* The value of the stream's column `column` in the current row. */
+void ps_batch_result(const ps_batch *b, sqlite3_context *ctx, size_t column);
+void ps_batch_close(ps_batch *b);
+
 /* ---- values.c ------------------------------------------------------------------------- */
 
 /* Parses a type string of the public API ("DECIMAL(18, 2) NOT NULL") into `col` (name and
