@@ -104,21 +104,11 @@ void ps_batch_result(const ps_batch *b, sqlite3_context *ctx, size_t column)
     }
     const void *v = ch->buffers[1];
     switch (b->formats[column]) {
-    case 'c':
-        sqlite3_result_int(ctx, ((const int8_t *)v)[i]);
-        return;
-    case 's':
-        sqlite3_result_int(ctx, ((const int16_t *)v)[i]);
-        return;
-    case 'i':
-        sqlite3_result_int(ctx, ((const int32_t *)v)[i]);
-        return;
-    case 'l':
-        sqlite3_result_int64(ctx, ((const int64_t *)v)[i]);
-        return;
-    case 'b':
-        sqlite3_result_int(ctx, bit(v, i));
-        return;
+    case 'c': sqlite3_result_int(ctx, ((const int8_t *)v)[i]); return;
+    case 's': sqlite3_result_int(ctx, ((const int16_t *)v)[i]); return;
+    case 'i': sqlite3_result_int(ctx, ((const int32_t *)v)[i]); return;
+    case 'l': sqlite3_result_int64(ctx, ((const int64_t *)v)[i]); return;
+    case 'b': sqlite3_result_int(ctx, bit(v, i)); return;
     case 'g':
         if (((const double *)v)[i] != ((const double *)v)[i])
             sqlite3_result_text(ctx, "NaN", 3, SQLITE_STATIC); /* as values.c */
@@ -142,15 +132,12 @@ void ps_batch_result(const ps_batch *b, sqlite3_context *ctx, size_t column)
         const char *data = (const char *)ch->buffers[2] + off[i];
         sqlite3_int64 len = off[i + 1] - off[i];
         if (b->formats[column] == 'U')
-            sqlite3_result_text64(ctx, data, (sqlite3_uint64)len, SQLITE_TRANSIENT,
-                                  SQLITE_UTF8);
+            sqlite3_result_text64(ctx, data, (sqlite3_uint64)len, SQLITE_TRANSIENT, SQLITE_UTF8);
         else
             sqlite3_result_blob64(ctx, data, (sqlite3_uint64)len, SQLITE_TRANSIENT);
         return;
     }
-    default:
-        sqlite3_result_null(ctx);
-        return;
+    default: sqlite3_result_null(ctx); return;
     }
 }
 

@@ -96,7 +96,8 @@ typedef struct ps_vtab {
     size_t stash_count, stash_cap;
     ps_change **changes; /* buffered changes of the open transaction, in order */
     size_t change_count, change_cap;
-    size_t *savepoints; /* change_count at each open savepoint level */
+    size_t *savepoints;    /* change_count at each open savepoint level */
+    paimon_value *scratch; /* xUpdate's old and new rows and number texts (txn.c) */
     size_t savepoint_cap;
 } ps_vtab;
 
@@ -120,11 +121,11 @@ int ps_register(sqlite3 *db, char **errmsg);
  * ps_batch_supported() accepts. */
 #define PS_BATCH_MAX_COLUMNS 64
 typedef struct ps_batch {
-    struct ArrowArrayStream stream;      /* the cursor's remaining rows */
-    struct ArrowArray array;             /* the current batch (release NULL: none) */
-    int64_t row;                         /* the current row in it */
-    size_t column_count;                 /* the stream's columns */
-    char formats[PS_BATCH_MAX_COLUMNS];  /* the first letter of each column's format */
+    struct ArrowArrayStream stream;     /* the cursor's remaining rows */
+    struct ArrowArray array;            /* the current batch (release NULL: none) */
+    int64_t row;                        /* the current row in it */
+    size_t column_count;                /* the stream's columns */
+    char formats[PS_BATCH_MAX_COLUMNS]; /* the first letter of each column's format */
 } ps_batch;
 
 int ps_batch_supported(const ps_column *col);
@@ -155,11 +156,13 @@ void ps_result(sqlite3_context *ctx, const ps_column *col, const char *text, siz
  * value with `v` means; returns 0 when appended, 1 when the constraint is not pushed. */
 int ps_literal(sqlite3_str *out, const ps_column *col, sqlite3_value *v);
 
-/* Checks a value written into `col` and gives its canonical text (caller frees *text with
- * sqlite3_free; NULL for a null).  0, or an SQLite error code with *errmsg (sqlite3_malloc'd)
- * naming `table` and the column. */
-int ps_value_text(const char *table, const ps_column *col, sqlite3_value *v, char **text,
-                  size_t *len, char **errmsg);
+/* Checks a value written into `col` and gives it as the writer takes it (integers,
+ * booleans and doubles as such; decimals, dates, times, timestamps and strings as text;
+ * binary as bytes).  Text and bytes are borrowed from `v` or written into `scratch` (at
+ * least 48 bytes): copy them before `v` goes away.  0, or an SQLite error code with *errmsg
+ * (sqlite3_malloc'd) naming `table` and the column. */
+int ps_value_get(const char *table, const ps_column *col, sqlite3_value *v, paimon_value *out,
+                 char *scratch, size_t scratch_len, char **errmsg);
 
 /* Standard base64 of `len` bytes into a sqlite3_malloc'd string; and back (NULL when `text`
  * is not base64), *out_len receiving the byte count. */

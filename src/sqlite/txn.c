@@ -24,30 +24,38 @@
 #include "sqlite_int.h"
 
 struct ps_change {
-    int8_t kind;  /* PAIMON_ROW_* */
-    char **texts; /* per column: canonical text (raw bytes for BLOB columns), NULL: null */
-    size_t *lens; /* their lengths */
+    int8_t kind;        /* PAIMON_ROW_* */
+    paimon_value *vals; /* per column, as paimon_writer_write_row() takes them; texts and
+                           bytes point into this allocation */
 };
 
 static void change_free(ps_change *ch, size_t col_count)
 {
-    if (ch == NULL)
-        return;
-    for (size_t i = 0; i < col_count; i++)
-        sqlite3_free(ch->texts[i]);
-    sqlite3_free(ch);
+    (void)col_count;
+    free(ch); /* one allocation; libc's, as sqlite3_malloc costs a lock per row */
 }
 
-static ps_change *change_new(size_t col_count, int8_t kind)
+/* A change of `kind` holding copies of `vals` (one allocation), or NULL without memory. */
+static ps_change *change_make(size_t col_count, int8_t kind, const paimon_value *vals)
 {
-    size_t size = sizeof(ps_change) + col_count * (sizeof(char *) + sizeof(size_t));
-    ps_change *ch = sqlite3_malloc64(size);
+    size_t size = sizeof(ps_change) + col_count * sizeof(paimon_value);
+    for (size_t i = 0; i < col_count; i++)
+        if (vals[i].type == PAIMON_VALUE_TEXT || vals[i].type == PAIMON_VALUE_BYTES)
+            size += vals[i].v.s.len;
+    ps_change *ch = malloc(size);
     if (ch == NULL)
         return NULL;
-    memset(ch, 0, size);
     ch->kind = kind;
-    ch->texts = (char **)(ch + 1);
-    ch->lens = (size_t *)(ch->texts + col_count);
+    ch->vals = (paimon_value *)(ch + 1);
+    char *bytes = (char *)(ch->vals + col_count);
+    memcpy(ch->vals, vals, col_count * sizeof(paimon_value));
+    for (size_t i = 0; i < col_count; i++)
+        if (vals[i].type == PAIMON_VALUE_TEXT || vals[i].type == PAIMON_VALUE_BYTES) {
+            if (vals[i].v.s.len > 0)
+                memcpy(bytes, vals[i].v.s.ptr, vals[i].v.s.len);
+            ch->vals[i].v.s.ptr = bytes;
+            bytes += vals[i].v.s.len;
+        }
     return ch;
 }
 
@@ -141,33 +149,29 @@ static int refuse(ps_vtab *vt, int code, const char *fmt, const char *what)
     return code;
 }
 
-/* The old row of `rowid` as a change of `kind`. */
-static int old_change(ps_vtab *vt, sqlite3_int64 rowid, int8_t kind, ps_change **out)
+/* The old row of `rowid` (captured at xRowid) as values: borrowed from the stash. */
+static int old_values(ps_vtab *vt, sqlite3_int64 rowid, paimon_value *vals)
 {
-    ps_change *ch;
     if (rowid < 1 || (size_t)rowid > vt->stash_count || vt->stash[rowid - 1].texts == NULL)
         return refuse(vt, SQLITE_INTERNAL, "paimon: %s: %s", "the old row was not captured");
-    if ((ch = change_new(vt->col_count, kind)) == NULL)
-        return SQLITE_NOMEM;
     const ps_stash *s = &vt->stash[rowid - 1];
     for (size_t i = 0; i < vt->col_count; i++) {
-        if (s->texts[i] == NULL)
-            continue;
-        if ((ch->texts[i] = sqlite3_malloc64(s->lens[i] + 1)) == NULL) {
-            change_free(ch, vt->col_count);
-            return SQLITE_NOMEM;
-        }
-        memcpy(ch->texts[i], s->texts[i], s->lens[i] + 1);
-        ch->lens[i] = s->lens[i];
+        memset(&vals[i], 0, sizeof(vals[i]));
+        vals[i].type = s->texts[i] == NULL          ? PAIMON_VALUE_NULL
+                       : vt->cols[i].cls == PS_BLOB ? PAIMON_VALUE_BYTES
+                                                    : PAIMON_VALUE_TEXT;
+        vals[i].v.s.ptr = s->texts[i];
+        vals[i].v.s.len = s->lens[i];
     }
-    *out = ch;
     return SQLITE_OK;
 }
 
 int ps_xupdate(sqlite3_vtab *vtab, int argc, sqlite3_value **argv, sqlite3_int64 *rowid)
 {
     ps_vtab *vt = (ps_vtab *)vtab;
-    ps_change *old = NULL, *neu = NULL;
+    size_t n = vt->col_count;
+    paimon_value *old = NULL, *neu = NULL;
+    char *scratch = NULL;
     int rc = SQLITE_OK;
     int is_delete = argc == 1, is_insert = argc > 1 && sqlite3_value_type(argv[0]) == SQLITE_NULL;
     const char *verb = is_delete ? "DELETE" : is_insert ? "INSERT" : "UPDATE";
@@ -182,66 +186,59 @@ int ps_xupdate(sqlite3_vtab *vtab, int argc, sqlite3_value **argv, sqlite3_int64
                       "paimon: %s: %s needs a primary-key table (an append table takes "
                       "INSERT only)",
                       verb);
-    if (!is_insert &&
-        (rc = old_change(vt, sqlite3_value_int64(argv[0]),
-                         is_delete ? PAIMON_ROW_DELETE : PAIMON_ROW_UPDATE_BEFORE, &old)) != 0)
+    if (!is_delete && argc != (int)n + 2)
+        return refuse(vt, SQLITE_INTERNAL, "paimon: %s: %s", "unexpected column count");
+    /* old row, new row and 48 bytes of number text per column: the table's scratch */
+    if (vt->scratch == NULL &&
+        (vt->scratch = sqlite3_malloc64(n * (2 * sizeof(paimon_value) + 48) + 1)) == NULL)
+        return SQLITE_NOMEM;
+    old = vt->scratch;
+    neu = old + n;
+    scratch = (char *)(neu + n);
+    if (!is_insert && (rc = old_values(vt, sqlite3_value_int64(argv[0]), old)) != SQLITE_OK)
         goto done;
-    if (!is_delete) {
-        if (argc != (int)vt->col_count + 2) {
-            rc = refuse(vt, SQLITE_INTERNAL, "paimon: %s: %s", "unexpected column count");
+    for (size_t i = 0; !is_delete && i < n; i++) {
+        sqlite3_value *v = argv[2 + i];
+        char *msg = NULL;
+        if (!is_insert && vt->cols[i].is_pk) {
+            /* xColumn left the key "unchanged" unless the statement sets it. */
+            if (!sqlite3_value_nochange(v)) {
+                rc = refuse(vt, SQLITE_CONSTRAINT,
+                            "paimon: %s: column %s: UPDATE of a primary-key column (delete "
+                            "the row and insert the new one)",
+                            vt->cols[i].name);
+                goto done;
+            }
+            neu[i] = old[i];
+            continue;
+        }
+        if ((rc = ps_value_get(vt->name, &vt->cols[i], v, &neu[i], scratch + 48 * i, 48, &msg)) !=
+            SQLITE_OK) {
+            sqlite3_free(vt->base.zErrMsg);
+            vt->base.zErrMsg = msg != NULL ? sqlite3_mprintf("paimon: %s", msg) : NULL;
+            sqlite3_free(msg);
             goto done;
         }
-        if ((neu = change_new(vt->col_count,
-                              is_insert ? PAIMON_ROW_INSERT : PAIMON_ROW_UPDATE_AFTER)) == NULL) {
+    }
+    if (!is_insert) {
+        ps_change *ch =
+            change_make(n, is_delete ? PAIMON_ROW_DELETE : PAIMON_ROW_UPDATE_BEFORE, old);
+        if (ch == NULL || (rc = push_change(vt, ch)) != SQLITE_OK) {
             rc = SQLITE_NOMEM;
             goto done;
         }
-        for (size_t i = 0; i < vt->col_count; i++) {
-            sqlite3_value *v = argv[2 + i];
-            char *msg = NULL;
-            if (!is_insert && vt->cols[i].is_pk) {
-                /* xColumn left the key "unchanged" unless the statement sets it. */
-                if (!sqlite3_value_nochange(v)) {
-                    rc = refuse(vt, SQLITE_CONSTRAINT,
-                                "paimon: %s: column %s: UPDATE of a primary-key column (delete "
-                                "the row and insert the new one)",
-                                vt->cols[i].name);
-                    goto done;
-                }
-                if (old->texts[i] != NULL &&
-                    (neu->texts[i] = sqlite3_mprintf("%s", old->texts[i])) == NULL) {
-                    rc = SQLITE_NOMEM;
-                    goto done;
-                }
-                neu->lens[i] = old->lens[i];
-                continue;
-            }
-            if ((rc = ps_value_text(vt->name, &vt->cols[i], v, &neu->texts[i], &neu->lens[i],
-                                    &msg)) != SQLITE_OK) {
-                sqlite3_free(vt->base.zErrMsg);
-                vt->base.zErrMsg = msg != NULL ? sqlite3_mprintf("paimon: %s", msg) : NULL;
-                sqlite3_free(msg);
-                goto done;
-            }
+    }
+    if (!is_delete) {
+        ps_change *ch =
+            change_make(n, is_insert ? PAIMON_ROW_INSERT : PAIMON_ROW_UPDATE_AFTER, neu);
+        if (ch == NULL || (rc = push_change(vt, ch)) != SQLITE_OK) {
+            rc = SQLITE_NOMEM;
+            goto done;
         }
-    }
-    if (old != NULL) {
-        rc = push_change(vt, old);
-        old = NULL;
-        if (rc != SQLITE_OK)
-            goto done;
-    }
-    if (neu != NULL) {
-        rc = push_change(vt, neu);
-        neu = NULL;
-        if (rc != SQLITE_OK)
-            goto done;
     }
     if (is_insert)
         *rowid = 0;
 done:
-    change_free(old, vt->col_count);
-    change_free(neu, vt->col_count);
     return rc;
 }
 
@@ -257,7 +254,6 @@ int ps_xsync(sqlite3_vtab *vtab)
     ps_vtab *vt = (ps_vtab *)vtab;
     paimon_writer *w = NULL;
     paimon_commit_messages *msgs = NULL;
-    paimon_value *values = NULL;
     paimon_error err = {0, {0}};
     paimon_commit_result result = PAIMON_COMMIT_RESULT_INIT;
     paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
@@ -266,24 +262,12 @@ int ps_xsync(sqlite3_vtab *vtab)
 
     if (vt->change_count == 0)
         return SQLITE_OK;
-    if ((values = sqlite3_malloc64(vt->col_count * sizeof(*values) + 1)) == NULL)
-        return SQLITE_NOMEM;
     if ((rc = paimon_writer_open(&w, vt->table, NULL, &err)) != 0 ||
         (rc = paimon_commit_messages_new(&msgs, &err)) != 0)
         goto done;
     for (size_t r = 0; r < vt->change_count; r++) {
         const ps_change *ch = vt->changes[r];
-        for (size_t i = 0; i < vt->col_count; i++) {
-            memset(&values[i], 0, sizeof(values[i]));
-            if (ch->texts[i] == NULL) {
-                values[i].type = PAIMON_VALUE_NULL;
-                continue;
-            }
-            values[i].type = vt->cols[i].cls == PS_BLOB ? PAIMON_VALUE_BYTES : PAIMON_VALUE_TEXT;
-            values[i].v.s.ptr = ch->texts[i];
-            values[i].v.s.len = ch->lens[i];
-        }
-        if ((rc = paimon_writer_write_row(w, values, vt->col_count, ch->kind, &err)) != 0)
+        if ((rc = paimon_writer_write_row(w, ch->vals, vt->col_count, ch->kind, &err)) != 0)
             goto done;
     }
     if ((rc = paimon_writer_prepare_commit(w, msgs, &err)) != 0)
@@ -306,7 +290,6 @@ done:
     }
     paimon_writer_free(w);
     paimon_commit_messages_free(msgs);
-    sqlite3_free(values);
     return rc;
 }
 

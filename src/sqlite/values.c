@@ -13,7 +13,7 @@
  * the exact canonical shape against a date or timestamp, ...): a pushed filter may only drop
  * rows SQLite would drop too, and SQLite still applies every constraint itself.
  *
- * Writing: ps_value_text() checks a value against its column (type, range, NOT NULL) at the
+ * Writing: ps_value_get() checks a value against its column (type, range, NOT NULL) at the
  * statement, so that a bad value fails the statement that wrote it, naming table and column.
  */
 #include <ctype.h>
@@ -376,13 +376,13 @@ static int text_double(const char *s)
     return *end == '\0';
 }
 
-int ps_value_text(const char *table, const ps_column *col, sqlite3_value *v, char **text,
-                  size_t *len, char **errmsg)
+int ps_value_get(const char *table, const ps_column *col, sqlite3_value *v, paimon_value *out,
+                 char *scratch, size_t scratch_len, char **errmsg)
 {
     int t = sqlite3_value_type(v);
     int64_t i = 0;
-    *text = NULL;
-    *len = 0;
+    memset(out, 0, sizeof(*out));
+    out->type = PAIMON_VALUE_NULL;
     if (t == SQLITE_NULL) {
         if (col->is_pk)
             return fail(errmsg, SQLITE_CONSTRAINT, table, col, v, "NULL in a primary-key column");
@@ -406,48 +406,58 @@ int ps_value_text(const char *table, const ps_column *col, sqlite3_value *v, cha
         }
         if (i < col->min_int || i > col->max_int)
             return fail(errmsg, SQLITE_MISMATCH, table, col, v, "is out of the column's range");
-        *text = sqlite3_mprintf("%lld", (long long)i);
-        break;
+        out->type = PAIMON_VALUE_INT;
+        out->v.i = i;
+        return SQLITE_OK;
     case PS_BOOL:
         if (t == SQLITE_INTEGER && (sqlite3_value_int64(v) == 0 || sqlite3_value_int64(v) == 1))
-            *text = sqlite3_mprintf("%s", sqlite3_value_int64(v) ? "true" : "false");
+            out->v.b = (int)sqlite3_value_int64(v);
         else if (t == SQLITE_TEXT &&
                  (sqlite3_stricmp((const char *)sqlite3_value_text(v), "true") == 0 ||
                   sqlite3_stricmp((const char *)sqlite3_value_text(v), "false") == 0))
-            *text = sqlite3_mprintf(
-                "%s", sqlite3_value_text(v)[0] == 't' || sqlite3_value_text(v)[0] == 'T' ? "true"
-                                                                                         : "false");
+            out->v.b = sqlite3_value_text(v)[0] == 't' || sqlite3_value_text(v)[0] == 'T';
         else
             return fail(errmsg, SQLITE_MISMATCH, table, col, v,
                         "is not a BOOLEAN (0, 1, 'true' or 'false')");
-        break;
+        out->type = PAIMON_VALUE_BOOL;
+        return SQLITE_OK;
     case PS_FLOAT:
     case PS_DOUBLE:
+        if (t == SQLITE_INTEGER || t == SQLITE_FLOAT) {
+            out->type = PAIMON_VALUE_DOUBLE;
+            out->v.d = sqlite3_value_double(v);
+            return SQLITE_OK;
+        }
+        /* text ("NaN", "1e3") is parsed by the writer, as for decimals */
+        __attribute__((fallthrough));
     case PS_DECIMAL:
         if (t == SQLITE_INTEGER)
-            *text = sqlite3_mprintf("%lld", (long long)sqlite3_value_int64(v));
-        else if (t == SQLITE_FLOAT) {
+            snprintf(scratch, scratch_len, "%lld", (long long)sqlite3_value_int64(v));
+        else if (t == SQLITE_FLOAT)
             /* DECIMAL(p <= 15) columns read as REAL: 15 digits give back their value. */
-            char buf[40];
-            int digits =
-                col->cls == PS_DECIMAL && col->precision >= 0 && col->precision <= 15 ? 15 : 17;
-            snprintf(buf, sizeof(buf), "%.*g", digits, sqlite3_value_double(v));
-            *text = sqlite3_mprintf("%s", buf);
-        } else if (t == SQLITE_TEXT && text_double((const char *)sqlite3_value_text(v)))
-            *text = sqlite3_mprintf("%s", sqlite3_value_text(v));
-        else
+            snprintf(scratch, scratch_len, "%.*g",
+                     col->precision >= 0 && col->precision <= 15 ? 15 : 17,
+                     sqlite3_value_double(v));
+        else if (t == SQLITE_TEXT && text_double((const char *)sqlite3_value_text(v))) {
+            out->type = PAIMON_VALUE_TEXT;
+            out->v.s.ptr = (const char *)sqlite3_value_text(v);
+            out->v.s.len = (size_t)sqlite3_value_bytes(v);
+            return SQLITE_OK;
+        } else
             return fail(errmsg, SQLITE_MISMATCH, table, col, v, "is not a number");
-        break;
+        out->type = PAIMON_VALUE_TEXT;
+        out->v.s.ptr = scratch;
+        out->v.s.len = strlen(scratch);
+        return SQLITE_OK;
     case PS_BLOB:
         if (t != SQLITE_BLOB && t != SQLITE_TEXT)
             return fail(errmsg, SQLITE_MISMATCH, table, col, v, "is not a BLOB");
-        *len = (size_t)sqlite3_value_bytes(v);
-        if ((*text = sqlite3_malloc64(*len + 1)) != NULL) {
-            if (*len > 0)
-                memcpy(*text, sqlite3_value_blob(v), *len);
-            (*text)[*len] = '\0';
-        }
-        return *text == NULL ? SQLITE_NOMEM : SQLITE_OK;
+        out->type = PAIMON_VALUE_BYTES;
+        out->v.s.ptr = sqlite3_value_blob(v);
+        out->v.s.len = (size_t)sqlite3_value_bytes(v);
+        if (out->v.s.ptr == NULL)
+            out->v.s.ptr = "";
+        return SQLITE_OK;
     case PS_DATE:
     case PS_TIME:
     case PS_TIMESTAMP:
@@ -456,7 +466,6 @@ int ps_value_text(const char *table, const ps_column *col, sqlite3_value *v, cha
                         col->cls == PS_DATE   ? "is not a DATE ('YYYY-MM-DD')"
                         : col->cls == PS_TIME ? "is not a TIME ('HH:MM:SS')"
                                               : "is not a TIMESTAMP ('YYYY-MM-DD HH:MM:SS')");
-        *text = sqlite3_mprintf("%s", sqlite3_value_text(v));
         break;
     case PS_JSON:
         return fail(errmsg, SQLITE_MISMATCH, table, col, v,
@@ -464,18 +473,12 @@ int ps_value_text(const char *table, const ps_column *col, sqlite3_value *v, cha
     case PS_TEXT:
         if (t == SQLITE_BLOB)
             return fail(errmsg, SQLITE_MISMATCH, table, col, v, "is a BLOB, not text");
-        {
-            const unsigned char *s = sqlite3_value_text(v);
-            *len = (size_t)sqlite3_value_bytes(v);
-            if ((*text = sqlite3_malloc64(*len + 1)) != NULL) {
-                memcpy(*text, s, *len);
-                (*text)[*len] = '\0';
-            }
-        }
-        return *text == NULL ? SQLITE_NOMEM : SQLITE_OK;
+        break;
     }
-    if (*text == NULL)
+    out->type = PAIMON_VALUE_TEXT;
+    out->v.s.ptr = (const char *)sqlite3_value_text(v);
+    out->v.s.len = (size_t)sqlite3_value_bytes(v);
+    if (out->v.s.ptr == NULL)
         return SQLITE_NOMEM;
-    *len = strlen(*text);
     return SQLITE_OK;
 }
