@@ -76,6 +76,8 @@ static void vtab_free(ps_vtab *vt)
     sqlite3_free(vt->stash);
     sqlite3_free(vt->savepoints);
     sqlite3_free(vt->scratch);
+    free(vt->chunks);
+    free(vt->chunk_caps);
     for (size_t i = 0; i < vt->col_count; i++)
         ps_column_clear(&vt->cols[i]);
     sqlite3_free(vt->cols);

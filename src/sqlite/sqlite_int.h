@@ -63,8 +63,13 @@ typedef struct ps_column {
     int64_t max_int;
 } ps_column;
 
-/* One buffered change (txn.c): kind and the canonical text of every column. */
-typedef struct ps_change ps_change;
+/* One buffered change (txn.c): its kind and its values, one allocation. */
+typedef struct ps_change {
+    int8_t kind;        /* PAIMON_ROW_* */
+    uint32_t chunk;     /* the arena chunk holding it (txn.c) */
+    paimon_value *vals; /* per column, as paimon_writer_write_row() takes them; texts and
+                           bytes point into the same allocation */
+} ps_change;
 
 /* What the old row of an UPDATE or DELETE held, captured at xRowid. */
 typedef struct ps_stash {
@@ -98,6 +103,10 @@ typedef struct ps_vtab {
     size_t change_count, change_cap;
     size_t *savepoints;    /* change_count at each open savepoint level */
     paimon_value *scratch; /* xUpdate's old and new rows and number texts (txn.c) */
+    char **chunks;         /* the changes' arena (txn.c): chunks filled in order */
+    size_t *chunk_caps;    /* their sizes */
+    size_t chunk_count, chunk_slots;
+    size_t chunk_used; /* bytes used in the last chunk */
     size_t savepoint_cap;
 } ps_vtab;
 
@@ -183,6 +192,15 @@ int ps_xrollback_to(sqlite3_vtab *vtab, int level);
 int ps_stash_row(ps_vtab *vt, paimon_cursor *cur, const size_t *proj, int64_t rowid);
 /* Drops the buffered changes and old rows (end of a transaction, disconnect). */
 void ps_txn_reset(ps_vtab *vt);
+
+/* ---- txn_arrow.c ---------------------------------------------------------------------- */
+
+/* Whether a writer column of Arrow format `format` takes the batch path. */
+int ps_arrow_supported(const char *format);
+/* Writes every buffered change of `vt` into `w` as Arrow batches; `schema` is the writer's
+ * and every column ps_arrow_supported().  0, or the library's error code in `err`. */
+PM_MUST_CHECK int ps_write_arrow(ps_vtab *vt, paimon_writer *w, const struct ArrowSchema *schema,
+                                 paimon_error *err);
 
 /* ---- warehouse.c ---------------------------------------------------------------------- */
 

@@ -23,33 +23,65 @@
 
 #include "sqlite_int.h"
 
-struct ps_change {
-    int8_t kind;        /* PAIMON_ROW_* */
-    paimon_value *vals; /* per column, as paimon_writer_write_row() takes them; texts and
-                           bytes point into this allocation */
-};
+/* Changes live in an arena of chunks, filled in order: a transaction of a million rows
+ * makes a few hundred allocations, not a million, and cutting the buffer back to a
+ * savepoint is moving the fill mark back to the first change it drops. */
+#define PS_CHUNK (1u << 20)
 
-static void change_free(ps_change *ch, size_t col_count)
+/* Allocates `size` bytes (a multiple of 16) from the arena, or NULL. */
+static void *arena_alloc(ps_vtab *vt, size_t size, uint32_t *chunk)
 {
-    (void)col_count;
-    free(ch); /* one allocation; libc's, as sqlite3_malloc costs a lock per row */
+    if (vt->chunk_count == 0 || vt->chunk_used + size > vt->chunk_caps[vt->chunk_count - 1]) {
+        size_t cap = size > PS_CHUNK ? size : PS_CHUNK;
+        if (vt->chunk_count == vt->chunk_slots) {
+            size_t slots = vt->chunk_slots == 0 ? 16 : vt->chunk_slots * 2;
+            char **chunks = realloc(vt->chunks, slots * sizeof(*chunks));
+            if (chunks == NULL)
+                return NULL;
+            vt->chunks = chunks;
+            size_t *caps = realloc(vt->chunk_caps, slots * sizeof(*caps));
+            if (caps == NULL)
+                return NULL;
+            vt->chunk_caps = caps;
+            vt->chunk_slots = slots;
+        }
+        if ((vt->chunks[vt->chunk_count] = malloc(cap)) == NULL)
+            return NULL;
+        vt->chunk_caps[vt->chunk_count++] = cap;
+        vt->chunk_used = 0;
+    }
+    *chunk = (uint32_t)(vt->chunk_count - 1);
+    void *p = vt->chunks[vt->chunk_count - 1] + vt->chunk_used;
+    vt->chunk_used += size;
+    return p;
 }
 
-/* A change of `kind` holding copies of `vals` (one allocation), or NULL without memory. */
-static ps_change *change_make(size_t col_count, int8_t kind, const paimon_value *vals)
+/* Frees the arena from `first` on (it and every later change). */
+static void truncate_to(ps_vtab *vt, const ps_change *first)
 {
-    size_t size = sizeof(ps_change) + col_count * sizeof(paimon_value);
-    for (size_t i = 0; i < col_count; i++)
+    while (vt->chunk_count > first->chunk + 1)
+        free(vt->chunks[--vt->chunk_count]);
+    vt->chunk_used = (size_t)((const char *)first - vt->chunks[first->chunk]);
+}
+
+/* A change of `kind` holding copies of `vals`, in the arena; NULL without memory. */
+static ps_change *change_make(ps_vtab *vt, int8_t kind, const paimon_value *vals)
+{
+    size_t n = vt->col_count, size = sizeof(ps_change) + n * sizeof(paimon_value);
+    for (size_t i = 0; i < n; i++)
         if (vals[i].type == PAIMON_VALUE_TEXT || vals[i].type == PAIMON_VALUE_BYTES)
             size += vals[i].v.s.len;
-    ps_change *ch = malloc(size);
+    size = (size + 15) & ~(size_t)15;
+    uint32_t chunk;
+    ps_change *ch = arena_alloc(vt, size, &chunk);
     if (ch == NULL)
         return NULL;
     ch->kind = kind;
+    ch->chunk = chunk;
     ch->vals = (paimon_value *)(ch + 1);
-    char *bytes = (char *)(ch->vals + col_count);
-    memcpy(ch->vals, vals, col_count * sizeof(paimon_value));
-    for (size_t i = 0; i < col_count; i++)
+    char *bytes = (char *)(ch->vals + n);
+    memcpy(ch->vals, vals, n * sizeof(paimon_value));
+    for (size_t i = 0; i < n; i++)
         if (vals[i].type == PAIMON_VALUE_TEXT || vals[i].type == PAIMON_VALUE_BYTES) {
             if (vals[i].v.s.len > 0)
                 memcpy(bytes, vals[i].v.s.ptr, vals[i].v.s.len);
@@ -65,7 +97,7 @@ static int push_change(ps_vtab *vt, ps_change *ch)
         size_t cap = vt->change_cap == 0 ? 64 : vt->change_cap * 2;
         ps_change **grown = sqlite3_realloc64(vt->changes, cap * sizeof(*grown));
         if (grown == NULL) {
-            change_free(ch, vt->col_count);
+            truncate_to(vt, ch); /* gives its bytes back */
             return SQLITE_NOMEM;
         }
         vt->changes = grown;
@@ -77,13 +109,18 @@ static int push_change(ps_vtab *vt, ps_change *ch)
 
 static void truncate_changes(ps_vtab *vt, size_t count)
 {
-    while (vt->change_count > count)
-        change_free(vt->changes[--vt->change_count], vt->col_count);
+    if (count >= vt->change_count)
+        return;
+    truncate_to(vt, vt->changes[count]);
+    vt->change_count = count;
 }
 
 void ps_txn_reset(ps_vtab *vt)
 {
-    truncate_changes(vt, 0);
+    while (vt->chunk_count > 0)
+        free(vt->chunks[--vt->chunk_count]);
+    vt->chunk_used = 0;
+    vt->change_count = 0;
     for (size_t i = 0; i < vt->stash_count; i++) {
         if (vt->stash[i].texts == NULL)
             continue;
@@ -222,7 +259,7 @@ int ps_xupdate(sqlite3_vtab *vtab, int argc, sqlite3_value **argv, sqlite3_int64
     }
     if (!is_insert) {
         ps_change *ch =
-            change_make(n, is_delete ? PAIMON_ROW_DELETE : PAIMON_ROW_UPDATE_BEFORE, old);
+            change_make(vt, is_delete ? PAIMON_ROW_DELETE : PAIMON_ROW_UPDATE_BEFORE, old);
         if (ch == NULL || (rc = push_change(vt, ch)) != SQLITE_OK) {
             rc = SQLITE_NOMEM;
             goto done;
@@ -230,7 +267,7 @@ int ps_xupdate(sqlite3_vtab *vtab, int argc, sqlite3_value **argv, sqlite3_int64
     }
     if (!is_delete) {
         ps_change *ch =
-            change_make(n, is_insert ? PAIMON_ROW_INSERT : PAIMON_ROW_UPDATE_AFTER, neu);
+            change_make(vt, is_insert ? PAIMON_ROW_INSERT : PAIMON_ROW_UPDATE_AFTER, neu);
         if (ch == NULL || (rc = push_change(vt, ch)) != SQLITE_OK) {
             rc = SQLITE_NOMEM;
             goto done;
@@ -256,6 +293,7 @@ int ps_xsync(sqlite3_vtab *vtab)
     paimon_commit_messages *msgs = NULL;
     paimon_error err = {0, {0}};
     paimon_commit_result result = PAIMON_COMMIT_RESULT_INIT;
+    struct ArrowSchema schema;
     paimon_commit_options co = PAIMON_COMMIT_OPTIONS_INIT;
     int64_t snapshot = 0;
     int rc = 0, written = 0;
@@ -265,11 +303,20 @@ int ps_xsync(sqlite3_vtab *vtab)
     if ((rc = paimon_writer_open(&w, vt->table, NULL, &err)) != 0 ||
         (rc = paimon_commit_messages_new(&msgs, &err)) != 0)
         goto done;
-    for (size_t r = 0; r < vt->change_count; r++) {
+    if ((rc = paimon_writer_arrow_schema(w, &schema, &err)) != 0)
+        goto done;
+    int arrow = 1;
+    for (int64_t c = 0; c < schema.n_children; c++)
+        arrow = arrow && ps_arrow_supported(schema.children[c]->format);
+    if (arrow)
+        rc = ps_write_arrow(vt, w, &schema, &err); /* txn_arrow.c: batches */
+    for (size_t r = 0; !arrow && r < vt->change_count && rc == 0; r++) {
         const ps_change *ch = vt->changes[r];
-        if ((rc = paimon_writer_write_row(w, ch->vals, vt->col_count, ch->kind, &err)) != 0)
-            goto done;
+        rc = paimon_writer_write_row(w, ch->vals, vt->col_count, ch->kind, &err);
     }
+    schema.release(&schema);
+    if (rc != 0)
+        goto done;
     if ((rc = paimon_writer_prepare_commit(w, msgs, &err)) != 0)
         goto done;
     written = 1;
