@@ -7,10 +7,12 @@
  *
  *   module.c   xCreate/xConnect (arguments, columns, time travel), xBestIndex (pushdown and
  *              costs), xFilter and the cursor, the registration and SQL functions
+ *   batch.c    the fast read path: values straight from the cursor's Arrow batches
  *   values.c   Paimon types <-> SQLite values: affinities, results, filter literals, the
  *              checks of written values
  *   txn.c      writes: xUpdate into a per-transaction buffer, savepoints, one commit at
  *              xSync, nothing on rollback
+ *   txn_arrow.c  the commit's fast path: the buffered changes as Arrow batches
  *   warehouse.c  each database of a warehouse attached as a schema (paimon sql)
  *
  * Thread safety: a virtual table and its cursors belong to their SQLite connection, which
