@@ -119,4 +119,16 @@ errs "SELECT nosuch FROM orders;" | grep -q "no such column: nosuch" || fail "un
 printf '.load %s\nCREATE VIRTUAL TABLE x USING paimon(%s);\n' "$EXT" "'$tmp/not-a-table'" | host_run sqlite3 :memory: 2>&1 |
   grep -q "x: .*not-a-table" || fail "a path that is not a table"
 [ "$(ls "$wh/shop.db/orders/snapshot" | grep -c '^snapshot-')" = 2 ] || fail "a failed statement committed"
+# Java's rules for merge engines that refuse retractions: the COMMIT fails, nothing lands.
+fr=$tmp/first_row
+$P create "$fr" --schema 'k INT, v STRING' --primary-key k --option bucket=1 \
+  --option merge-engine=first-row > /dev/null || fail "create first-row"
+printf '.load %s\nCREATE VIRTUAL TABLE t USING paimon(%s);\nINSERT INTO t VALUES (1, %s);\n' \
+  "$EXT" "'$fr'" "'a'" | host_run sqlite3 :memory: > /dev/null 2>&1 || fail "insert into first-row"
+before=$(ls "$fr/snapshot" | grep -c '^snapshot-')
+printf '.load %s\nCREATE VIRTUAL TABLE t USING paimon(%s);\nDELETE FROM t WHERE k = 1;\n' \
+  "$EXT" "'$fr'" | host_run sqlite3 :memory: 2>&1 |
+  grep -q "t: By default, First row merge engine can not accept DELETE" || fail "first-row DELETE"
+[ "$(ls "$fr/snapshot" | grep -c '^snapshot-')" = "$before" ] || fail "a refused DELETE committed"
+[ "$($P cat "$fr" --format csv | tail -1)" = "1,a" ] || fail "first-row row lost"
 echo "shell: every answer as written"
