@@ -494,7 +494,10 @@ static int apply_plan(ps_vtab *vt, ps_cursor *c, const char *plan, int argc, sql
             p += 6;
             *cols_given = 1;
             while (*p != ']' && *p != '\0') {
+                const char *start = p;
                 size_t col = (size_t)strtoul(p, (char **)&p, 10);
+                if (p == start)
+                    return SQLITE_INTERNAL; /* not a plan of xbestindex */
                 if (col < vt->col_count)
                     c->proj[col] = 0;
                 if (*p == ',')
