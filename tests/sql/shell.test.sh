@@ -33,6 +33,7 @@ CREATE VIRTUAL TABLE orders USING paimon('$wh/shop.db/orders');
 CREATE VIRTUAL TABLE customers USING paimon('$wh/shop.db/customers');
 CREATE VIRTUAL TABLE orders_s1 USING paimon('$wh/shop.db/orders', 'snapshot=1');
 CREATE VIRTUAL TABLE orders_first USING paimon('$wh/shop.db/orders', 'tag=first');
+CREATE VIRTUAL TABLE orders_now USING paimon('$wh/shop.db/orders', 'timestamp=4102444800000');
 CREATE VIRTUAL TABLE snaps USING paimon('$wh/shop.db/orders\$snapshots');
 CREATE VIRTUAL TABLE parts USING paimon('$wh/shop.db/orders\$partitions');
 CREATE TABLE regions(cust INTEGER PRIMARY KEY, region TEXT);
@@ -58,6 +59,7 @@ SELECT 'json', id, json_extract(tags, '\$[1]') FROM orders WHERE json_array_leng
 SELECT 'types', typeof(id), typeof(amount), typeof(price), typeof(note), typeof(ok), typeof(dt), typeof(raw), typeof(tags) FROM orders WHERE id = 1;
 SELECT 'snapshot1', count(*) FROM orders_s1;
 SELECT 'tag', count(*), max(id) FROM orders_first;
+SELECT 'timestamp-travel', count(*) FROM orders_now;
 SELECT 'snapshots', snapshot_id, commit_kind FROM snaps ORDER BY snapshot_id;
 SELECT 'partitions', count(*) FROM parts;
 SQL
@@ -97,6 +99,7 @@ json|1|b
 types|integer|real|real|text|integer|text|blob|text
 snapshot1|3
 tag|3|3
+timestamp-travel|4
 snapshots|1|APPEND
 snapshots|2|APPEND
 partitions|3
