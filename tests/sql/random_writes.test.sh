@@ -5,4 +5,4 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 : "${ORACLE_DIR:?}"
-host_run /usr/bin/python3 "$(dirname "$0")/random_writes.py" "$EXT" "$PAIMON_CLI" "$ORACLE_DIR" "$tmp" 16 12
+host_run /usr/bin/python3 "$(dirname "$0")/random_writes.py" "$EXT" "$PAIMON_CLI" "$ORACLE_DIR" "$tmp" 16 10
