@@ -34,6 +34,7 @@ static const command COMMANDS[] = {
     {"consumer", cli_cmd_consumer, "list, reset or delete a table's consumers"},
     {"expire-partitions", cli_cmd_expire_partitions,
      "drop partitions older than the expiration time"},
+    {"sql", cli_cmd_sql, "run SQL over the tables of a warehouse (SQLite; docs/SQL.md)"},
     {NULL, NULL, NULL},
 };
 
