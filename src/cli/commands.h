@@ -22,6 +22,7 @@ int cli_cmd_remove_orphans(int argc, char **argv);
 int cli_cmd_consumer(int argc, char **argv);
 int cli_cmd_expire_partitions(int argc, char **argv);
 int cli_cmd_expire(int argc, char **argv);
+int cli_cmd_cdc(int argc, char **argv);
 
 /* The tags of `t` as `tag list` and `inspect TABLE tags` print them (cmd_tag.c). */
 int cli_print_tags(paimon_table *t, bool jsonl, paimon_error *err);

@@ -34,6 +34,7 @@ static const command COMMANDS[] = {
     {"consumer", cli_cmd_consumer, "list, reset or delete a table's consumers"},
     {"expire-partitions", cli_cmd_expire_partitions,
      "drop partitions older than the expiration time"},
+    {"cdc", cli_cmd_cdc, "keep a table in step with a PostgreSQL table (logical replication)"},
     {NULL, NULL, NULL},
 };
 

@@ -35,6 +35,7 @@ src/lsm      6
 src/table    7
 src/api      8
 src/cli      top
+src/cdc      top
 examples     top
 """
 
