@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -580,6 +581,14 @@ static int run(pm_cdc_run *r, paimon_error *err)
         return rc;
     if ((rc = slot_state(r, &exists, &active, pid, sizeof(pid), err)) != 0)
         return rc;
+    /* a run that just died (killed, its host gone) holds the slot until the server sees
+     * its connection closed: give that a few seconds before calling the slot in use */
+    for (int i = 0; active && i < 25; i++) {
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        if ((rc = slot_state(r, &exists, &active, pid, sizeof(pid), err)) != 0)
+            return rc;
+    }
     if (active)
         return slot_in_use(r, pid, err);
     if (found && !exists)
