@@ -247,8 +247,8 @@ static int scan_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error 
     if (m->kind == 'R') {
         pm_cdc_relmap tmp = {0};
         size_t n = 0;
-        int rc =
-            pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, false, &n, &tmp, err);
+        int rc = pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, false, true, &n,
+                                       &tmp, err);
         pm_cdc_relmap_free(&tmp);
         p->alters += n;
         return rc;
@@ -266,7 +266,8 @@ static int alter_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error
     int rc = 0;
     (void)arg;
     if (m->kind == 'R')
-        rc = pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, true, &n, &tmp, err);
+        rc = pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, true, false, &n, &tmp,
+                                   err);
     pm_cdc_relmap_free(&tmp);
     return rc;
 }
@@ -279,8 +280,8 @@ static int apply_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error
     case 'R':
         /* the columns are there (alter_one): only the mapping changes.  Earlier maps stay
          * right, as new columns come last. */
-        return pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, true, &n, &r->map,
-                                     err);
+        return pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, true, false, &n,
+                                     &r->map, err);
     case 'T':
         /* everything before (this transaction's rows too) is replaced: a new overwrite */
         return pm_cdc_open_writer(r, true, err);

@@ -232,7 +232,8 @@ static int match_catalog(pm_cdc_run *r, paimon_error *err)
         cols[i].typmod = (int32_t)strtol(PQgetvalue(res, i, 2), NULL, 10);
     }
     m.columns = cols;
-    rc = pm_cdc_relation_match(&m, r->o->table, r->o->into, &r->schema, true, &n, &r->map, err);
+    rc = pm_cdc_relation_match(&m, r->o->table, r->o->into, &r->schema, true, true, &n, &r->map,
+                               err);
     free(cols);
     PQclear(res);
     return rc;

@@ -219,14 +219,14 @@ void pm_cdc_relmap_free(pm_cdc_relmap *m)
 }
 
 int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified, const char *path,
-                          pm_cdc_schema *schema, bool apply, size_t *alter_count,
-                          pm_cdc_relmap *map, paimon_error *err)
+                          pm_cdc_schema *schema, bool apply, bool check_dropped,
+                          size_t *alter_count, pm_cdc_relmap *map, paimon_error *err)
 {
     char type[96], what[400];
     int rc = 0;
     *alter_count = 0;
     /* every Paimon column must still be there, with its type */
-    for (size_t j = 0; j < schema->count; j++) {
+    for (size_t j = 0; check_dropped && j < schema->count; j++) {
         bool found = false;
         for (uint16_t i = 0; i < r->column_count && !found; i++)
             found = strcmp(r->columns[i].name, schema->cols[j].name) == 0;

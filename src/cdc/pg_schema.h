@@ -59,11 +59,12 @@ void pm_cdc_relmap_free(pm_cdc_relmap *m);
 
 /* Checks Relation `r` against `schema` of the table at `path`.  *alter_count receives the
  * number of columns missing from the Paimon table; with `apply`, they are added (ALTER
- * ADD COLUMN, nullable) and *schema re-read.  Then fills `map`.  A Paimon column the
- * relation lacks (dropped in PostgreSQL), a type that differs (retyped) or has no mapping
+ * ADD COLUMN, nullable) and *schema re-read.  Then fills `map`.  With `check_dropped`, a
+ * Paimon column the relation lacks (dropped in PostgreSQL; without it: added later in the
+ * same transaction, already checked) is an error; so is a type that differs (retyped) or has no mapping
  * is PAIMON_EUNSUPPORTED naming the column and what to do. */
 int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified, const char *path,
-                          pm_cdc_schema *schema, bool apply, size_t *alter_count,
-                          pm_cdc_relmap *map, paimon_error *err);
+                          pm_cdc_schema *schema, bool apply, bool check_dropped,
+                          size_t *alter_count, pm_cdc_relmap *map, paimon_error *err);
 
 #endif /* PM_CDC_PG_SCHEMA_H */

@@ -1,5 +1,5 @@
 # The crash test (issue 17): `paimon cdc postgres` is killed with SIGKILL at 23 random
-# moments, 5 of them aimed at the initial copy (of 100,000 rows) and 18 at the stream while
+# moments, 5 of them aimed at the initial copy (of 50,000 rows) and 18 at the stream while
 # two random clients change the table, and restarted each time.  At the end the Paimon table
 # equals the source (paimon cat and the oracle), its changelog (changelog-producer=input)
 # has exactly one record per row change PostgreSQL made (a trigger counts them): nothing
@@ -20,7 +20,7 @@ CREATE FUNCTION count_ops() RETURNS trigger LANGUAGE plpgsql AS \$\$ BEGIN
   IF TG_OP = 'UPDATE' AND OLD.id <> NEW.id THEN INSERT INTO ops VALUES (2); ELSE INSERT INTO ops VALUES (1); END IF;
   RETURN NULL; END \$\$;
 CREATE TRIGGER t_ops AFTER INSERT OR UPDATE OR DELETE ON t FOR EACH ROW EXECUTE FUNCTION count_ops();
-INSERT INTO t (id, k, v) SELECT g, g % 100, md5(g::text) FROM generate_series(1, 100000) g;" ||
+INSERT INTO t (id, k, v) SELECT g, g % 100, md5(g::text) FROM generate_series(1, 50000) g;" ||
   cdc_fail "setup"
 
 start_cdc() {
@@ -38,7 +38,7 @@ pause() {
 copy_kills=0
 for i in $(seq 5); do
   start_cdc
-  pause 200 1500
+  pause 100 900
   kill -9 $CDC 2>/dev/null
   wait $CDC 2>/dev/null
   [ -z "$("$PAIMON" inspect "$W/t" snapshots --format jsonl 2>/dev/null)" ] && copy_kills=$((copy_kills + 1))
