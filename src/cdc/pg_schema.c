@@ -72,6 +72,10 @@ int pm_cdc_schema_read(const char *path, pm_cdc_schema *out, paimon_error *err)
             tl -= 9;
         out->cols[i].name = strdup(name);
         out->cols[i].type = strndup(type, tl);
+        for (size_t k = 0; k < out->pk_count; k++)
+            if (json_string_value(json_array_get(pks, k)) != NULL &&
+                strcmp(json_string_value(json_array_get(pks, k)), name) == 0)
+                out->cols[i].pk = true;
         if (out->cols[i].name == NULL || out->cols[i].type == NULL) {
             rc = pm_cdc_err(err, PAIMON_ENOMEM, "out of memory");
             goto done;
@@ -287,7 +291,7 @@ int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified, const char
     for (uint16_t i = 0; i < r->column_count; i++) {
         map->to_paimon[i] = pm_cdc_schema_find(schema, r->columns[i].name);
         map->type_oids[i] = r->columns[i].type_oid;
-        map->key[i] = r->columns[i].key;
+        map->key[i] = map->to_paimon[i] >= 0 && schema->cols[map->to_paimon[i]].pk;
     }
     return 0;
 }

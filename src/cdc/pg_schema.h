@@ -21,6 +21,7 @@
 typedef struct pm_cdc_col {
     char *name; /* owned */
     char *type; /* owned: the Paimon type, without NOT NULL */
+    bool pk;    /* a primary-key column */
 } pm_cdc_col;
 
 /* The Paimon table's latest schema. */
@@ -52,7 +53,8 @@ typedef struct pm_cdc_relmap {
     size_t count;        /* the relation's columns */
     int *to_paimon;      /* owned: the Paimon column of each */
     uint32_t *type_oids; /* owned */
-    bool *key;           /* owned: part of the replica identity */
+    bool *key;           /* owned: maps to a primary-key column of the Paimon table (not
+                            the replica identity, which is every column when FULL) */
 } pm_cdc_relmap;
 
 void pm_cdc_relmap_free(pm_cdc_relmap *m);
