@@ -96,7 +96,7 @@ static void maintain_after_commit(paimon_table *table, int64_t id, paimon_commit
 
 /* The snapshot properties of a version-3 commit: arrays given, keys non-empty and
  * distinct, values present (the snapshot's JSON map has string values). */
-static int check_properties(const paimon_commit_options *o, paimon_error *err)
+PM_MUST_CHECK static int check_properties(const paimon_commit_options *o, paimon_error *err)
 {
     if (o->property_keys == NULL || o->property_values == NULL)
         return pm_err_set(err, PAIMON_EINVALID,

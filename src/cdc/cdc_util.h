@@ -13,11 +13,17 @@
 
 #include "paimon.h"
 
+/* A function whose error code must be looked at (src/util's macro; this layer cannot
+ * include it). */
+#ifndef PM_MUST_CHECK
+#define PM_MUST_CHECK __attribute__((warn_unused_result))
+#endif
+
 /* Sets err (may be NULL) to `code` and the formatted message; returns `code`. */
-int pm_cdc_err(paimon_error *err, int code, const char *fmt, ...)
+PM_MUST_CHECK int pm_cdc_err(paimon_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Puts the formatted text before err's message; returns `code`. */
-int pm_cdc_err_prefix(paimon_error *err, int code, const char *fmt, ...)
+PM_MUST_CHECK int pm_cdc_err_prefix(paimon_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* A growable buffer.  `max` bounds it (0: 1 GiB): growing past it is PAIMON_ELIMIT. */

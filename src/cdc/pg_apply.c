@@ -90,7 +90,8 @@ int pm_cdc_commit(pm_cdc_run *r, paimon_error *err)
     if (rc != 0) {
         if (!res.uncertain)
             PM_CDC_IGNORE(paimon_commit_messages_abort(r->table, m, NULL));
-        pm_cdc_err_prefix(err, rc, "%s: commit of the changes up to LSN %s: ", r->o->into, lsn);
+        rc =
+            pm_cdc_err_prefix(err, rc, "%s: commit of the changes up to LSN %s: ", r->o->into, lsn);
         goto done;
     }
     if (res.committed_before > 0) /* a run before this one made it: these files are spare */
@@ -113,8 +114,8 @@ done:
 
 /* Fills r->vals from `t` (a tuple of the relation of r->map); `old` (may be NULL) gives
  * the values pgoutput leaves out as unchanged TOASTed values. */
-static int row_values(pm_cdc_run *r, const pm_pgo_tuple *t, const pm_pgo_tuple *old,
-                      paimon_error *err)
+PM_MUST_CHECK static int row_values(pm_cdc_run *r, const pm_pgo_tuple *t, const pm_pgo_tuple *old,
+                                    paimon_error *err)
 {
     char what[300];
     int rc;
@@ -150,8 +151,8 @@ static int row_values(pm_cdc_run *r, const pm_pgo_tuple *t, const pm_pgo_tuple *
     return 0;
 }
 
-static int write_row(pm_cdc_run *r, const pm_pgo_tuple *t, const pm_pgo_tuple *old, int8_t kind,
-                     paimon_error *err)
+PM_MUST_CHECK static int write_row(pm_cdc_run *r, const pm_pgo_tuple *t, const pm_pgo_tuple *old,
+                                   int8_t kind, paimon_error *err)
 {
     int rc;
     if ((rc = row_values(r, t, old, err)) != 0 ||
@@ -176,7 +177,7 @@ static bool key_changed(const pm_cdc_run *r, const pm_pgo_tuple *old, const pm_p
     return false;
 }
 
-static int no_key(pm_cdc_run *r, const char *what, paimon_error *err)
+PM_MUST_CHECK static int no_key(pm_cdc_run *r, const char *what, paimon_error *err)
 {
     return pm_cdc_err(err, PAIMON_EUNSUPPORTED,
                       "%s: %s has no primary key, so the Paimon table is an append table and "
@@ -185,7 +186,7 @@ static int no_key(pm_cdc_run *r, const char *what, paimon_error *err)
                       r->o->into, r->o->table, what);
 }
 
-static int apply_change(pm_cdc_run *r, const pm_pgo_msg *m, paimon_error *err)
+PM_MUST_CHECK static int apply_change(pm_cdc_run *r, const pm_pgo_msg *m, paimon_error *err)
 {
     int rc = 0;
     if (r->map.rel == 0 || m->rel != r->map.rel)
@@ -215,9 +216,9 @@ static int apply_change(pm_cdc_run *r, const pm_pgo_msg *m, paimon_error *err)
 }
 
 /* Walks the buffered transaction: calls `fn` on each decoded message until one fails. */
-static int each_message(pm_cdc_run *r,
-                        int (*fn)(pm_cdc_run *, const pm_pgo_msg *, void *, paimon_error *),
-                        void *arg, paimon_error *err)
+PM_MUST_CHECK static int
+each_message(pm_cdc_run *r, int (*fn)(pm_cdc_run *, const pm_pgo_msg *, void *, paimon_error *),
+             void *arg, paimon_error *err)
 {
     size_t off = 0;
     int rc;
@@ -241,7 +242,7 @@ typedef struct prescan {
     bool truncate;
 } prescan;
 
-static int scan_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error *err)
+PM_MUST_CHECK static int scan_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error *err)
 {
     prescan *p = arg;
     if (m->kind == 'R') {
@@ -259,7 +260,7 @@ static int scan_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error 
 }
 
 /* Adds the columns a Relation has that the table lacks. */
-static int alter_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error *err)
+PM_MUST_CHECK static int alter_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error *err)
 {
     pm_cdc_relmap tmp = {0};
     size_t n = 0;
@@ -272,7 +273,7 @@ static int alter_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error
     return rc;
 }
 
-static int apply_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error *err)
+PM_MUST_CHECK static int apply_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error *err)
 {
     size_t n = 0;
     (void)arg;

@@ -71,12 +71,12 @@ int pm_pg_connect(PGconn **out, const char *dsn, bool replication, paimon_error 
     else if (strstr(line, "no pg_hba.conf entry") != NULL && replication)
         remedy = "; allow the user replication connections in pg_hba.conf";
     pm_pg_where(c, where, sizeof(where));
-    pm_cdc_err(err, PAIMON_EIO, "%s: cannot connect: %s%s", where, line, remedy);
     PQfinish(c);
-    return PAIMON_EIO;
+    return pm_cdc_err(err, PAIMON_EIO, "%s: cannot connect: %s%s", where, line, remedy);
 }
 
-static int result_error(PGconn *conn, PGresult *res, const char *what, paimon_error *err)
+PM_MUST_CHECK static int result_error(PGconn *conn, PGresult *res, const char *what,
+                                      paimon_error *err)
 {
     char where[256], line[400];
     const char *msg = res != NULL ? PQresultErrorMessage(res) : PQerrorMessage(conn);

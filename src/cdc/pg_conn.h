@@ -14,7 +14,7 @@
  *                           send time (microseconds since 2000-01-01), Byte1 reply now
  *
  * The flushed position tells the server which WAL it may recycle and where the slot
- * restarts: the CDC source reports there only what a Paimon commit holds (pg_sync.c).
+ * restarts: the CDC source reports there only what a Paimon commit holds (pg_apply.c).
  */
 #ifndef PM_CDC_PG_CONN_H
 #define PM_CDC_PG_CONN_H
@@ -31,25 +31,26 @@
  * connection when `replication`; the session runs with TimeZone=UTC and DateStyle=ISO (the
  * text forms pg_types.c parses).  A failure names the server and the remedy: an unreachable
  * server, a wrong password, a missing database.  Caller owns `*out`; release with PQfinish(). */
-int pm_pg_connect(PGconn **out, const char *dsn, bool replication, paimon_error *err);
+PM_MUST_CHECK int pm_pg_connect(PGconn **out, const char *dsn, bool replication, paimon_error *err);
 
 /* Runs `sql` (simple query protocol; replication commands too) and checks the result is
  * `expect`.  Caller owns `*out` (may be NULL: cleared); release with PQclear(). */
-int pm_pg_exec(PGconn *conn, const char *sql, ExecStatusType expect, PGresult **out,
-               paimon_error *err);
+PM_MUST_CHECK int pm_pg_exec(PGconn *conn, const char *sql, ExecStatusType expect, PGresult **out,
+                             paimon_error *err);
 
 /* Runs `sql` with text parameters (plain connections only). */
-int pm_pg_exec_params(PGconn *conn, const char *sql, int nparams, const char *const *params,
-                      PGresult **out, paimon_error *err);
+PM_MUST_CHECK int pm_pg_exec_params(PGconn *conn, const char *sql, int nparams,
+                                    const char *const *params, PGresult **out, paimon_error *err);
 
 /* The next CopyData message of a COPY or replication stream, waiting at most `timeout_ms`
  * (< 0: for ever).  1 with *buf (release with PQfreemem()) and *len; 0 on time-out; -1 at
  * the end of the COPY (then the caller reads its result); or a negative PAIMON_E* code. */
-int pm_pg_copy_read(PGconn *conn, int64_t timeout_ms, char **buf, int *len, paimon_error *err);
+PM_MUST_CHECK int pm_pg_copy_read(PGconn *conn, int64_t timeout_ms, char **buf, int *len,
+                                  paimon_error *err);
 
 /* Sends a standby status update: written, flushed and applied positions. */
-int pm_pg_send_status(PGconn *conn, uint64_t written, uint64_t flushed, uint64_t applied,
-                      bool reply, paimon_error *err);
+PM_MUST_CHECK int pm_pg_send_status(PGconn *conn, uint64_t written, uint64_t flushed,
+                                    uint64_t applied, bool reply, paimon_error *err);
 
 /* "host:port" of the connection, for messages. */
 const char *pm_pg_where(PGconn *conn, char *buf, size_t cap);

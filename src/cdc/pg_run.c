@@ -55,7 +55,7 @@ static void default_slot(const char *qualified, char *out, size_t cap)
     out[n] = '\0';
 }
 
-static int check_name(const char *what, const char *name, paimon_error *err)
+PM_MUST_CHECK static int check_name(const char *what, const char *name, paimon_error *err)
 {
     size_t n = strlen(name);
     if (n == 0 || n > 63)
@@ -69,7 +69,7 @@ static int check_name(const char *what, const char *name, paimon_error *err)
     return 0;
 }
 
-static int check_wal_level(pm_cdc_run *r, paimon_error *err)
+PM_MUST_CHECK static int check_wal_level(pm_cdc_run *r, paimon_error *err)
 {
     PGresult *res = NULL;
     char where[256];
@@ -89,7 +89,7 @@ static int check_wal_level(pm_cdc_run *r, paimon_error *err)
 }
 
 /* The table's LSN: the latest snapshot of r->user, its cdc.postgres.lsn property. */
-static int read_table_lsn(pm_cdc_run *r, bool *found, paimon_error *err)
+PM_MUST_CHECK static int read_table_lsn(pm_cdc_run *r, bool *found, paimon_error *err)
 {
     paimon_list *list = NULL;
     int rc;
@@ -119,8 +119,8 @@ static int read_table_lsn(pm_cdc_run *r, bool *found, paimon_error *err)
 }
 
 /* The slot's state: *exists, *active (with *pid). */
-static int slot_state(pm_cdc_run *r, bool *exists, bool *active, char *pid, size_t cap,
-                      paimon_error *err)
+PM_MUST_CHECK static int slot_state(pm_cdc_run *r, bool *exists, bool *active, char *pid,
+                                    size_t cap, paimon_error *err)
 {
     const char *params[1] = {r->slot};
     PGresult *res = NULL;
@@ -145,7 +145,7 @@ static int slot_state(pm_cdc_run *r, bool *exists, bool *active, char *pid, size
     return rc;
 }
 
-static int slot_in_use(pm_cdc_run *r, const char *pid, paimon_error *err)
+PM_MUST_CHECK static int slot_in_use(pm_cdc_run *r, const char *pid, paimon_error *err)
 {
     char where[256];
     return pm_cdc_err(err, PAIMON_ECONFLICT,
@@ -154,7 +154,7 @@ static int slot_in_use(pm_cdc_run *r, const char *pid, paimon_error *err)
                       pm_pg_where(r->sql, where, sizeof(where)), r->slot, pid);
 }
 
-static int ensure_publication(pm_cdc_run *r, paimon_error *err)
+PM_MUST_CHECK static int ensure_publication(pm_cdc_run *r, paimon_error *err)
 {
     const char *params[2] = {r->publication, NULL};
     char oid[16], where[256];
@@ -202,7 +202,7 @@ static int ensure_publication(pm_cdc_run *r, paimon_error *err)
 
 /* Checks the source's columns against the Paimon table (adding new ones) as a Relation
  * message would, from the catalog: before a copy, and before streaming. */
-static int match_catalog(pm_cdc_run *r, paimon_error *err)
+PM_MUST_CHECK static int match_catalog(pm_cdc_run *r, paimon_error *err)
 {
     char oid[16];
     const char *params[1] = {oid};
@@ -241,7 +241,7 @@ static int match_catalog(pm_cdc_run *r, paimon_error *err)
 
 /* ---- copy --------------------------------------------------------------------------------- */
 
-static int copy_rows(pm_cdc_run *r, const char *snapshot, paimon_error *err)
+PM_MUST_CHECK static int copy_rows(pm_cdc_run *r, const char *snapshot, paimon_error *err)
 {
     pm_cdc_buf sql = {0}, fields_scratch = {0};
     pm_copy_field *fields = NULL;
@@ -345,7 +345,7 @@ done:
 }
 
 /* Creates the slot with an exported snapshot and copies the table under it. */
-static int initial_copy(pm_cdc_run *r, paimon_error *err)
+PM_MUST_CHECK static int initial_copy(pm_cdc_run *r, paimon_error *err)
 {
     pm_cdc_buf sql = {0};
     PGresult *res = NULL;
@@ -393,7 +393,7 @@ static uint64_t get64(const unsigned char *p)
     return v;
 }
 
-static int start_stream(pm_cdc_run *r, paimon_error *err)
+PM_MUST_CHECK static int start_stream(pm_cdc_run *r, paimon_error *err)
 {
     pm_cdc_buf sql = {0};
     char lsn[32], where[256];
@@ -430,7 +430,8 @@ static int start_stream(pm_cdc_run *r, paimon_error *err)
 }
 
 /* One message of the stream (a CopyData payload). */
-static int on_message(pm_cdc_run *r, const unsigned char *buf, size_t len, paimon_error *err)
+PM_MUST_CHECK static int on_message(pm_cdc_run *r, const unsigned char *buf, size_t len,
+                                    paimon_error *err)
 {
     pm_pgo_msg m;
     int rc;
@@ -483,7 +484,7 @@ static int on_message(pm_cdc_run *r, const unsigned char *buf, size_t len, paimo
     }
 }
 
-static int stream(pm_cdc_run *r, paimon_error *err)
+PM_MUST_CHECK static int stream(pm_cdc_run *r, paimon_error *err)
 {
     int rc;
     r->last_change_ms = r->last_commit_ms = r->last_status_ms = pm_cdc_now_ms();
@@ -541,7 +542,7 @@ static int stream(pm_cdc_run *r, paimon_error *err)
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
-static int run(pm_cdc_run *r, paimon_error *err)
+PM_MUST_CHECK static int run(pm_cdc_run *r, paimon_error *err)
 {
     const paimon_cdc_postgres_options *o = r->o;
     paimon_table *t = NULL;

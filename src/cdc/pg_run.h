@@ -62,16 +62,16 @@ typedef struct pm_cdc_run {
 
 /* (Re)opens the table and a writer on its latest schema: rows to append, or with
  * `overwrite` rows that replace the table.  Uncommitted rows of the old writer are dropped. */
-int pm_cdc_open_writer(pm_cdc_run *r, bool overwrite, paimon_error *err);
+PM_MUST_CHECK int pm_cdc_open_writer(pm_cdc_run *r, bool overwrite, paimon_error *err);
 
 /* Commits the complete transactions in the writer (nothing to do when there are none) and
  * reports the new position to PostgreSQL. */
-int pm_cdc_commit(pm_cdc_run *r, paimon_error *err);
+PM_MUST_CHECK int pm_cdc_commit(pm_cdc_run *r, paimon_error *err);
 
 /* Applies the buffered transaction r->txn, which ended at `end_lsn`, to the writer. */
-int pm_cdc_apply_txn(pm_cdc_run *r, uint64_t end_lsn, paimon_error *err);
+PM_MUST_CHECK int pm_cdc_apply_txn(pm_cdc_run *r, uint64_t end_lsn, paimon_error *err);
 
 /* Sends the standby status update: received, and flushed = what the table holds. */
-int pm_cdc_send_status(pm_cdc_run *r, bool reply, paimon_error *err);
+PM_MUST_CHECK int pm_cdc_send_status(pm_cdc_run *r, bool reply, paimon_error *err);
 
 #endif /* PM_CDC_PG_RUN_H */

@@ -31,21 +31,23 @@ typedef struct pm_cdc_schema {
     size_t pk_count; /* 0: an append table */
 } pm_cdc_schema;
 
-int pm_cdc_schema_read(const char *path, pm_cdc_schema *out, paimon_error *err);
+PM_MUST_CHECK int pm_cdc_schema_read(const char *path, pm_cdc_schema *out, paimon_error *err);
 void pm_cdc_schema_free(pm_cdc_schema *s);
 /* The column's index, or -1. */
 int pm_cdc_schema_find(const pm_cdc_schema *s, const char *name);
 
 /* Finds the source table SCHEMA.NAME (`qualified`): its oid, or PAIMON_ENOTFOUND naming it. */
-int pm_cdc_source_find(PGconn *sql, const char *qualified, uint32_t *oid, paimon_error *err);
+PM_MUST_CHECK int pm_cdc_source_find(PGconn *sql, const char *qualified, uint32_t *oid,
+                                     paimon_error *err);
 
 /* Creates the Paimon table at `path` from the source table `oid`: its columns in order with
  * the types of pg_types.h, its primary key (NOT NULL); the other columns nullable (a delete
  * carries only the key), and `option_count` table options.  No primary key: an append
  * table. */
-int pm_cdc_create_table(PGconn *sql, uint32_t oid, const char *qualified, const char *path,
-                        const char *const *option_keys, const char *const *option_values,
-                        size_t option_count, paimon_error *err);
+PM_MUST_CHECK int pm_cdc_create_table(PGconn *sql, uint32_t oid, const char *qualified,
+                                      const char *path, const char *const *option_keys,
+                                      const char *const *option_values, size_t option_count,
+                                      paimon_error *err);
 
 /* How a Relation's columns map to the Paimon schema. */
 typedef struct pm_cdc_relmap {
@@ -65,8 +67,9 @@ void pm_cdc_relmap_free(pm_cdc_relmap *m);
  * Paimon column the relation lacks (dropped in PostgreSQL; without it: added later in the
  * same transaction, already checked) is an error; so is a type that differs (retyped) or has no mapping
  * is PAIMON_EUNSUPPORTED naming the column and what to do. */
-int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified, const char *path,
-                          pm_cdc_schema *schema, bool apply, bool check_dropped,
-                          size_t *alter_count, pm_cdc_relmap *map, paimon_error *err);
+PM_MUST_CHECK int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified,
+                                        const char *path, pm_cdc_schema *schema, bool apply,
+                                        bool check_dropped, size_t *alter_count, pm_cdc_relmap *map,
+                                        paimon_error *err);
 
 #endif /* PM_CDC_PG_SCHEMA_H */

@@ -149,8 +149,8 @@ static bool parse_offset(const char **p, const char *end, int64_t *secs)
     return true;
 }
 
-static int bad_value(const char *what, const char *text, size_t len, const char *why,
-                     paimon_error *err)
+PM_MUST_CHECK static int bad_value(const char *what, const char *text, size_t len, const char *why,
+                                   paimon_error *err)
 {
     return pm_cdc_err(err, PAIMON_EINVALID, "%s: value '%.*s' %s", what, (int)(len > 64 ? 64 : len),
                       text, why);

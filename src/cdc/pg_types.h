@@ -52,16 +52,16 @@
 /* Writes the Paimon type of (oid, typmod) into out ("DECIMAL(10, 2)").  `what` names the
  * column and `type_name` the PostgreSQL type for the message of a type with no mapping:
  * PAIMON_EUNSUPPORTED. */
-int pm_pgtype_map(uint32_t oid, int32_t typmod, const char *what, const char *type_name, char *out,
-                  size_t cap, paimon_error *err);
+PM_MUST_CHECK int pm_pgtype_map(uint32_t oid, int32_t typmod, const char *what,
+                                const char *type_name, char *out, size_t cap, paimon_error *err);
 
 /* Converts the text form text[0..len) of a value of type `oid` into *out.  Strings point
  * into `text`; bytea is decoded into `scratch`, and its value holds the offset there until
  * pm_pgtype_fixup() (the buffer may move while a row's values are converted).
  * A value Paimon cannot hold (numeric NaN, an infinite date or timestamp) is
  * PAIMON_EINVALID naming `what`. */
-int pm_pgtype_value(uint32_t oid, const char *text, size_t len, const char *what, paimon_value *out,
-                    pm_cdc_buf *scratch, paimon_error *err);
+PM_MUST_CHECK int pm_pgtype_value(uint32_t oid, const char *text, size_t len, const char *what,
+                                  paimon_value *out, pm_cdc_buf *scratch, paimon_error *err);
 
 /* Turns the scratch offsets of a row's BYTES values into pointers, once every value of the
  * row is converted. */
@@ -75,7 +75,7 @@ typedef struct pm_copy_field {
     const char *ptr; /* NULL: null; else into scratch (offsets fixed up after the line) */
     size_t len;
 } pm_copy_field;
-int pm_copy_split(const char *line, size_t len, pm_copy_field *fields, size_t cap, size_t *count,
-                  pm_cdc_buf *scratch, paimon_error *err);
+PM_MUST_CHECK int pm_copy_split(const char *line, size_t len, pm_copy_field *fields, size_t cap,
+                                size_t *count, pm_cdc_buf *scratch, paimon_error *err);
 
 #endif /* PM_CDC_PG_TYPES_H */

@@ -88,7 +88,7 @@ void pm_pgo_decoder_free(pm_pgo_decoder *d);
 /* Decodes the message in buf[0..len) into *msg.  0, PAIMON_ECORRUPT for a malformed
  * message (the message names its kind and offset), PAIMON_EUNSUPPORTED for a message kind
  * protocol version 1 does not have, or PAIMON_ENOMEM. */
-int pm_pgo_decode(pm_pgo_decoder *d, const uint8_t *buf, size_t len, pm_pgo_msg *msg,
-                  paimon_error *err);
+PM_MUST_CHECK int pm_pgo_decode(pm_pgo_decoder *d, const uint8_t *buf, size_t len, pm_pgo_msg *msg,
+                                paimon_error *err);
 
 #endif /* PM_CDC_PGOUTPUT_H */

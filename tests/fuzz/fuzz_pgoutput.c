@@ -49,10 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         values(&m.old_tuple, &scratch);
         values(&m.new_tuple, &scratch);
         for (uint16_t i = 0; m.kind == 'R' && i < m.column_count; i++)
-            (void)pm_pgtype_map(m.columns[i].type_oid, m.columns[i].typmod, "fuzz", NULL, type,
-                                sizeof(type), &err);
+            (void)!pm_pgtype_map(m.columns[i].type_oid, m.columns[i].typmod, "fuzz", NULL, type,
+                                 sizeof(type), &err);
     }
-    (void)pm_copy_split((const char *)data, size, fields, 16, &count, &line, &err);
+    (void)!pm_copy_split((const char *)data, size, fields, 16, &count, &line, &err);
     pm_cdc_buf_free(&line);
     pm_cdc_buf_free(&scratch);
     pm_pgo_decoder_free(&d);
