@@ -21,7 +21,7 @@ wait_snapshots() {
 pg_sql "CREATE TABLE f (id int PRIMARY KEY, v text); ALTER TABLE f REPLICA IDENTITY FULL;
 CREATE TABLE d (id int PRIMARY KEY, v text); INSERT INTO f VALUES (1, 'a'), (2, 'b'); INSERT INTO d VALUES (1, 'a')"
 "$PAIMON" cdc postgres --dsn "$PG_DSN" --table f --into "$W/f" --create --option changelog-producer=input \
-  --commit-rows 1 --commit-interval 60s --idle-exit 2s 2>"$W/err" &
+  --commit-rows 1 --commit-interval 60s --idle-exit 5s 2>"$W/err" &
 CDC=$!
 wait_snapshots "$W/f" 1
 pg_sql "UPDATE f SET v = 'a2' WHERE id = 1"
@@ -39,7 +39,7 @@ want='{"_ROW_KIND":"-U","id":1,"v":"a"} {"_ROW_KIND":"+U","id":1,"v":"a2"} {"_RO
 cdc_same "$W/f" f || exit 1
 
 "$PAIMON" cdc postgres --dsn "$PG_DSN" --table d --into "$W/d" --create --option changelog-producer=input \
-  --idle-exit 2s 2>"$W/err" &
+  --idle-exit 5s 2>"$W/err" &
 CDC=$!
 wait_snapshots "$W/d" 1
 pg_sql "UPDATE d SET v = 'a2' WHERE id = 1; INSERT INTO d VALUES (2, 'b'), (3, 'c')"

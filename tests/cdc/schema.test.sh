@@ -17,7 +17,7 @@ wait_snapshots() { # TABLE N: until the table has N snapshots
 }
 
 pg_sql "CREATE TABLE t (id int PRIMARY KEY, a text); INSERT INTO t VALUES (1, 'one'), (2, 'two')" || cdc_fail setup
-"$PAIMON" cdc postgres --dsn "$PG_DSN" --table t --into "$W/t" --create --idle-exit 3s 2>"$W/err" &
+"$PAIMON" cdc postgres --dsn "$PG_DSN" --table t --into "$W/t" --create --idle-exit 5s 2>"$W/err" &
 CDC=$!
 wait_snapshots "$W/t" 1
 pg_sql "INSERT INTO t VALUES (3, 'three')"
