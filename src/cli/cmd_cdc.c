@@ -63,31 +63,6 @@ static void on_stop_signal(int sig)
     stop_requested = 1;
 }
 
-/* An integer and a unit (ms, s, min, h, d), no unit meaning milliseconds; -1 when it does
- * not parse. */
-static int64_t duration_ms(const char *text)
-{
-    static const struct {
-        const char *unit;
-        int64_t ms;
-    } UNITS[] = {{"", 1},        {"ms", 1},    {"s", 1000},    {"sec", 1000},
-                 {"min", 60000}, {"m", 60000}, {"h", 3600000}, {"d", 86400000}};
-    char *end;
-    long long v;
-    if (text[0] < '0' || text[0] > '9')
-        return -1;
-    errno = 0;
-    v = strtoll(text, &end, 10);
-    if (errno != 0)
-        return -1;
-    while (*end == ' ')
-        end++;
-    for (size_t i = 0; i < sizeof(UNITS) / sizeof(UNITS[0]); i++)
-        if (strcasecmp(end, UNITS[i].unit) == 0)
-            return v > INT64_MAX / UNITS[i].ms ? -1 : (int64_t)v * UNITS[i].ms;
-    return -1;
-}
-
 int cli_cmd_cdc(int argc, char **argv)
 {
     paimon_cdc_postgres_options o = PAIMON_CDC_POSTGRES_OPTIONS_INIT;
@@ -114,10 +89,11 @@ int cli_cmd_cdc(int argc, char **argv)
     o.create = cli_has(&a, "create");
     o.slot = cli_get(&a, "slot");
     o.publication = cli_get(&a, "publication");
-    if ((v = cli_get(&a, "commit-interval")) != NULL && (o.commit_interval_ms = duration_ms(v)) < 0)
+    if ((v = cli_get(&a, "commit-interval")) != NULL &&
+        (o.commit_interval_ms = cli_duration_ms(v)) < 0)
         return cli_usage_error("cdc", "--commit-interval must be a duration such as 1s, not '%s'",
                                v);
-    if ((v = cli_get(&a, "idle-exit")) != NULL && (o.idle_exit_ms = duration_ms(v)) < 0)
+    if ((v = cli_get(&a, "idle-exit")) != NULL && (o.idle_exit_ms = cli_duration_ms(v)) < 0)
         return cli_usage_error("cdc", "--idle-exit must be a duration such as 5s, not '%s'", v);
     if ((v = cli_get(&a, "commit-rows")) != NULL) {
         char *end;
