@@ -18,7 +18,8 @@ trap 'pg_stop; rm -rf "$DIR"' EXIT
 pg_sql "CREATE TABLE src (k bigint PRIMARY KEY, v1 bigint, v2 double precision, v3 int, v4 text, v5 timestamp(3));
 INSERT INTO src SELECT g, (g * 7919) % 1000000000, ((g * 31) % 100000) / 100.0, g % 100000,
   'name-' || (g * 13) % 100000000, timestamp '2024-01-01' + (g % 86400000) * interval '1 ms'
-FROM generate_series(1, $ROWS) g; VACUUM ANALYZE src"
+FROM generate_series(1::bigint, $ROWS) g"
+pg_sql "VACUUM ANALYZE src"
 # the same rows as canonical JSONL for paimon write
 psql -X -q -At -c "COPY (SELECT json_build_object('k', k, 'v1', v1, 'v2', v2, 'v3', v3, 'v4', v4,
   'v5', to_char(v5, 'YYYY-MM-DD HH24:MI:SS.MS')) FROM src) TO STDOUT" >"$DIR/rows.jsonl"

@@ -117,7 +117,6 @@ done:
 PM_MUST_CHECK static int row_values(pm_cdc_run *r, const pm_pgo_tuple *t, const pm_pgo_tuple *old,
                                     paimon_error *err)
 {
-    char what[300];
     int rc;
     if (t->count != r->map.count)
         return pm_cdc_err(err, PAIMON_ECORRUPT,
@@ -142,10 +141,9 @@ PM_MUST_CHECK static int row_values(pm_cdc_run *r, const pm_pgo_tuple *t, const 
         }
         if (v->kind != 't')
             continue;
-        snprintf(what, sizeof(what), "%s column %s", r->o->table, r->schema.cols[j].name);
-        if ((rc = pm_pgtype_value(r->map.type_oids[i], v->ptr, v->len, what, &r->vals[j],
-                                  &r->scratch, err)) != 0)
-            return rc;
+        if ((rc = pm_pgtype_value(r->map.type_oids[i], v->ptr, v->len, r->schema.cols[j].name,
+                                  &r->vals[j], &r->scratch, err)) != 0)
+            return pm_cdc_err_prefix(err, rc, "%s column ", r->o->table);
     }
     pm_pgtype_fixup(r->vals, r->schema.count, &r->scratch);
     return 0;

@@ -144,8 +144,8 @@ int pm_pg_exec_params(PGconn *conn, const char *sql, int nparams, const char *co
 int pm_pg_copy_read(PGconn *conn, int64_t timeout_ms, char **buf, int *len, paimon_error *err)
 {
     char where[256];
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    struct timespec start = {0, 0};
+    bool started = false;
     for (;;) {
         int n = PQgetCopyData(conn, buf, 1);
         if (n > 0) {
@@ -166,6 +166,11 @@ int pm_pg_copy_read(PGconn *conn, int64_t timeout_ms, char **buf, int *len, paim
             struct timespec now;
             int64_t left = -1;
             if (timeout_ms >= 0) {
+                /* the clock only once the data runs dry: a COPY rarely waits */
+                if (!started) {
+                    clock_gettime(CLOCK_MONOTONIC, &start);
+                    started = true;
+                }
                 clock_gettime(CLOCK_MONOTONIC, &now);
                 left = timeout_ms - ((now.tv_sec - start.tv_sec) * 1000 +
                                      (now.tv_nsec - start.tv_nsec) / 1000000);

@@ -249,7 +249,7 @@ PM_MUST_CHECK static int copy_rows(pm_cdc_run *r, const char *snapshot, paimon_e
     int len, rc = 0, got;
     PGresult *res = NULL;
     const char *dot = strchr(r->o->table, '.');
-    char nsp[256], what[300];
+    char nsp[256];
     snprintf(nsp, sizeof(nsp), "%.*s", dot != NULL ? (int)(dot - r->o->table) : 6,
              dot != NULL ? r->o->table : "public");
     if ((rc = pm_pg_exec(r->sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
@@ -307,10 +307,14 @@ PM_MUST_CHECK static int copy_rows(pm_cdc_run *r, const char *snapshot, paimon_e
             int j = r->map.to_paimon[i];
             if (fields[i].ptr == NULL)
                 continue;
-            snprintf(what, sizeof(what), "%s column %s", r->o->table, r->schema.cols[j].name);
-            if ((rc = pm_pgtype_value(r->map.type_oids[i], fields[i].ptr, fields[i].len, what,
-                                      &r->vals[j], &r->scratch, err)) != 0)
+            /* the table is named only on failure: formatting it per value costs a fifth of
+             * the copy's time */
+            if ((rc = pm_pgtype_value(r->map.type_oids[i], fields[i].ptr, fields[i].len,
+                                      r->schema.cols[j].name, &r->vals[j], &r->scratch, err)) !=
+                0) {
+                rc = pm_cdc_err_prefix(err, rc, "COPY %s: column ", r->o->table);
                 goto done;
+            }
         }
         pm_pgtype_fixup(r->vals, r->schema.count, &r->scratch);
         if ((rc = paimon_writer_write_row(r->writer, r->vals, r->schema.count, PAIMON_ROW_INSERT,

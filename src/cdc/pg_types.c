@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "pg_types.h"
@@ -183,7 +184,23 @@ int pm_pgtype_value(uint32_t oid, const char *text, size_t len, const char *what
         return 0;
     case PM_PG_INT2:
     case PM_PG_INT4:
-    case PM_PG_INT8:
+    case PM_PG_INT8: {
+        /* by hand: strtoll wants a NUL-terminated copy, and this is the copy's hot path */
+        uint64_t mag = 0;
+        bool neg = len > 0 && text[0] == '-';
+        size_t i = neg;
+        if (i == len)
+            return bad_value(what, text, len, "is not a number", err);
+        for (; i < len; i++) {
+            unsigned d = (unsigned char)text[i] - '0';
+            if (d > 9 || mag > (UINT64_C(1) << 63) / 10 ||
+                (mag = mag * 10 + d) > (UINT64_C(1) << 63) - !neg)
+                return bad_value(what, text, len, "is not a number", err);
+        }
+        out->type = PAIMON_VALUE_INT;
+        out->v.i = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+        return 0;
+    }
     case PM_PG_FLOAT4:
     case PM_PG_FLOAT8:
         if (len == 0 || len >= sizeof(num))

@@ -179,6 +179,12 @@ static void test_values(void **state)
     assert_int_equal(pm_pgtype_value(PM_PG_INT4, "12x", 3, "c", &v, &scratch, &err),
                      PAIMON_EINVALID);
     assert_non_null(strstr(err.message, "c: value '12x'"));
+    assert_int_equal(
+        pm_pgtype_value(PM_PG_INT8, "9223372036854775808", 19, "c", &v, &scratch, &err),
+        PAIMON_EINVALID);
+    assert_int_equal(pm_pgtype_value(PM_PG_INT8, "-", 1, "c", &v, &scratch, &err), PAIMON_EINVALID);
+    value_ok(PM_PG_INT8, "9223372036854775807", &v);
+    assert_true(v.v.i == INT64_MAX);
     assert_int_equal(pm_pgtype_value(PM_PG_BYTEA, "\\x0", 3, "c", &v, &scratch, &err),
                      PAIMON_EINVALID);
     pm_cdc_buf_free(&scratch);
