@@ -1,8 +1,9 @@
 /* The CDC layer's decoders (src/cdc): pgoutput messages decoded field by field; every
  * truncation and a forged count of a valid message is PAIMON_ECORRUPT, never a crash or a
- * big allocation; PostgreSQL's text forms turned into writer values (timestamptz with
+ * big allocation, and a byte-flip sweep is decoded or refused, never a crash; PostgreSQL's text forms turned into writer values (timestamptz with
  * offsets, dates, times, bytea, booleans, numbers; NaN and infinities refused); COPY text
  * lines with escapes and nulls; the type mapping; LSN text. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "testlib.h"
@@ -130,6 +131,41 @@ static void test_messages(void **state)
     pm_pgo_decoder_free(&d);
 }
 
+/* Every byte of a valid Update set to each of a few values: decoded or refused, never a
+ * crash or a read past the message (ASan), whatever the lengths and counts become. */
+static void test_byte_flips(void **state)
+{
+    static const uint8_t VALUES[] = {0x00, 0x01, 0x7f, 0x80, 0xff, 'n', 't', 'u', 'K', 'N'};
+    uint8_t b[256], copy[256];
+    size_t n = update_message(b);
+    pm_pgo_decoder d;
+    pm_pgo_msg m;
+    paimon_error err;
+    size_t decoded = 0, refused = 0;
+    (void)state;
+    memset(&d, 0, sizeof(d));
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < sizeof(VALUES); k++) {
+            int rc;
+            uint8_t *heap;
+            memcpy(copy, b, n);
+            copy[i] = VALUES[k];
+            /* on the heap, exactly n bytes, so that ASan sees any read past the end */
+            heap = malloc(n);
+            assert_non_null(heap);
+            memcpy(heap, copy, n);
+            rc = pm_pgo_decode(&d, heap, n, &m, &err);
+            assert_true(rc == 0 || rc == PAIMON_ECORRUPT || rc == PAIMON_EUNSUPPORTED);
+            if (rc == 0)
+                decoded++;
+            else
+                refused++;
+            free(heap);
+        }
+    assert_true(decoded > 0 && refused > 0);
+    pm_pgo_decoder_free(&d);
+}
+
 static void value_ok(uint32_t oid, const char *text, paimon_value *v)
 {
     pm_cdc_buf scratch = {0};
@@ -239,6 +275,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_messages),
+        cmocka_unit_test(test_byte_flips),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_copy_and_types),
     };
