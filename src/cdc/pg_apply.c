@@ -246,8 +246,10 @@ PM_MUST_CHECK static int scan_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg,
     if (m->kind == 'R') {
         pm_cdc_relmap tmp = {0};
         size_t n = 0;
-        int rc = pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, false, true, &n,
-                                       &tmp, err);
+        int rc = r->map.from_catalog ? pm_cdc_check_live(r, m, err) : 0;
+        if (rc == 0)
+            rc = pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, false, false,
+                                       &r->map, &n, &tmp, err);
         pm_cdc_relmap_free(&tmp);
         p->alters += n;
         return rc;
@@ -265,8 +267,8 @@ PM_MUST_CHECK static int alter_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg
     int rc = 0;
     (void)arg;
     if (m->kind == 'R')
-        rc = pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, true, false, &n, &tmp,
-                                   err);
+        rc = pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, true, false, NULL, &n,
+                                   &tmp, err);
     pm_cdc_relmap_free(&tmp);
     return rc;
 }
@@ -274,12 +276,14 @@ PM_MUST_CHECK static int alter_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg
 PM_MUST_CHECK static int apply_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg, paimon_error *err)
 {
     size_t n = 0;
-    (void)arg;
+    const bool *skip = arg;
+    if (*skip && m->kind != 'R')
+        return 0;
     switch (m->kind) {
     case 'R':
         /* the columns are there (alter_one): only the mapping changes.  Earlier maps stay
          * right, as new columns come last. */
-        return pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, true, false, &n,
+        return pm_cdc_relation_match(m, r->o->table, r->o->into, &r->schema, true, false, NULL, &n,
                                      &r->map, err);
     case 'T':
         /* everything before (this transaction's rows too) is replaced: a new overwrite */
@@ -291,7 +295,7 @@ PM_MUST_CHECK static int apply_one(pm_cdc_run *r, const pm_pgo_msg *m, void *arg
     }
 }
 
-int pm_cdc_apply_txn(pm_cdc_run *r, uint64_t end_lsn, paimon_error *err)
+int pm_cdc_apply_txn(pm_cdc_run *r, uint64_t end_lsn, bool skip, paimon_error *err)
 {
     prescan p = {0, false};
     int rc;
@@ -299,6 +303,8 @@ int pm_cdc_apply_txn(pm_cdc_run *r, uint64_t end_lsn, paimon_error *err)
         return rc;
     /* schema changes and truncates start from committed state, so that the transactions
      * before them are committed as they were, and this one is not split */
+    if (skip)
+        p.truncate = false; /* in the table already */
     if ((p.alters > 0 || p.truncate) && (rc = pm_cdc_commit(r, err)) != 0)
         return rc;
     /* new columns: added before any row of the transaction, and the writer reopened on the
@@ -306,7 +312,7 @@ int pm_cdc_apply_txn(pm_cdc_run *r, uint64_t end_lsn, paimon_error *err)
     if (p.alters > 0 && ((rc = each_message(r, alter_one, NULL, err)) != 0 ||
                          (rc = pm_cdc_open_writer(r, r->overwrite, err)) != 0))
         return rc;
-    if ((rc = each_message(r, apply_one, NULL, err)) != 0)
+    if ((rc = each_message(r, apply_one, &skip, err)) != 0 || skip)
         return rc;
     r->pending_lsn = end_lsn;
     r->pending_txns++;

@@ -232,9 +232,41 @@ PM_MUST_CHECK static int match_catalog(pm_cdc_run *r, paimon_error *err)
         cols[i].typmod = (int32_t)strtol(PQgetvalue(res, i, 2), NULL, 10);
     }
     m.columns = cols;
-    rc = pm_cdc_relation_match(&m, r->o->table, r->o->into, &r->schema, true, true, &n, &r->map,
-                               err);
+    rc = pm_cdc_relation_match(&m, r->o->table, r->o->into, &r->schema, true, true, NULL, &n,
+                               &r->map, err);
+    r->map.from_catalog = true;
     free(cols);
+    PQclear(res);
+    return rc;
+}
+
+int pm_cdc_check_live(pm_cdc_run *r, const pm_pgo_msg *rel, paimon_error *err)
+{
+    char oid[16];
+    const char *params[1] = {oid};
+    PGresult *res = NULL;
+    int rc;
+    snprintf(oid, sizeof(oid), "%u", r->src_oid);
+    if ((rc = pm_pg_exec_params(r->sql,
+                                "SELECT attname FROM pg_attribute WHERE attrelid = $1::oid AND "
+                                "attnum > 0 AND NOT attisdropped",
+                                1, params, &res, err)) != 0)
+        return rc;
+    for (size_t j = 0; rc == 0 && j < r->schema.count; j++) {
+        const char *name = r->schema.cols[j].name;
+        bool in_rel = false, live = false;
+        for (uint16_t i = 0; i < rel->column_count && !in_rel; i++)
+            in_rel = strcmp(rel->columns[i].name, name) == 0;
+        for (int i = 0; !in_rel && i < PQntuples(res) && !live; i++)
+            live = strcmp(PQgetvalue(res, i, 0), name) == 0;
+        if (!in_rel && !live)
+            rc = pm_cdc_err(err, PAIMON_EUNSUPPORTED,
+                            "%s: column %s of %s is gone from the source (dropped or renamed); "
+                            "paimon cdc cannot follow that: stopped before the transaction "
+                            "that carries it (alter the Paimon table to match, or drop the "
+                            "slot and copy anew)",
+                            r->o->into, name, r->o->table);
+    }
     PQclear(res);
     return rc;
 }
@@ -466,10 +498,13 @@ PM_MUST_CHECK static int on_message(pm_cdc_run *r, const unsigned char *buf, siz
         return 0;
     case 'C':
         r->in_txn = false;
-        if (m.end_lsn <= r->table_lsn) /* committed before: skipped */
-            return 0;
+        if (m.end_lsn <= r->table_lsn) { /* committed before: only its Relations count */
+            rc = pm_cdc_apply_txn(r, m.end_lsn, true, err);
+            r->txn.len = 0;
+            return rc;
+        }
         r->last_change_ms = pm_cdc_now_ms();
-        rc = pm_cdc_apply_txn(r, m.end_lsn, err);
+        rc = pm_cdc_apply_txn(r, m.end_lsn, false, err);
         r->txn.len = 0;
         if (rc == 0 && r->o->commit_rows > 0 && r->pending_rows >= r->o->commit_rows)
             rc = pm_cdc_commit(r, err);

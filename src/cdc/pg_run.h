@@ -68,8 +68,15 @@ PM_MUST_CHECK int pm_cdc_open_writer(pm_cdc_run *r, bool overwrite, paimon_error
  * reports the new position to PostgreSQL. */
 PM_MUST_CHECK int pm_cdc_commit(pm_cdc_run *r, paimon_error *err);
 
-/* Applies the buffered transaction r->txn, which ended at `end_lsn`, to the writer. */
-PM_MUST_CHECK int pm_cdc_apply_txn(pm_cdc_run *r, uint64_t end_lsn, paimon_error *err);
+/* Applies the buffered transaction r->txn, which ended at `end_lsn`, to the writer.  With
+ * `skip` (the table has it already) only its Relation messages are followed: they describe
+ * the rows of the transactions after it. */
+PM_MUST_CHECK int pm_cdc_apply_txn(pm_cdc_run *r, uint64_t end_lsn, bool skip, paimon_error *err);
+
+/* The first Relation after the start, whose map came from the catalog (which may be newer
+ * than the stream): a Paimon column `rel` lacks is one added later when the catalog has it,
+ * and one dropped (an error, PAIMON_EUNSUPPORTED) when the catalog has it no more. */
+PM_MUST_CHECK int pm_cdc_check_live(pm_cdc_run *r, const pm_pgo_msg *rel, paimon_error *err);
 
 /* Sends the standby status update: received, and flushed = what the table holds. */
 PM_MUST_CHECK int pm_cdc_send_status(pm_cdc_run *r, bool reply, paimon_error *err);

@@ -216,6 +216,9 @@ done:
 
 void pm_cdc_relmap_free(pm_cdc_relmap *m)
 {
+    for (size_t i = 0; m->names != NULL && i < m->count; i++)
+        free(m->names[i]);
+    free(m->names);
     free(m->to_paimon);
     free(m->type_oids);
     free(m->key);
@@ -224,12 +227,27 @@ void pm_cdc_relmap_free(pm_cdc_relmap *m)
 
 int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified, const char *path,
                           pm_cdc_schema *schema, bool apply, bool check_dropped,
-                          size_t *alter_count, pm_cdc_relmap *map, paimon_error *err)
+                          const pm_cdc_relmap *prev, size_t *alter_count, pm_cdc_relmap *map,
+                          paimon_error *err)
 {
     char type[96], what[400];
     int rc = 0;
     *alter_count = 0;
-    /* every Paimon column must still be there, with its type */
+    /* every column of the previous Relation must still be there */
+    for (size_t j = 0; prev != NULL && prev->rel != 0 && !prev->from_catalog && j < prev->count;
+         j++) {
+        bool found = false;
+        for (uint16_t i = 0; i < r->column_count && !found; i++)
+            found = strcmp(r->columns[i].name, prev->names[j]) == 0;
+        if (!found)
+            return pm_cdc_err(err, PAIMON_EUNSUPPORTED,
+                              "%s: column %s of %s is gone from the source (dropped or renamed); "
+                              "paimon cdc cannot follow that: stopped before the transaction "
+                              "that carries it (alter the Paimon table to match, or drop the "
+                              "slot and copy anew)",
+                              path, prev->names[j], qualified);
+    }
+    /* the catalog: every Paimon column must still be there */
     for (size_t j = 0; check_dropped && j < schema->count; j++) {
         bool found = false;
         for (uint16_t i = 0; i < r->column_count && !found; i++)
@@ -286,9 +304,12 @@ int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified, const char
     map->to_paimon = calloc(r->column_count + 1u, sizeof(int));
     map->type_oids = calloc(r->column_count + 1u, sizeof(uint32_t));
     map->key = calloc(r->column_count + 1u, sizeof(bool));
-    if (map->to_paimon == NULL || map->type_oids == NULL || map->key == NULL)
+    map->names = calloc(r->column_count + 1u, sizeof(char *));
+    if (map->to_paimon == NULL || map->type_oids == NULL || map->key == NULL || map->names == NULL)
         return pm_cdc_err(err, PAIMON_ENOMEM, "out of memory");
     for (uint16_t i = 0; i < r->column_count; i++) {
+        if ((map->names[i] = strdup(r->columns[i].name)) == NULL)
+            return pm_cdc_err(err, PAIMON_ENOMEM, "out of memory");
         map->to_paimon[i] = pm_cdc_schema_find(schema, r->columns[i].name);
         map->type_oids[i] = r->columns[i].type_oid;
         map->key[i] = map->to_paimon[i] >= 0 && schema->cols[map->to_paimon[i]].pk;

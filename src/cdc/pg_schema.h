@@ -57,19 +57,25 @@ typedef struct pm_cdc_relmap {
     uint32_t *type_oids; /* owned */
     bool *key;           /* owned: maps to a primary-key column of the Paimon table (not
                             the replica identity, which is every column when FULL) */
+    char **names;        /* owned: the relation's column names */
+    bool from_catalog;   /* made from the catalog at start (which may be newer than the
+                            stream), not from a Relation message */
 } pm_cdc_relmap;
 
 void pm_cdc_relmap_free(pm_cdc_relmap *m);
 
 /* Checks Relation `r` against `schema` of the table at `path`.  *alter_count receives the
  * number of columns missing from the Paimon table; with `apply`, they are added (ALTER
- * ADD COLUMN, nullable) and *schema re-read.  Then fills `map`.  With `check_dropped`, a
- * Paimon column the relation lacks (dropped in PostgreSQL; without it: added later in the
- * same transaction, already checked) is an error; so is a type that differs (retyped) or has no mapping
+ * ADD COLUMN, nullable) and *schema re-read.  Then fills `map`.  A dropped column is an
+ * error: with `check_dropped`, a Paimon column the relation lacks (for the catalog at start,
+ * which is the source as it is now); with `prev` (a map made from an earlier Relation
+ * message of this stream, not from the catalog), a column `prev` has and `r` lacks.  Paimon
+ * columns a Relation lacks otherwise were added later than the stream's position, and read
+ * NULL.  So is a type that differs (retyped) or has no mapping
  * is PAIMON_EUNSUPPORTED naming the column and what to do. */
 PM_MUST_CHECK int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified,
                                         const char *path, pm_cdc_schema *schema, bool apply,
-                                        bool check_dropped, size_t *alter_count, pm_cdc_relmap *map,
-                                        paimon_error *err);
+                                        bool check_dropped, const pm_cdc_relmap *prev,
+                                        size_t *alter_count, pm_cdc_relmap *map, paimon_error *err);
 
 #endif /* PM_CDC_PG_SCHEMA_H */

@@ -1,6 +1,6 @@
 # Schema changes while `paimon cdc postgres` streams (issue 17): ALTER TABLE ADD COLUMN shows
 # up as a new nullable Paimon column, NULL in the rows before it (also when the column is
-# added in the middle of a transaction); a dropped column and a retyped column stop the run
+# added in the middle of a transaction, or while the command is down between two changes); a dropped column and a retyped column stop the run
 # with a clear error (exit 1) before the transaction that carries them is committed.
 set -u
 . "${CDC_LIB_DIR:-$(dirname "$0")}/lib.sh"
@@ -31,12 +31,21 @@ cdc_same "$W/t" t || exit 1
 [ "$("$PAIMON" cat "$W/t" --where 'id = 2' --format jsonl)" = '{"id":2,"a":"two","b":null,"c":null}' ] ||
   cdc_fail "row 2 should have nulls in the new columns: $("$PAIMON" cat "$W/t" --where 'id = 2' --format jsonl)"
 
+# a column added while the command is down, between two changes: the restart adds it from
+# the catalog, and the change before it (whose Relation lacks it) still applies
+pg_sql "INSERT INTO t VALUES (20, 'twenty', 20, 'c20')"
+pg_sql "ALTER TABLE t ADD COLUMN d bigint"
+pg_sql "INSERT INTO t VALUES (21, 'twenty-one', 21, 'c21', 2121)"
+"$PAIMON" cdc postgres --dsn "$PG_DSN" --table t --into "$W/t" --idle-exit 3s 2>"$W/err" ||
+  cdc_fail "a column added while down: $(cat "$W/err")"
+cdc_same "$W/t" t || exit 1
+
 # a dropped column: the run stops with exit 1; the transaction is not in the table
 "$PAIMON" cdc postgres --dsn "$PG_DSN" --table t --into "$W/t" --idle-exit 10s 2>"$W/err" &
 CDC=$!
 sleep 1
 before=$("$PAIMON" inspect "$W/t" snapshots --format jsonl | wc -l)
-pg_sql "ALTER TABLE t DROP COLUMN a; INSERT INTO t VALUES (7, 77, 'c7')"
+pg_sql "ALTER TABLE t DROP COLUMN a; INSERT INTO t VALUES (7, 77, 'c7', 7)"
 wait $CDC && cdc_fail "a dropped column: exit 0"
 grep -q "column a of public.t\|column a of t" "$W/err" && grep -q "gone from the source" "$W/err" ||
   cdc_fail "a dropped column: the message: $(cat "$W/err")"
