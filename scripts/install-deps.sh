@@ -7,14 +7,15 @@
 set -eu
 
 # Build: compiler, cmake, pkg-config, clang (fuzz preset) and its sanitizer runtimes.
-# Libraries: the codecs, jansson, CRoaring, cmocka; libcurl and libcrypto for S3.
+# Libraries: the codecs, jansson, CRoaring, cmocka; libcurl and libcrypto for S3; libpq for
+# paimon cdc postgres, and the PostgreSQL 15 server its tests start (tests/cdc).
 # Interop: Debian's python3-avro (+ codecs) for reading what paimon-c writes; nodejs/npm
 # for the oracle and DuckDB when the machine has no node of its own.
 # SQL: libsqlite3-dev (the virtual-table module) and the sqlite3 shell (its tests).
 # HTML report tests: Debian's chromium (headless screenshots and DOM dumps).
 PACKAGES="build-essential cmake pkg-config clang libclang-rt-14-dev
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libjansson-dev libroaring-dev libcmocka-dev
-  libcurl4-openssl-dev libssl-dev
+  libcurl4-openssl-dev libssl-dev libpq-dev postgresql-15
   python3-avro python3-zstandard python3-snappy clang-format
   libsqlite3-dev sqlite3 chromium"
 

@@ -149,12 +149,20 @@ typedef struct paimon_commit_options {
                                      paimon_table_check_partition) */
     size_t partition_count;
     paimon_commit_result *result; /* version 2; may be NULL: receives what the commit did */
+    /* version 3: the snapshot's "properties" map (Java's ManifestCommittable.properties),
+     * recorded in every snapshot the commit makes, as Java does; none: no "properties" field.
+     * Keys must be distinct and non-empty; a CDC source records its position here. */
+    const char *const *property_keys;
+    const char *const *property_values;
+    size_t property_count;
 } paimon_commit_options;
 
-#define PAIMON_COMMIT_OPTIONS_VERSION 2 /* version 1 (without result) is still accepted */
+#define PAIMON_COMMIT_OPTIONS_VERSION                                                              \
+    3 /* versions 1 (without result) and 2 (without
+                                           properties) are still accepted */
 #define PAIMON_COMMIT_OPTIONS_INIT                                                                 \
     {                                                                                              \
-        PAIMON_COMMIT_OPTIONS_VERSION, NULL, INT64_MAX, 0, NULL, 0, NULL                           \
+        PAIMON_COMMIT_OPTIONS_VERSION, NULL, INT64_MAX, 0, NULL, 0, NULL, NULL, NULL, 0            \
     }
 
 /* Fills `options` with the defaults of version `version` of the struct (normally

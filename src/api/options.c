@@ -55,8 +55,9 @@ static const size_t CHANGES_SIZES[] = {
 };
 static const size_t CREATE_SIZES[] = {sizeof(paimon_create_options)};
 static const size_t COMMIT_SIZES[] = {
-    offsetof(paimon_commit_options, result), /* 1 */
-    sizeof(paimon_commit_options),           /* 2: result */
+    offsetof(paimon_commit_options, result),        /* 1 */
+    offsetof(paimon_commit_options, property_keys), /* 2: result */
+    sizeof(paimon_commit_options),                  /* 3: property_keys, values, count */
 };
 static const size_t COMPACT_SIZES[] = {
     offsetof(paimon_compact_options, maintain_err), /* 1 */

@@ -94,6 +94,28 @@ static void maintain_after_commit(paimon_table *table, int64_t id, paimon_commit
     }
 }
 
+/* The snapshot properties of a version-3 commit: arrays given, keys non-empty and
+ * distinct, values present (the snapshot's JSON map has string values). */
+PM_MUST_CHECK static int check_properties(const paimon_commit_options *o, paimon_error *err)
+{
+    if (o->property_keys == NULL || o->property_values == NULL)
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_table_commit: %zu properties but no keys or values",
+                          o->property_count);
+    for (size_t i = 0; i < o->property_count; i++) {
+        if (o->property_keys[i] == NULL || o->property_keys[i][0] == '\0' ||
+            o->property_values[i] == NULL)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "paimon_table_commit: property %zu has no key or no value", i);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(o->property_keys[i], o->property_keys[j]) == 0)
+                return pm_err_set(err, PAIMON_EINVALID,
+                                  "paimon_table_commit: property \"%s\" given twice",
+                                  o->property_keys[i]);
+    }
+    return 0;
+}
+
 PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_messages *messages,
                                    const paimon_commit_options *options, int64_t *snapshot_id,
                                    paimon_error *err)
@@ -113,6 +135,8 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
                                  err)) != 0)
         return rc;
     res = given.result;
+    if (given.property_count > 0 && (rc = check_properties(&given, err)) != 0)
+        return rc;
     if (res != NULL && (res->version < 1 || res->version > PAIMON_COMMIT_RESULT_VERSION))
         return pm_err_set(err, PAIMON_EINVALID,
                           "paimon_table_commit: result version %u, this library knows 1 to %d",
@@ -131,6 +155,9 @@ PAIMON_API int paimon_table_commit(paimon_table *table, const paimon_commit_mess
     /* a fresh user has no snapshots to find */
     o.skip_committed = given.commit_user != NULL;
     o.result = res;
+    o.property_keys = given.property_keys;
+    o.property_values = given.property_values;
+    o.property_count = given.property_count;
     rc = pm_changelog_compact_commit(table->fs, table->path, messages, &o, &id, err);
     if (snapshot_id != NULL)
         *snapshot_id = id;

@@ -169,36 +169,6 @@ static void catch_stop_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-/* A duration as Java's options write it: an integer and a unit (ms, s, min, h, d; their long
- * names too), no unit meaning milliseconds.  -1 when it does not parse. */
-static int64_t parse_duration_ms(const char *text)
-{
-    static const struct {
-        const char *unit;
-        int64_t ms;
-    } UNITS[] = {{"", 1},          {"ms", 1},          {"milli", 1},
-                 {"millis", 1},    {"millisecond", 1}, {"milliseconds", 1},
-                 {"s", 1000},      {"sec", 1000},      {"secs", 1000},
-                 {"second", 1000}, {"seconds", 1000},  {"min", 60000},
-                 {"m", 60000},     {"minute", 60000},  {"minutes", 60000},
-                 {"h", 3600000},   {"hour", 3600000},  {"hours", 3600000},
-                 {"d", 86400000},  {"day", 86400000},  {"days", 86400000}};
-    char *end;
-    long long v;
-    if (text[0] < '0' || text[0] > '9')
-        return -1;
-    errno = 0;
-    v = strtoll(text, &end, 10);
-    if (errno != 0 || v < 0)
-        return -1;
-    while (*end == ' ')
-        end++;
-    for (size_t i = 0; i < sizeof(UNITS) / sizeof(UNITS[0]); i++)
-        if (strcasecmp(end, UNITS[i].unit) == 0)
-            return v > INT64_MAX / UNITS[i].ms ? -1 : (int64_t)v * UNITS[i].ms;
-    return -1;
-}
-
 static int64_t monotonic_ms(void)
 {
     struct timespec ts;
@@ -259,7 +229,7 @@ static int follow(const cli_args *a, const char *path, const char *system,
         }
     }
     if (cli_get(a, "idle-exit") != NULL &&
-        (idle_ms = parse_duration_ms(cli_get(a, "idle-exit"))) < 0) {
+        (idle_ms = cli_duration_ms(cli_get(a, "idle-exit"))) < 0) {
         rc = cli_usage_error("tail", "--idle-exit must be a duration such as 5s or 200ms, not '%s'",
                              cli_get(a, "idle-exit"));
         goto done;

@@ -3,6 +3,7 @@
 #define PM_CLI_COMMANDS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cli.h"
 #include "paimon.h"
@@ -23,6 +24,7 @@ int cli_cmd_consumer(int argc, char **argv);
 int cli_cmd_expire_partitions(int argc, char **argv);
 int cli_cmd_expire(int argc, char **argv);
 int cli_cmd_sql(int argc, char **argv);
+int cli_cmd_cdc(int argc, char **argv);
 
 /* The tags of `t` as `tag list` and `inspect TABLE tags` print them (cmd_tag.c). */
 int cli_print_tags(paimon_table *t, bool jsonl, paimon_error *err);
@@ -42,5 +44,9 @@ typedef struct cli_option_values {
 } cli_option_values;
 int cli_option_values_parse(const char *cmd, const cli_args *a, cli_option_values *out);
 void cli_option_values_free(cli_option_values *v);
+
+/* option_values.c: a duration as Java's options write it (5s, 200ms, 1 min, 2 d; no unit:
+ * milliseconds), in milliseconds; -1 when it does not parse.  --idle-exit and the like. */
+int64_t cli_duration_ms(const char *text);
 
 #endif

@@ -35,6 +35,7 @@ static const command COMMANDS[] = {
     {"expire-partitions", cli_cmd_expire_partitions,
      "drop partitions older than the expiration time"},
     {"sql", cli_cmd_sql, "run SQL over the tables of a warehouse (SQLite; docs/SQL.md)"},
+    {"cdc", cli_cmd_cdc, "keep a table in step with a PostgreSQL table (logical replication)"},
     {NULL, NULL, NULL},
 };
 

@@ -731,6 +731,10 @@ PM_MUST_CHECK static int commit_one(pm_fs *fs, const char *table, const pm_commi
 
         memset(&snap, 0, sizeof(snap));
         pm_options_init(&snap.properties);
+        /* the caller's properties, borrowed: snap is never released, only written */
+        snap.properties.keys = (char **)o->property_keys;
+        snap.properties.values = (char **)o->property_values;
+        snap.properties.count = o->property_count;
         if ((rc = prepare(&a, &v, m, o, &conf, &snap, &empty, err)) != 0) {
             attempt_cleanup(&a, true);
             /* The first attempt's base came from the LATEST hint unchecked: a conflict with it

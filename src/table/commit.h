@@ -133,6 +133,11 @@ typedef struct pm_commit_opts {
     size_t partition_count;
     bool skip_committed;      /* exactly-once retries: see "Retries across processes" above */
     pm_commit_result *result; /* may be NULL: receives what landed, also on failure */
+    /* The snapshot's "properties" (Java's ManifestCommittable.properties), in every snapshot
+     * of the commit; borrowed; none: the field is absent. */
+    const char *const *property_keys;
+    const char *const *property_values;
+    size_t property_count;
     /* Test hook: called after the attempt's files are written, just before the snapshot
      * write, with the id it will take (the concurrency tests use it to force races). */
     void (*before_snapshot)(void *arg, int64_t id);

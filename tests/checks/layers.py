@@ -36,6 +36,7 @@ src/table    7
 src/api      8
 src/cli      top
 src/sqlite   top
+src/cdc      top
 examples     top
 """
 

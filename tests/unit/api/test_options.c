@@ -61,6 +61,8 @@ static void test_init_functions(void **state)
     assert_null(cmo.commit_user);
     assert_int_equal(cmo.identifier, INT64_MAX); /* a batch commit */
     assert_int_equal(cmo.overwrite, 0);
+    assert_null(cmo.property_keys); /* version 3 */
+    assert_int_equal(cmo.property_count, 0);
 
     memset(&cpo, 0xab, sizeof(cpo));
     assert_int_equal(paimon_compact_options_init(&cpo, PAIMON_COMPACT_OPTIONS_VERSION), 0);
