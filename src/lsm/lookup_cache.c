@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/assert.h"
 #include "util/error.h"
 
 typedef struct page {
@@ -198,6 +199,7 @@ int pm_lookup_cache_read(pm_lookup_cache *c, int fd, uint64_t file_id, int64_t f
             unlink_lru(c, p);
             push_front(c, p);
         }
+        PM_ASSERT(p != NULL); /* load_page sets it on success */
         n = p->len - in_page < len ? p->len - in_page : len;
         memcpy(dst, p->data + in_page, n);
         dst += n;
