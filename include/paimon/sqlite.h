@@ -26,10 +26,12 @@ extern "C" {
  * with *errmsg (sqlite3_free it) saying why. */
 PAIMON_API int sqlite3_paimon_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api);
 
-/* Attaches every database DB.db of the local warehouse `dir` as an in-memory schema DB
+/* Attaches every database DB.db of the warehouse `dir` as an in-memory schema DB
  * holding one virtual table per Paimon table, so that SQL names them DB.TABLE.  SQLite
  * attaches at most 10 schemas: beyond that, only the databases whose names occur in `sql`
- * (may be NULL) are attached.  The module must be registered first.  SQLITE_OK, or an
+ * (may be NULL) are attached.  A warehouse on an object store (`s3://...`), which the API
+ * does not list, attaches only the tables `sql` names as DB.TABLE that exist there.  The
+ * module must be registered first.  SQLITE_OK, or an
  * SQLite code with *errmsg (sqlite3_free it) naming the database or table. */
 PAIMON_API int paimon_sqlite_attach_warehouse(sqlite3 *db, const char *dir, const char *sql,
                                               char **errmsg);

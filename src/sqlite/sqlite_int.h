@@ -12,7 +12,8 @@
  *              checks of written values
  *   txn.c      writes: xUpdate into a per-transaction buffer, savepoints, one commit at
  *              xSync, nothing on rollback
- *   txn_arrow.c  the commit's fast path: the buffered changes as Arrow batches
+ *   txn_arrow.c  the columnar transaction buffer, written as Arrow batches at the commit
+ *   txn_json.c   nested columns on write: their JSON checked, the commit as canonical JSONL
  *   warehouse.c  each database of a warehouse attached as a schema (paimon sql)
  *
  * Thread safety: a virtual table and its cursors belong to their SQLite connection, which
@@ -80,6 +81,7 @@ typedef struct ps_stash {
 } ps_stash;
 
 typedef struct ps_module ps_module;
+typedef struct ps_colbuf ps_colbuf; /* txn_arrow.c: one column of the columnar buffer */
 
 typedef struct ps_vtab {
     sqlite3_vtab base;   /* must be first */
@@ -110,6 +112,11 @@ typedef struct ps_vtab {
     size_t chunk_count, chunk_slots;
     size_t chunk_used; /* bytes used in the last chunk */
     size_t savepoint_cap;
+    int columnar;       /* 1: changes go to the columnar buffer (txn_arrow.c), -1: to the
+                           arena of ps_change rows, 0: not decided yet */
+    ps_colbuf *colbufs; /* the columnar buffer: one per column, or NULL */
+    int8_t *kinds;      /* its row kinds */
+    size_t rows_cap;    /* its capacity in rows (change_count rows used) */
 } ps_vtab;
 
 /* Counters of the connection, for tests and EXPLAIN-like checks (paimon_stats()). */
@@ -197,12 +204,30 @@ void ps_txn_reset(ps_vtab *vt);
 
 /* ---- txn_arrow.c ---------------------------------------------------------------------- */
 
-/* Whether a writer column of Arrow format `format` takes the batch path. */
-int ps_arrow_supported(const char *format);
-/* Writes every buffered change of `vt` into `w` as Arrow batches; `schema` is the writer's
- * and every column ps_arrow_supported().  0, or the library's error code in `err`. */
+/* Sets up the columnar buffer of `vt` when every column takes the Arrow batch path: 1 (set
+ * up, or already), 0 (the table keeps the row path), -1 without memory. */
+int ps_cols_init(ps_vtab *vt);
+/* Appends one change (change_count is its row and grows by one): SQLITE_OK or SQLITE_NOMEM
+ * (nothing appended).  Texts and bytes of `vals` are copied. */
+int ps_cols_append(ps_vtab *vt, int8_t kind, const paimon_value *vals);
+/* Cuts the string bytes back to `rows` rows (the caller sets change_count). */
+void ps_cols_truncate(ps_vtab *vt, size_t rows);
+/* Frees the columnar buffer (vt->colbufs NULL after). */
+void ps_cols_free(ps_vtab *vt);
+/* Writes every buffered change of `vt` (columnar) into `w` as Arrow batches; `schema` is
+ * the writer's.  0, or the library's error code in `err`. */
 PM_MUST_CHECK int ps_write_arrow(ps_vtab *vt, paimon_writer *w, const struct ArrowSchema *schema,
                                  paimon_error *err);
+
+/* ---- txn_json.c ----------------------------------------------------------------------- */
+
+/* NULL when `text` is one well-formed JSON value of the shape of nested column `col`, else
+ * why not ("is not valid JSON").  Static strings. */
+const char *ps_json_check(const ps_column *col, const char *text, size_t len);
+/* Writes every buffered change of `vt` (ps_change rows) into `w` as canonical JSONL through
+ * a paimon_input: the path of tables with nested columns.  0, or the library's error code
+ * in `err`. */
+PM_MUST_CHECK int ps_write_jsonl(ps_vtab *vt, paimon_writer *w, paimon_error *err);
 
 /* ---- warehouse.c ---------------------------------------------------------------------- */
 

@@ -12,6 +12,9 @@
  *               a failure here fails the COMMIT, and SQLite rolls the transaction back
  *   xCommit     drops the buffer; xRollback drops it without writing anything
  *
+ * Tables whose columns all take Arrow batches buffer their changes column by column
+ * (txn_arrow.c); the others as rows in the arena below.
+ *
  * Nothing touches the table before xSync, so ROLLBACK, an error or a crash commit nothing.
  * A transaction reads the table as committed: its own buffered changes are not visible to
  * its later statements (docs/SQL.md says so).  INSERT into a primary-key table is an upsert
@@ -111,8 +114,29 @@ static void truncate_changes(ps_vtab *vt, size_t count)
 {
     if (count >= vt->change_count)
         return;
-    truncate_to(vt, vt->changes[count]);
+    if (vt->colbufs != NULL)
+        ps_cols_truncate(vt, count);
+    else
+        truncate_to(vt, vt->changes[count]);
     vt->change_count = count;
+}
+
+/* Buffers one change: into the columnar buffer (txn_arrow.c) when the table takes it, else
+ * as a ps_change in the arena.  SQLITE_OK or SQLITE_NOMEM (nothing buffered). */
+static int buffer_change(ps_vtab *vt, int8_t kind, const paimon_value *vals)
+{
+    if (vt->columnar == 0 || (vt->columnar == 1 && vt->colbufs == NULL)) {
+        int on = ps_cols_init(vt);
+        if (on < 0)
+            return SQLITE_NOMEM;
+        vt->columnar = on ? 1 : -1;
+    }
+    if (vt->columnar == 1)
+        return ps_cols_append(vt, kind, vals);
+    ps_change *ch = change_make(vt, kind, vals);
+    if (ch == NULL)
+        return SQLITE_NOMEM;
+    return push_change(vt, ch);
 }
 
 void ps_txn_reset(ps_vtab *vt)
@@ -121,6 +145,7 @@ void ps_txn_reset(ps_vtab *vt)
         free(vt->chunks[--vt->chunk_count]);
     vt->chunk_used = 0;
     vt->change_count = 0;
+    ps_cols_free(vt); /* a transaction's buffer is not kept after it */
     for (size_t i = 0; i < vt->stash_count; i++) {
         if (vt->stash[i].texts == NULL)
             continue;
@@ -257,21 +282,16 @@ int ps_xupdate(sqlite3_vtab *vtab, int argc, sqlite3_value **argv, sqlite3_int64
             goto done;
         }
     }
-    if (!is_insert) {
-        ps_change *ch =
-            change_make(vt, is_delete ? PAIMON_ROW_DELETE : PAIMON_ROW_UPDATE_BEFORE, old);
-        if (ch == NULL || (rc = push_change(vt, ch)) != SQLITE_OK) {
-            rc = SQLITE_NOMEM;
-            goto done;
-        }
-    }
-    if (!is_delete) {
-        ps_change *ch =
-            change_make(vt, is_insert ? PAIMON_ROW_INSERT : PAIMON_ROW_UPDATE_AFTER, neu);
-        if (ch == NULL || (rc = push_change(vt, ch)) != SQLITE_OK) {
-            rc = SQLITE_NOMEM;
-            goto done;
-        }
+    if (!is_insert &&
+        (rc = buffer_change(vt, is_delete ? PAIMON_ROW_DELETE : PAIMON_ROW_UPDATE_BEFORE, old)) !=
+            SQLITE_OK)
+        goto done;
+    if (!is_delete &&
+        (rc = buffer_change(vt, is_insert ? PAIMON_ROW_INSERT : PAIMON_ROW_UPDATE_AFTER, neu)) !=
+            SQLITE_OK) {
+        if (!is_insert)
+            truncate_changes(vt, vt->change_count - 1); /* the -U without its +U */
+        goto done;
     }
     if (is_insert)
         *rowid = 0;
@@ -305,12 +325,15 @@ int ps_xsync(sqlite3_vtab *vtab)
         goto done;
     if ((rc = paimon_writer_arrow_schema(w, &schema, &err)) != 0)
         goto done;
-    int arrow = 1;
-    for (int64_t c = 0; c < schema.n_children; c++)
-        arrow = arrow && ps_arrow_supported(schema.children[c]->format);
+    int arrow = vt->colbufs != NULL;
     if (arrow)
         rc = ps_write_arrow(vt, w, &schema, &err); /* txn_arrow.c: batches */
-    for (size_t r = 0; !arrow && r < vt->change_count && rc == 0; r++) {
+    int jsonl = 0;
+    for (size_t c = 0; c < vt->col_count; c++)
+        jsonl = jsonl || vt->cols[c].cls == PS_JSON;
+    if (!arrow && jsonl)
+        rc = ps_write_jsonl(vt, w, &err); /* txn_json.c: nested columns */
+    for (size_t r = 0; !arrow && !jsonl && r < vt->change_count && rc == 0; r++) {
         const ps_change *ch = vt->changes[r];
         rc = paimon_writer_write_row(w, ch->vals, vt->col_count, ch->kind, &err);
     }

@@ -467,9 +467,16 @@ int ps_value_get(const char *table, const ps_column *col, sqlite3_value *v, paim
                         : col->cls == PS_TIME ? "is not a TIME ('HH:MM:SS')"
                                               : "is not a TIMESTAMP ('YYYY-MM-DD HH:MM:SS')");
         break;
-    case PS_JSON:
-        return fail(errmsg, SQLITE_MISMATCH, table, col, v,
-                    "nested columns are written through SQL as NULL only");
+    case PS_JSON: {
+        if (t != SQLITE_TEXT)
+            return fail(errmsg, SQLITE_MISMATCH, table, col, v,
+                        "is not JSON text (nested columns take their canonical JSON)");
+        const char *why =
+            ps_json_check(col, (const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v));
+        if (why != NULL)
+            return fail(errmsg, SQLITE_MISMATCH, table, col, v, why);
+        break;
+    }
     case PS_TEXT:
         if (t == SQLITE_BLOB)
             return fail(errmsg, SQLITE_MISMATCH, table, col, v, "is a BLOB, not text");

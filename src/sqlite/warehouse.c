@@ -6,9 +6,14 @@
  *
  * SQLite attaches at most SQLITE_LIMIT_ATTACHED schemas (10 in Debian's build); a larger
  * warehouse attaches only the databases whose names occur in the SQL to run.
+ *
+ * A warehouse on an object store (`s3://BUCKET/wh`) cannot be listed through the public
+ * API, so there the tables are those the SQL names as DB.TABLE and that exist (their
+ * schema/ folder holds objects: paimon_path_exists()).
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -100,12 +105,124 @@ static int named_in(const char *sql, const char *name)
     return 0;
 }
 
+/* Reads an identifier at *p (a word, or one in double quotes without doubled quotes) into
+ * `out` (cap bytes): 1 and *p past it, or 0. */
+static int ident(const char **p, char *out, size_t cap)
+{
+    const char *s = *p, *start;
+    size_t n;
+    if (*s == '"') {
+        start = ++s;
+        while (*s != '\0' && *s != '"')
+            s++;
+        if (*s != '"')
+            return 0;
+        n = (size_t)(s - start);
+        s++;
+    } else {
+        start = s;
+        while (*s == '_' || isalnum((unsigned char)*s))
+            s++;
+        n = (size_t)(s - start);
+    }
+    if (n == 0 || n >= cap)
+        return 0;
+    memcpy(out, start, n);
+    out[n] = '\0';
+    *p = s;
+    return 1;
+}
+
+/* `dir` is on an object store (s3://...), whose folders the public API does not list. */
+static int is_remote(const char *dir)
+{
+    const char *colon = strstr(dir, "://");
+    return colon != NULL && strncasecmp(dir, "file://", 7) != 0;
+}
+
+/* A warehouse on an object store: every DB.TABLE the SQL names (outside string literals)
+ * whose table exists there (DB.db/TABLE/schema holds objects) becomes a virtual table in a
+ * schema DB, attached on first use; other names are left to SQLite ("no such table"). */
+static int attach_named(sqlite3 *db, const char *dir, const char *sql, char **errmsg)
+{
+    char a[256], b[256];
+    char *stmt = NULL, *path = NULL;
+    int rc = SQLITE_OK;
+    for (const char *p = sql; p != NULL && *p != '\0';) {
+        if (*p == '\'') { /* a string literal: skip it ('' inside) */
+            for (p++; *p != '\0' && !(*p == '\'' && p[1] != '\''); p += *p == '\'' ? 2 : 1)
+                ;
+            if (*p != '\0')
+                p++;
+            continue;
+        }
+        const char *q = p;
+        int at_word =
+            (p == sql || !(p[-1] == '_' || p[-1] == '.' || isalnum((unsigned char)p[-1])));
+        if (!at_word || !ident(&q, a, sizeof(a)) || *q != '.') {
+            p++;
+            continue;
+        }
+        q++;
+        if (!ident(&q, b, sizeof(b))) {
+            p++;
+            continue;
+        }
+        p = q;
+        bool exists = false;
+        paimon_error err = {0, {0}};
+        path = sqlite3_mprintf("%s/%s.db/%s", dir, a, b);
+        char *schema = path == NULL ? NULL : sqlite3_mprintf("%s/schema", path);
+        if (schema == NULL) {
+            rc = SQLITE_NOMEM;
+            goto done;
+        }
+        if (paimon_path_exists(schema, &exists, &err) != 0) {
+            sqlite3_free(schema);
+            *errmsg = sqlite3_mprintf("paimon: %s: %s", path, err.message);
+            rc = SQLITE_ERROR;
+            goto done;
+        }
+        sqlite3_free(schema);
+        if (exists) {
+            int attached = 0;
+            sqlite3_stmt *st = NULL;
+            if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_database_list WHERE name = ?1", -1,
+                                   &st, NULL) == SQLITE_OK) {
+                sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+                attached = sqlite3_step(st) == SQLITE_ROW;
+            }
+            sqlite3_finalize(st);
+            if (!attached) {
+                stmt = sqlite3_mprintf("ATTACH ':memory:' AS \"%w\"", a);
+                if (stmt == NULL || (rc = sqlite3_exec(db, stmt, NULL, NULL, errmsg)) != SQLITE_OK)
+                    goto done;
+                sqlite3_free(stmt);
+            }
+            stmt = sqlite3_mprintf(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS \"%w\".\"%w\" USING paimon('%q')", a, b, path);
+            if (stmt == NULL || (rc = sqlite3_exec(db, stmt, NULL, NULL, errmsg)) != SQLITE_OK)
+                goto done;
+            sqlite3_free(stmt);
+            stmt = NULL;
+        }
+        sqlite3_free(path);
+        path = NULL;
+    }
+done:
+    sqlite3_free(stmt);
+    sqlite3_free(path);
+    return rc;
+}
+
 int ps_attach_warehouse(sqlite3 *db, const char *dir, const char *sql, char **errmsg)
 {
     size_t db_count = 0, table_count = 0;
     char **dbs = NULL, **tables = NULL, *stmt = NULL, *db_dir = NULL;
     int rc = SQLITE_OK, attached = 0, limit = sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, -1);
 
+    if (is_remote(dir))
+        return attach_named(db, dir, sql, errmsg);
     if (!is_dir(dir)) {
         *errmsg = sqlite3_mprintf("paimon: %s: no such warehouse directory", dir);
         return SQLITE_ERROR;

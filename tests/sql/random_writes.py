@@ -11,7 +11,11 @@ an INSERT OR REPLACE wrote before it failed (no statement journal) where the mod
 none.  After every transaction the Paimon table, read by `paimon cat` and by the
 oracle, must equal the native table (compare.mjs: the same multiset of canonical rows).
 
-Usage: random_writes.py EXTENSION PAIMON_CLI ORACLE_DIR TMPDIR [SEED [TRANSACTIONS]]
+With NESTED, column s is an ARRAY<STRING> in Paimon (a TEXT of its canonical JSON in the
+native table), so the transactions go through the JSONL commit of tables with nested
+columns (src/sqlite/txn_json.c) instead of the columnar one (txn_arrow.c).
+
+Usage: random_writes.py EXTENSION PAIMON_CLI ORACLE_DIR TMPDIR [SEED [TRANSACTIONS [NESTED]]]
 """
 import json
 import os
@@ -23,6 +27,13 @@ import sys
 ext, cli, oracle, tmp = sys.argv[1:5]
 seed = int(sys.argv[5]) if len(sys.argv) > 5 else 16
 count = int(sys.argv[6]) if len(sys.argv) > 6 else 20
+nested = len(sys.argv) > 7 and sys.argv[7] == "nested"
+if nested:  # canonical JSON, as `paimon cat` prints it
+    S_VALUES = ['["a"]', '[]', '["it\'s",null]', None, '["é","b"]', '[""]']
+    S_M, S_OK, S_BAD = "'[\"m\"]'", "'[\"ok\"]'", "'[\"bad\"]'"
+else:
+    S_VALUES = ["a", "b", "it's", "", None, "é"]
+    S_M, S_OK, S_BAD = "'m'", "'ok'", "'bad'"
 rng = random.Random(seed)
 table = os.path.join(tmp, "wh", "db.db", "t")
 child_env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")}
@@ -38,7 +49,8 @@ def run(args, out=None):
         sys.exit("FAIL: %s: %s" % (" ".join(args), (r.stderr + r.stdout).strip()))
 
 
-run([cli, "create", table, "--schema", "k INT NOT NULL, v BIGINT, s STRING",
+run([cli, "create", table, "--schema",
+     "k INT NOT NULL, v BIGINT, s %s" % ("ARRAY<STRING>" if nested else "STRING"),
      "--primary-key", "k", "--option", "bucket=2"])
 db = sqlite3.connect(":memory:", isolation_level=None)
 db.enable_load_extension(True)
@@ -56,12 +68,13 @@ def statement(base):
                        "bad_update"])
     k = base + rng.randrange(20)
     v = rng.randrange(-1000, 1000)
-    s = rng.choice(["a", "b", "it's", "", None, "é"])
+    s = rng.choice(S_VALUES)
     if kind == "insert":
         return "INSERT OR REPLACE INTO {t}(k, v, s) VALUES (?, ?, ?)", (k, v, s), False
     if kind == "multi":
         ks = rng.sample(range(base, base + 20), 3)
-        return ("INSERT OR REPLACE INTO {t}(k, v, s) VALUES (?, ?, 'm'), (?, ?, NULL), (?, ?, ?)",
+        return ("INSERT OR REPLACE INTO {t}(k, v, s) VALUES (?, ?, " + S_M + "), (?, ?, NULL), "
+                "(?, ?, ?)",
                 (ks[0], v, ks[1], v + 1, ks[2], None, s), False)
     if kind == "select":
         return ("INSERT OR REPLACE INTO {t}(k, v, s) SELECT k + 10, v * 2, s FROM {t} "
@@ -74,11 +87,11 @@ def statement(base):
         lo = base + rng.randrange(20)
         return "DELETE FROM {t} WHERE k BETWEEN ? AND ?", (lo, lo + rng.randrange(4)), False
     if kind == "bad":
-        return ("INSERT INTO {t}(k, v, s) VALUES (?, ?, 'ok'), (?, 'abc', 'bad')",
+        return ("INSERT INTO {t}(k, v, s) VALUES (?, ?, " + S_OK + "), (?, 'abc', " + S_BAD + ")",
                 (k, v, base + (k - base + 1) % 20), True)
     top = db.execute("SELECT max(k) FROM n WHERE k BETWEEN ? AND ?", (base, base + 19)).fetchone()[0]
     if top is None:  # nothing to update in the range: fail an insert instead
-        return ("INSERT INTO {t}(k, v, s) VALUES (?, 1, 'ok'), (?, 'abc', 'bad')",
+        return ("INSERT INTO {t}(k, v, s) VALUES (?, 1, " + S_OK + "), (?, 'abc', " + S_BAD + ")",
                 (base, base + 1), True)
     return ("UPDATE {t} SET v = CASE WHEN k = ? THEN 'abc' ELSE v + 1 END WHERE k >= ? AND k <= ?",
             (top, base, base + 19), True)
@@ -87,6 +100,8 @@ def statement(base):
 def dump_native(path):
     with open(path, "w") as f:
         for k, v, s in db.execute("SELECT k, v, s FROM n"):
+            if nested and s is not None:
+                s = json.loads(s)
             f.write(json.dumps({"k": k, "v": v, "s": s}, ensure_ascii=False) + "\n")
 
 
