@@ -2,8 +2,8 @@
 # (the element's typmod kept), the initial COPY and the pgoutput stream both carry arrays
 # in their text form: NULL elements, empty arrays, null arrays, quoted and escaped text
 # elements ('NULL', braces, commas, quotes, backslashes, white space), a lower bound other
-# than 1.  The table (`paimon cat` and the oracle) equals the source rendered canonically by
-# PostgreSQL itself.  A multi-dimensional value stops the run with one clear line (exit 1),
+# than 1; an array column added by ALTER TABLE in the stream.  The table (`paimon cat` and
+# the oracle) equals the source rendered canonically by PostgreSQL itself.  A multi-dimensional value stops the run with one clear line (exit 1),
 # in the copy and in the stream, and nothing of it is committed.
 set -u
 . "${CDC_LIB_DIR:-$(dirname "$0")}/lib.sh"
@@ -16,7 +16,7 @@ trap 'pg_stop; rm -rf "$W"' EXIT
 pg_canonical() {
   psql -X -q -At -v ON_ERROR_STOP=1 -c "SELECT json_build_object('id', id, 'ints', ints,
       'texts', texts, 'nums', nums::text[], 'flags', flags, 'days', days, 'vs', vs,
-      'big', big, 'dbl', dbl) FROM a" | cdc__normalize >"$1"
+      'big', big, 'dbl', dbl, 'tags', tags) FROM a" | cdc__normalize >"$1"
 }
 same_as_source() {
   pg_canonical "$W/pg" || cdc_fail "SELECT from a"
@@ -47,9 +47,10 @@ pg_sql "INSERT INTO a VALUES (5, '{10,NULL}', ARRAY[E'tab\\there', 'quote\"', 'b
           '{3.14}', '{f}', '{2000-02-29}', '{\"a,b\"}', '{-1,0}', '{NULL,2.5}')"
 pg_sql "UPDATE a SET ints = '{}', texts = ARRAY['{}', NULL] WHERE id = 1; UPDATE a SET ints = '{42}' WHERE id = 3"
 pg_sql "BEGIN; DELETE FROM a WHERE id = 2; INSERT INTO a (id, nums) VALUES (6, '{12345678.99,NULL}'); COMMIT"
+pg_sql "ALTER TABLE a ADD COLUMN tags varchar(3)[]; INSERT INTO a (id, tags) VALUES (8, '{x,NULL,\"\"}')"
 wait $CDC || cdc_fail "paimon cdc postgres: $(cat "$W/err")"
 "$PAIMON" inspect "$W/a" schemas --format jsonl | tail -1 >"$W/schema"
-for col in ints:INT texts:STRING 'nums:DECIMAL(10, 2)' flags:BOOLEAN days:DATE 'vs:VARCHAR(5)' big:BIGINT dbl:DOUBLE; do
+for col in ints:INT texts:STRING 'nums:DECIMAL(10, 2)' flags:BOOLEAN days:DATE 'vs:VARCHAR(5)' big:BIGINT dbl:DOUBLE 'tags:VARCHAR(3)'; do
   python3 -c '
 import json, sys
 name, elem = sys.argv[1].split(":", 1)
