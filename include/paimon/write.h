@@ -355,7 +355,9 @@ typedef struct paimon_value {
 } paimon_value;
 
 /* Writes one row: `values[i]` for column i (`count` must be the column count) with its row
- * kind.  Nested columns (ARRAY, MAP, MULTISET, ROW) take only nulls here; write them with
+ * kind.  Nested columns (ARRAY, MAP, MULTISET, ROW) take a null or PAIMON_VALUE_TEXT
+ * holding the value's canonical JSON, as `paimon write` reads it (an ARRAY a JSON array, a
+ * ROW an object, ...; every check applied); many rows of them go faster as Arrow with
  * paimon_writer_write_arrow().  Rows are gathered into batches internally. */
 PAIMON_API int paimon_writer_write_row(paimon_writer *writer, const paimon_value *values,
                                        size_t count, int8_t kind, paimon_error *err);

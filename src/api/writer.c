@@ -6,6 +6,7 @@
 #include "data/arrow.h"
 #include "api/api.h"
 #include "data/input.h"
+#include "data/types.h"
 #include "paimon/write.h"
 #include "table/table.h"
 #include "table/write/table_write.h"
@@ -23,6 +24,8 @@ struct paimon_writer {
     int64_t handed; /* rows handed to the table write: numbers rows in messages */
     pm_buf scratch;
     pm_datum *datums;
+    pm_column **nested; /* per column: a one-slot column holding a nested value given as
+                           JSON text by paimon_writer_write_row(), made when first needed */
     bool failed;
 };
 
@@ -57,7 +60,9 @@ PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
     }
     pm_table_write_set_threads(w->tw, given.threads, given.async_compaction != 0);
     if ((w->datums = pm_calloc(pm_table_write_type(w->tw)->field_count + 1, sizeof(pm_datum))) ==
-        NULL) {
+            NULL ||
+        (w->nested = pm_calloc(pm_table_write_type(w->tw)->field_count + 1, sizeof(pm_column *))) ==
+            NULL) {
         paimon_writer_free(w);
         return pm_nomem(err);
     }
@@ -135,6 +140,21 @@ PAIMON_API int paimon_writer_write_arrow(paimon_writer *writer, const struct Arr
     return rc;
 }
 
+/* A nested column's value given as text: its canonical JSON, parsed (with every check of
+ * `paimon write`) into the column's one-slot staging column, so that a bad value leaves no
+ * partial row. */
+PM_MUST_CHECK static int stage_nested(paimon_writer *w, size_t c, const pm_field *f,
+                                      const paimon_value *v, int64_t row, paimon_error *err)
+{
+    int rc;
+    if (w->nested[c] == NULL && (w->nested[c] = pm_column_new(f->type)) == NULL)
+        return pm_nomem(err);
+    pm_column_reset(w->nested[c]);
+    if ((rc = pm_input_value(w->nested[c], (const uint8_t *)v->v.s.ptr, v->v.s.len, err)) != 0)
+        pm_err_prefix(err, rc, "row %lld, column %s: ", (long long)row, f->name);
+    return rc;
+}
+
 PAIMON_API int paimon_writer_write_row(paimon_writer *writer, const paimon_value *values,
                                        size_t count, int8_t kind, paimon_error *err)
 {
@@ -155,14 +175,23 @@ PAIMON_API int paimon_writer_write_row(paimon_writer *writer, const paimon_value
         return rc;
     /* convert everything first, so that a bad value leaves no partial row */
     writer->scratch.len = 0;
-    for (size_t c = 0; c < count; c++)
-        if ((rc = pm_value_to_datum(&t->fields[c], &values[c], row, &writer->scratch,
-                                    &writer->datums[c], err)) != 0)
+    for (size_t c = 0; c < count; c++) {
+        if (values[c].type == PAIMON_VALUE_TEXT && pm_type_is_nested(t->fields[c].type))
+            rc = stage_nested(writer, c, &t->fields[c], &values[c], row, err);
+        else
+            rc = pm_value_to_datum(&t->fields[c], &values[c], row, &writer->scratch,
+                                   &writer->datums[c], err);
+        if (rc != 0)
             return rc;
+    }
     for (size_t c = 0; c < count; c++) {
         pm_column *col = writer->rows->columns[c];
-        rc = writer->datums[c].is_null ? pm_column_append_null(col)
-                                       : pm_column_append_datum(col, &writer->datums[c]);
+        if (values[c].type == PAIMON_VALUE_TEXT && pm_type_is_nested(t->fields[c].type))
+            rc = pm_column_append_from(col, writer->nested[c], 0);
+        else if (writer->datums[c].is_null)
+            rc = pm_column_append_null(col);
+        else
+            rc = pm_column_append_datum(col, &writer->datums[c]);
         if (rc != 0) {
             writer->failed = true;
             return pm_buf_error(err, rc);
@@ -209,6 +238,10 @@ PAIMON_API void paimon_writer_free(paimon_writer *writer)
 {
     if (writer == NULL)
         return;
+    if (writer->nested != NULL) /* before the table write: they borrow its types */
+        for (size_t c = 0; c < pm_table_write_type(writer->tw)->field_count; c++)
+            pm_column_free(writer->nested[c]);
+    pm_free(writer->nested);
     pm_table_write_free(writer->tw);
     pm_batch_free(writer->rows);
     pm_buf_free(&writer->scratch);

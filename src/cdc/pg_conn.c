@@ -141,6 +141,20 @@ int pm_pg_exec_params(PGconn *conn, const char *sql, int nparams, const char *co
     return 0;
 }
 
+int pm_pg_copy_abandon(PGconn *conn)
+{
+    PGcancel *cancel = PQgetCancel(conn);
+    char errbuf[256], *buf;
+    int n;
+    if (cancel != NULL) {
+        (void)PQcancel(cancel, errbuf, sizeof(errbuf)); /* failing: the rows are read anyway */
+        PQfreeCancel(cancel);
+    }
+    while ((n = PQgetCopyData(conn, &buf, 0)) > 0)
+        PQfreemem(buf);
+    return n == -1 ? 0 : -1;
+}
+
 int pm_pg_copy_read(PGconn *conn, int64_t timeout_ms, char **buf, int *len, paimon_error *err)
 {
     char where[256];

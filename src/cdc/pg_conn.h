@@ -48,6 +48,11 @@ PM_MUST_CHECK int pm_pg_exec_params(PGconn *conn, const char *sql, int nparams,
 PM_MUST_CHECK int pm_pg_copy_read(PGconn *conn, int64_t timeout_ms, char **buf, int *len,
                                   paimon_error *err);
 
+/* Abandons a COPY TO STDOUT still under way: asks the server to cancel it and reads the
+ * rest of its data, so that PQgetResult() then returns its (failed) result and NULL.  0, or
+ * -1 when the connection broke (then give up on it). */
+int pm_pg_copy_abandon(PGconn *conn);
+
 /* Sends a standby status update: written, flushed and applied positions. */
 PM_MUST_CHECK int pm_pg_send_status(PGconn *conn, uint64_t written, uint64_t flushed,
                                     uint64_t applied, bool reply, paimon_error *err);

@@ -371,9 +371,15 @@ nomem:
 done:
     PQfreemem(line);
     PQclear(res);
-    /* drain what is left of an interrupted COPY so the connection can be closed cleanly */
-    while ((res = PQgetResult(r->sql)) != NULL)
+    /* drain what is left of an interrupted COPY so the connection can be closed cleanly: a
+     * COPY still sending rows (a bad value stopped the copy) answers PQgetResult() with
+     * PGRES_COPY_OUT for ever, so cancel it and read its rows to the end first */
+    while ((res = PQgetResult(r->sql)) != NULL) {
+        bool copying = PQresultStatus(res) == PGRES_COPY_OUT;
         PQclear(res);
+        if (copying && pm_pg_copy_abandon(r->sql) != 0)
+            break;
+    }
     free(fields);
     pm_cdc_buf_free(&fields_scratch);
     pm_cdc_buf_free(&sql);

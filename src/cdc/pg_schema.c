@@ -24,6 +24,26 @@ void pm_cdc_schema_free(pm_cdc_schema *s)
     memset(s, 0, sizeof(*s));
 }
 
+/* The type of a schema field as pm_pgtype_map() writes it: a string as it is, an ARRAY
+ * object ({"type": "ARRAY", "element": ...}) as "ARRAY<element>"; NULL for other nested
+ * types, which no PostgreSQL type maps to, or when out of memory. */
+static char *field_type(const json_t *t)
+{
+    const char *kind = json_string_value(json_object_get(t, "type"));
+    char *elem, *out;
+    size_t n;
+    if (json_is_string(t))
+        return strdup(json_string_value(t));
+    if (kind == NULL || strncmp(kind, "ARRAY", 5) != 0 || (kind[5] != '\0' && kind[5] != ' ') ||
+        (elem = field_type(json_object_get(t, "element"))) == NULL)
+        return NULL;
+    n = strlen(elem) + strlen(kind) + 3;
+    if ((out = malloc(n)) != NULL)
+        snprintf(out, n, "ARRAY<%s>%s", elem, kind + 5); /* kind + 5: "" or " NOT NULL" */
+    free(elem);
+    return out;
+}
+
 int pm_cdc_schema_read(const char *path, pm_cdc_schema *out, paimon_error *err)
 {
     paimon_table *t = NULL;
@@ -58,12 +78,13 @@ int pm_cdc_schema_read(const char *path, pm_cdc_schema *out, paimon_error *err)
     for (size_t i = 0; i < out->count; i++) {
         json_t *f = json_array_get(fields, i);
         const char *name = json_string_value(json_object_get(f, "name"));
-        const char *type = json_string_value(json_object_get(f, "type"));
+        char *type = field_type(json_object_get(f, "type"));
         size_t tl;
         if (name == NULL || type == NULL) {
+            free(type);
             rc = pm_cdc_err(err, PAIMON_EUNSUPPORTED,
-                            "%s: column %zu has a nested type; paimon cdc writes scalar "
-                            "columns only",
+                            "%s: column %zu has a nested type other than ARRAY; no "
+                            "PostgreSQL column maps to it",
                             path, i + 1);
             goto done;
         }
@@ -72,6 +93,7 @@ int pm_cdc_schema_read(const char *path, pm_cdc_schema *out, paimon_error *err)
             tl -= 9;
         out->cols[i].name = strdup(name);
         out->cols[i].type = strndup(type, tl);
+        free(type);
         for (size_t k = 0; k < out->pk_count; k++)
             if (json_string_value(json_array_get(pks, k)) != NULL &&
                 strcmp(json_string_value(json_array_get(pks, k)), name) == 0)

@@ -60,11 +60,20 @@ int pm_pgtype_map(uint32_t oid, int32_t typmod, const char *what, const char *ty
     case PM_PG_TIMESTAMPTZ:
         snprintf(out, cap, "TIMESTAMP(%d) WITH LOCAL TIME ZONE", typmod < 0 ? 6 : typmod);
         return 0;
-    default:
+    default: {
+        uint32_t elem = pm_pgtype_array_elem(oid);
+        char inner[80];
+        if (elem != 0) { /* an array column's typmod is its element's */
+            int rc = pm_pgtype_map(elem, typmod, what, type_name, inner, sizeof(inner), err);
+            if (rc == 0)
+                snprintf(out, cap, "ARRAY<%s>", inner);
+            return rc;
+        }
         return pm_cdc_err(err, PAIMON_EUNSUPPORTED,
                           "%s: PostgreSQL type %s (oid %u) has no Paimon mapping (docs/CDC.md "
                           "lists the types); change the column's type or leave the table out",
                           what, type_name != NULL ? type_name : "?", oid);
+    }
     }
 }
 
@@ -274,19 +283,35 @@ int pm_pgtype_value(uint32_t oid, const char *text, size_t len, const char *what
         out->v.ts.nanos = (int32_t)(nanos % 1000000);
         return 0;
     }
-    default:
+    default: {
+        uint32_t elem = pm_pgtype_array_elem(oid);
+        size_t start = scratch->len;
+        int rc;
+        if (elem != 0) {
+            if ((rc = pm_pgtype_array_json(elem, text, len, what, scratch, err)) != 0)
+                return rc;
+            out->type = PM_PG_VALUE_JSON_AT;
+            out->v.s.ptr = (const char *)(uintptr_t)start;
+            out->v.s.len = scratch->len - start;
+            return 0;
+        }
         out->type = PAIMON_VALUE_TEXT;
         out->v.s.ptr = text;
         out->v.s.len = len;
         return 0;
     }
+    }
 }
 
 void pm_pgtype_fixup(paimon_value *values, size_t count, const pm_cdc_buf *scratch)
 {
-    for (size_t i = 0; i < count; i++)
-        if (values[i].type == PAIMON_VALUE_BYTES)
-            values[i].v.s.ptr = scratch->data + (uintptr_t)values[i].v.s.ptr;
+    for (size_t i = 0; i < count; i++) {
+        if (values[i].type == PM_PG_VALUE_JSON_AT)
+            values[i].type = PAIMON_VALUE_TEXT;
+        else if (values[i].type != PAIMON_VALUE_BYTES)
+            continue;
+        values[i].v.s.ptr = scratch->data + (uintptr_t)values[i].v.s.ptr;
+    }
 }
 
 int pm_copy_split(const char *line, size_t len, pm_copy_field *fields, size_t cap, size_t *count,

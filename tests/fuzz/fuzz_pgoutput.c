@@ -1,7 +1,8 @@
 /*
  * Fuzz target: the pgoutput decoder of the CDC source (src/cdc/pgoutput.c), and, for each
  * value of a decoded row, the text-form converters of every mapped PostgreSQL type
- * (src/cdc/pg_types.c); then the input as one line of COPY text format.  The bytes are what
+ * (src/cdc/pg_types.c) and of arrays of them (src/cdc/pg_array.c); then the input as one
+ * line of COPY text format.  The bytes are what
  * a replication connection delivers: untrusted.
  */
 #include <stddef.h>
@@ -14,10 +15,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const uint32_t TYPES[] = {PM_PG_BOOL,    PM_PG_BYTEA, PM_PG_INT8,      PM_PG_INT2,
-                                 PM_PG_INT4,    PM_PG_TEXT,  PM_PG_FLOAT4,    PM_PG_FLOAT8,
-                                 PM_PG_DATE,    PM_PG_TIME,  PM_PG_TIMESTAMP, PM_PG_TIMESTAMPTZ,
-                                 PM_PG_NUMERIC, PM_PG_UUID};
+static const uint32_t TYPES[] = {PM_PG_BOOL,         PM_PG_BYTEA,         PM_PG_INT8,
+                                 PM_PG_INT2,         PM_PG_INT4,          PM_PG_TEXT,
+                                 PM_PG_FLOAT4,       PM_PG_FLOAT8,        PM_PG_DATE,
+                                 PM_PG_TIME,         PM_PG_TIMESTAMP,     PM_PG_TIMESTAMPTZ,
+                                 PM_PG_NUMERIC,      PM_PG_UUID,          PM_PG_INT4_ARRAY,
+                                 PM_PG_TEXT_ARRAY,   PM_PG_BYTEA_ARRAY,   PM_PG_TIMESTAMPTZ_ARRAY,
+                                 PM_PG_FLOAT8_ARRAY, PM_PG_NUMERIC_ARRAY, PM_PG_BOOL_ARRAY,
+                                 PM_PG_DATE_ARRAY};
 
 static void values(const pm_pgo_tuple *t, pm_cdc_buf *scratch)
 {

@@ -23,7 +23,7 @@ int pm_value_to_datum(const pm_field *f, const paimon_value *v, int64_t row, pm_
         return 0;
     }
     if (pm_type_is_nested(t))
-        return bad_value(err, row, f, "nested columns take only nulls row by row; use Arrow");
+        return bad_value(err, row, f, "a nested column takes a null or its JSON as text");
     switch (v->type) {
     case PAIMON_VALUE_BOOL:
         if (t->id != PM_TYPE_BOOLEAN)

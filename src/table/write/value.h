@@ -4,8 +4,8 @@
  * is rounded, truncated or wrapped: an integer out of the column's range, a TIME outside the
  * day, a DECIMAL with too many digits or a value of the wrong kind is PAIMON_EINVALID
  * "row R, column C: why".  Text for a column that is not a string is parsed as Java casts a
- * string (data/cast.h).  Nested columns take only nulls this way (rows of them go in as
- * Arrow arrays).
+ * string (data/cast.h).  Nested columns take only nulls here: their JSON text is parsed
+ * into a column by the writer (src/api/writer.c).
  */
 #ifndef PM_TABLE_WRITE_VALUE_H
 #define PM_TABLE_WRITE_VALUE_H

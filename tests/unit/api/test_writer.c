@@ -133,6 +133,18 @@ static void test_rows_and_arrow(void **state)
     row[3].v.ts.nanos = 0;
     row[4] = integer(1);
     assert_int_equal(paimon_writer_write_row(w, row, 6, PAIMON_ROW_INSERT, &err), 0);
+    /* a nested column takes its canonical JSON as text; a bad one is refused, no partial row */
+    row[0] = integer(3);
+    row[5] = text("[\"a\", null, \"b\\\"c\"]");
+    assert_int_equal(paimon_writer_write_row(w, row, 6, PAIMON_ROW_INSERT, &err), 0);
+    row[0] = integer(4);
+    row[5] = text("[\"a\", 1]");
+    assert_int_equal(paimon_writer_write_row(w, row, 6, PAIMON_ROW_INSERT, &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "column tags"));
+    row[5] = text("{\"a\": 1}");
+    assert_int_equal(paimon_writer_write_row(w, row, 6, PAIMON_ROW_INSERT, &err), PAIMON_EINVALID);
+    row[5].type = PAIMON_VALUE_NULL;
+    row[0] = integer(2);
     /* a bad value is refused without poisoning the writer */
     row[2] = text("not a number");
     assert_int_equal(paimon_writer_write_row(w, row, 6, PAIMON_ROW_INSERT, &err), PAIMON_EINVALID);
@@ -168,15 +180,18 @@ static void test_rows_and_arrow(void **state)
         as.release(&as);
         pm_type_free(type);
     }
-    assert_int_equal(paimon_writer_rows(w), 4);
+    assert_int_equal(paimon_writer_rows(w), 5);
     assert_int_equal(paimon_commit_messages_new(&m, &err), 0);
     assert_int_equal(paimon_writer_prepare_commit(w, m, &err), 0);
     assert_true(paimon_commit_messages_count(m) >= 1);
     assert_int_equal(commit(t, m, 0), 1);
     got = read_rows(path, &n);
-    assert_int_equal(n, 1);
-    assert_string_equal(got, "{\"id\":1,\"name\":\"x\",\"price\":\"9.99\",\"at\":null,\"day\":null,"
-                             "\"tags\":[\"t\"]}\n");
+    assert_int_equal(n, 2);
+    assert_string_equal(
+        got, "{\"id\":1,\"name\":\"x\",\"price\":\"9.99\",\"at\":null,\"day\":null,"
+             "\"tags\":[\"t\"]}\n"
+             "{\"id\":3,\"name\":\"pear\",\"price\":\"3.00\",\"at\":\"1970-01-01 "
+             "00:00:00.000\",\"day\":\"1970-01-02\",\"tags\":[\"a\",null,\"b\\\"c\"]}\n");
     pm_free(got);
     paimon_commit_messages_free(m);
     paimon_writer_free(w);

@@ -271,13 +271,100 @@ static void test_copy_and_types(void **state)
     assert_false(pm_cdc_lsn_parse("1/", &lsn));
 }
 
+/* The canonical JSON of an array's text form, or the error code. */
+static void array_is(uint32_t elem, const char *text, const char *json)
+{
+    pm_cdc_buf out = {0};
+    paimon_error err;
+    if (pm_pgtype_array_json(elem, text, strlen(text), "c", &out, &err) != 0)
+        fail_msg("%s: %s", text, err.message);
+    assert_non_null(out.data);
+    if (strcmp(out.data, json) != 0)
+        fail_msg("%s: %s, expected %s", text, out.data, json);
+    pm_cdc_buf_free(&out);
+}
+
+static int array_fails(uint32_t elem, const char *text, const char *what)
+{
+    pm_cdc_buf out = {0};
+    paimon_error err;
+    int rc = pm_pgtype_array_json(elem, text, strlen(text), "c", &out, &err);
+    assert_int_not_equal(rc, 0);
+    if (strstr(err.message, what) == NULL)
+        fail_msg("%s: %s, expected %s", text, err.message, what);
+    pm_cdc_buf_free(&out);
+    return rc;
+}
+
+static void test_arrays(void **state)
+{
+    char type[96];
+    paimon_error err;
+    paimon_value v;
+    pm_cdc_buf scratch = {0};
+    (void)state;
+    array_is(PM_PG_INT4, "{1,2,NULL,-3}", "[1,2,null,-3]");
+    array_is(PM_PG_INT4, "{}", "[]");
+    array_is(PM_PG_INT4, "{ 1 , 2 }", "[1,2]");
+    array_is(PM_PG_INT4, "[0:1]={7,8}", "[7,8]");
+    array_is(PM_PG_TEXT, "{\"a b\",\"c\\\"d\",NULL,\"NULL\",null,\"\",plain,\"{x,y}\",\"e\\\\f\"}",
+             "[\"a b\",\"c\\\"d\",null,\"NULL\",null,\"\",\"plain\",\"{x,y}\",\"e\\\\f\"]");
+    array_is(PM_PG_TEXT, "{\"tab\there\",a\\,b}", "[\"tab\\u0009here\",\"a,b\"]");
+    array_is(PM_PG_TEXT, "{\" lead\",x\\ }", "[\" lead\",\"x \"]"); /* escaped space kept */
+    array_is(PM_PG_NUMERIC, "{1.50,NULL}", "[\"1.50\",null]");
+    array_is(PM_PG_BOOL, "{t,f}", "[true,false]");
+    array_is(PM_PG_FLOAT8, "{1.5,NaN,-Infinity,1e+30}", "[1.5,\"NaN\",\"-Infinity\",1e+30]");
+    array_is(PM_PG_DATE, "{2026-04-19}", "[\"2026-04-19\"]");
+    array_is(PM_PG_BYTEA, "{\"\\\\x0aff\",\"\\\\x\"}", "[\"base64:Cv8=\",\"base64:\"]");
+    array_is(PM_PG_TIMESTAMPTZ, "{\"2026-04-19 12:11:12.5+02\",\"1969-12-31 23:59:59.999999+00\"}",
+             "[\"2026-04-19 10:11:12.500000000\",\"1969-12-31 23:59:59.999999000\"]");
+    /* multi-dimensional values are refused; malformed text and bad elements too */
+    assert_int_equal(array_fails(PM_PG_INT4, "{{1,2},{3,4}}", "multi-dimensional"),
+                     PAIMON_EUNSUPPORTED);
+    assert_int_equal(array_fails(PM_PG_INT4, "[1:2][1:1]={{1},{2}}", "multi-dimensional"),
+                     PAIMON_EUNSUPPORTED);
+    array_fails(PM_PG_INT4, "1,2", "does not start with '{'");
+    array_fails(PM_PG_INT4, "{1,2", "ends inside the array");
+    array_fails(PM_PG_INT4, "{1,}", "empty unquoted element");
+    array_fails(PM_PG_INT4, "{1}x", "after its closing");
+    array_fails(PM_PG_TEXT, "{\"a\"b}", "after a quoted element");
+    array_fails(PM_PG_TEXT, "{\"a}", "unterminated");
+    array_fails(PM_PG_TEXT, "{a\"b}", "quote inside");
+    array_fails(PM_PG_INT4, "{1,x}", "c: value 'x'");
+    array_fails(PM_PG_NUMERIC, "{NaN}", "has no DECIMAL value");
+    array_fails(PM_PG_INT4, "[0:1", "no '='");
+    /* the mapping keeps the element's typmod; values come back as JSON text after the fixup */
+    assert_int_equal(pm_pgtype_map(PM_PG_NUMERIC_ARRAY, ((10 << 16) | 2) + 4, "c", NULL, type,
+                                   sizeof(type), &err),
+                     0);
+    assert_string_equal(type, "ARRAY<DECIMAL(10, 2)>");
+    assert_int_equal(pm_pgtype_map(PM_PG_VARCHAR_ARRAY, 9, "c", NULL, type, sizeof(type), &err), 0);
+    assert_string_equal(type, "ARRAY<VARCHAR(5)>");
+    assert_int_equal(pm_pgtype_map(1017, -1, "c", "point[]", type, sizeof(type), &err),
+                     PAIMON_EUNSUPPORTED);
+    assert_int_equal(pm_pgtype_value(PM_PG_TEXT_ARRAY, "{a}", 3, "c", &v, &scratch, &err), 0);
+    assert_int_equal(pm_pgtype_value(PM_PG_BYTEA, "\\x01", 4, "c", &v, &scratch, &err), 0);
+    {
+        paimon_value row[2];
+        assert_int_equal(
+            pm_pgtype_value(PM_PG_TEXT_ARRAY, "{a,NULL}", 8, "c", &row[0], &scratch, &err), 0);
+        assert_int_equal(pm_pgtype_value(PM_PG_BYTEA, "\\x01", 4, "c", &row[1], &scratch, &err), 0);
+        pm_pgtype_fixup(row, 2, &scratch);
+        assert_int_equal(row[0].type, PAIMON_VALUE_TEXT);
+        assert_int_equal(row[0].v.s.len, 10);
+        assert_memory_equal(row[0].v.s.ptr, "[\"a\",null]", 10);
+        assert_int_equal(row[1].type, PAIMON_VALUE_BYTES);
+        assert_memory_equal(row[1].v.s.ptr, "\x01", 1);
+    }
+    pm_cdc_buf_free(&scratch);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_messages),
-        cmocka_unit_test(test_byte_flips),
-        cmocka_unit_test(test_values),
-        cmocka_unit_test(test_copy_and_types),
+        cmocka_unit_test(test_messages), cmocka_unit_test(test_byte_flips),
+        cmocka_unit_test(test_values),   cmocka_unit_test(test_copy_and_types),
+        cmocka_unit_test(test_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
