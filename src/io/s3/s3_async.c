@@ -13,8 +13,7 @@ static void *run(void *arg)
     return NULL;
 }
 
-int pm_s3_async_start(pm_s3_async *a, pm_s3_client *c, const pm_s3_request *req,
-                      paimon_error *err)
+int pm_s3_async_start(pm_s3_async *a, pm_s3_client *c, const pm_s3_request *req, paimon_error *err)
 {
     memset(a, 0, sizeof(*a));
     a->client = c;
@@ -22,8 +21,8 @@ int pm_s3_async_start(pm_s3_async *a, pm_s3_client *c, const pm_s3_request *req,
     pm_s3_response_init(&a->resp);
     if (pthread_create(&a->thread, NULL, run, a) != 0) {
         pm_s3_response_free(&a->resp);
-        return pm_err_set(err, PAIMON_EIO, "s3://%s/%s: cannot start a request thread",
-                          req->bucket, req->key);
+        return pm_err_set(err, PAIMON_EIO, "s3://%s/%s: cannot start a request thread", req->bucket,
+                          req->key);
     }
     a->running = true;
     return 0;

@@ -26,9 +26,9 @@
  *    object), and the next s3.prefetch.block.count blocks after it are fetched in the
  *    background (s3_async.h) while the caller decodes.  Blocks are shared by every stream of
  *    the input (interleaved columns read each other's neighbours); the least recently used
- *    finished block makes room, a read-ahead never waits for a slot.  A read-ahead that fails
- *    is an error only when a read needs its bytes (then refetched once more by nobody: the
- *    error is the read's).
+ *    finished block makes room, a read-ahead never waits for a slot.  A read-ahead that
+ *    failed (after its retries) is no error by itself: the read that needs its bytes fetches
+ *    them again, and that fetch's failure is the read's.
  *  - Bound: an input holds at most the first window, one window of max(len, readahead),
  *    PREFETCH_MAX and 4 x count + 8 blocks (defaults: 24 x 2 MiB = 48 MiB).
  *
@@ -67,9 +67,9 @@ typedef struct s3_input {
     /* read-ahead of streams */
     struct block *blocks; /* owned, [block_cap] */
     size_t block_cap;
-    uint64_t block_size; /* s3.prefetch.block.size */
-    uint64_t depth;      /* s3.prefetch.block.count */
-    uint64_t clock;      /* stamps of use */
+    uint64_t block_size;        /* s3.prefetch.block.size */
+    uint64_t depth;             /* s3.prefetch.block.count */
+    uint64_t clock;             /* stamps of use */
     uint64_t recent[RECENT][2]; /* [off, end) of the last reads that missed the caches */
     size_t recent_next;
 } s3_input;
@@ -78,11 +78,12 @@ typedef struct s3_input {
 typedef struct block {
     bool used;    /* the slot holds a block */
     bool pending; /* its GET may still run: settle() before touching data */
+    bool ahead;   /* fetched by read-ahead, not yet read */
     uint64_t index;
     uint64_t len;
     uint8_t *data; /* owned */
     uint64_t stamp;
-    int rc; /* a finished fetch's failure ... */
+    int rc;           /* a finished fetch's failure ... */
     paimon_error err; /* ... and its message */
     pm_s3_request req;
     pm_s3_async async;
@@ -249,6 +250,7 @@ PM_MUST_CHECK static int start_block(s3_input *in, uint64_t index, uint64_t lo, 
     }
     b->used = true;
     b->pending = true;
+    b->ahead = !must;
     return 0;
 }
 
@@ -297,11 +299,30 @@ PM_MUST_CHECK static int read_blocks(s3_input *in, uint64_t off, size_t len, uin
                               (unsigned long long)i);
         e = end < boff + b->len ? end : boff + b->len;
         settle(b);
+        if (b->rc != 0 && b->ahead) {
+            /* a read-ahead failed in the background: the read that needs it tries itself */
+            drop_block(b);
+            PM_TRY(start_block(in, i, lo, hi, true, err));
+            b = find_block(in, i);
+            if (b == NULL)
+                return pm_err_set(err, PAIMON_EIO, "%s: read block %llu lost", in->path,
+                                  (unsigned long long)i);
+            settle(b);
+        }
+        b->ahead = false;
         if (b->rc != 0) {
             rc = b->rc;
             if (err != NULL)
                 *err = b->err;
-            drop_block(b); /* a later read fetches it again */
+            /* every failed block of this read goes: a later read fetches them again */
+            for (uint64_t j = lo; j <= hi; j++) {
+                block *f = find_block(in, j);
+                if (f != NULL) {
+                    settle(f);
+                    if (f->rc != 0)
+                        drop_block(f);
+                }
+            }
             goto done;
         }
         b->stamp = ++in->clock;

@@ -61,14 +61,14 @@ typedef struct s3_output {
     size_t part_size;
     size_t threshold;
     /* multipart */
-    char *upload_id;  /* owned; NULL while buffering */
-    int parts_queued; /* parts started so far */
-    char **etags;     /* owned, [parts_queued]: ETag of part i+1 once uploaded */
-    slot *slots;      /* owned, [active]: a ring of the parts in flight */
-    size_t active;    /* slots */
-    size_t first;     /* the oldest part in flight */
-    size_t in_flight; /* parts in flight */
-    int failed;       /* first upload failure (0: none) ... */
+    char *upload_id;      /* owned; NULL while buffering */
+    int parts_queued;     /* parts started so far */
+    char **etags;         /* owned, [parts_queued]: ETag of part i+1 once uploaded */
+    slot *slots;          /* owned, [active]: a ring of the parts in flight */
+    size_t active;        /* slots */
+    size_t first;         /* the oldest part in flight */
+    size_t in_flight;     /* parts in flight */
+    int failed;           /* first upload failure (0: none) ... */
     paimon_error failure; /* ... and its message */
 } s3_output;
 
@@ -414,9 +414,9 @@ int pm_s3_fs_create(pm_fs *base, const char *path, pm_output **out, paimon_error
         return pm_nomem(err);
     pm_buf_init(&o->buf, 0);
     o->fs = fs;
-    o->active = fs->cfg->upload_active < 1                ? 1
+    o->active = fs->cfg->upload_active < 1            ? 1
                 : fs->cfg->upload_active > ACTIVE_MAX ? ACTIVE_MAX
-                                                          : (size_t)fs->cfg->upload_active;
+                                                      : (size_t)fs->cfg->upload_active;
     if ((o->slots = pm_calloc(o->active, sizeof(*o->slots))) == NULL) {
         rc = pm_nomem(err);
         goto done;
