@@ -38,22 +38,6 @@ static pm_fs *s3(const char *const *kv)
     return fs;
 }
 
-/* Deterministic bytes: position i of stream `seed`. */
-static void fill(uint8_t *b, size_t n, uint64_t from, unsigned seed)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t x = (from + i) * 2654435761u + seed;
-        b[i] = (uint8_t)(x ^ (x >> 13));
-    }
-}
-
-static void put(pm_fs *fs, const char *p, const void *data, size_t len)
-{
-    paimon_error err = {0};
-    if (fs->write_atomic(fs, p, data, len, true, &err) != 0)
-        fail_msg("put %s: %s", p, err.message);
-}
-
 static void read_check(pm_input *in, const uint8_t *want, uint64_t off, size_t len)
 {
     paimon_error err = {0};
@@ -91,8 +75,8 @@ static void test_readahead_starts(void **state)
     pm_input *in = NULL;
     uint8_t *want = pm_malloc(OBJ_SIZE);
     (void)state;
-    fill(want, OBJ_SIZE, 0, 3);
-    put(fs, ROOT "/ahead.bin", want, OBJ_SIZE);
+    pm_test_s3_fill(want, OBJ_SIZE, 0, 3);
+    pm_test_s3_put(fs, ROOT "/ahead.bin", want, OBJ_SIZE);
     assert_int_equal(fs->open(fs, ROOT "/ahead.bin", &in, &err), 0);
     read_check(in, want, 100000, 100000); /* a lone read: one window, no read-ahead */
     pm_test_s3_admin_do("/reset");
@@ -121,8 +105,8 @@ static void test_interleaved_streams_under_faults(void **state)
     size_t step = 150000;
     json_t *counts;
     (void)state;
-    fill(want, OBJ_SIZE, 0, 4);
-    put(fs, ROOT "/streams.bin", want, OBJ_SIZE);
+    pm_test_s3_fill(want, OBJ_SIZE, 0, 4);
+    pm_test_s3_put(fs, ROOT "/streams.bin", want, OBJ_SIZE);
     pm_test_s3_admin_do("/reset");
     pm_test_s3_admin_do("/latency?ms=5");
     pm_test_s3_admin_do("/fault?fault=500&kind=GET&p=0.2&seed=7");
@@ -169,8 +153,8 @@ static void test_block_failures(void **state)
     pm_input *in = NULL;
     uint8_t *want = pm_malloc(OBJ_SIZE), *got = pm_malloc(100000);
     (void)state;
-    fill(want, OBJ_SIZE, 0, 5);
-    put(fs, ROOT "/fail.bin", want, OBJ_SIZE);
+    pm_test_s3_fill(want, OBJ_SIZE, 0, 5);
+    pm_test_s3_put(fs, ROOT "/fail.bin", want, OBJ_SIZE);
     assert_int_equal(fs->open(fs, ROOT "/fail.bin", &in, &err), 0);
     read_check(in, want, 100000, 100000);
     pm_test_s3_admin_do("/fault?fault=500&kind=GET&nth=1&times=1000");
@@ -207,7 +191,7 @@ static void test_parts_in_flight(void **state)
     size_t len = 0;
     double t0, spent;
     (void)state;
-    fill(want, total, 0, 6);
+    pm_test_s3_fill(want, total, 0, 6);
     assert_int_equal(fs->create(fs, ROOT "/parts.bin", &out, &err), 0);
     pm_test_s3_admin_do("/reset");
     pm_test_s3_admin_do("/latency?ms=200");
@@ -252,7 +236,7 @@ static void test_part_failure_aborts(void **state)
     bool exists = true;
     int rc = 0;
     (void)state;
-    fill(buf, sizeof(buf), 0, 7);
+    pm_test_s3_fill(buf, sizeof(buf), 0, 7);
     pm_test_s3_admin_do("/reset");
     /* from the 3rd part request on, every attempt fails; the first ones land */
     pm_test_s3_admin_do("/fault?fault=500&kind=UPLOAD_PART&match=partfail&nth=3&times=1000");
