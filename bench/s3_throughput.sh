@@ -6,6 +6,9 @@
 # the proxy adding 20 ms to every request. paimon runs pinned to CPU 1 (taskset), the
 # release build. RUNS runs of each, interleaved; medians of wall time.
 #   sh bench/s3_throughput.sh [ROWS] [RUNS]          (defaults 10000000 3)
+#   PEER=/other/build/release/paimon sh bench/s3_throughput.sh ...
+#     also times the S3 runs with another build (a baseline, e.g. main) in the same runs,
+#     interleaved, and prints its medians and ratios next to this build's.
 # ratio = local time / S3 time (1.0 = as fast as local disk; the targets are >= 0.7, and
 # >= 0.5 with 20 ms of latency).
 set -u
@@ -43,9 +46,19 @@ while [ "$r" -le "$runs" ]; do
   label=write-s3 timed "$P" write "s3://$S3_BUCKET/r$r" --input "$dir/rows.csv" --format csv
   label=scan-local timed "$P" cat "$dir/local" --format csv
   label=scan-s3 timed "$P" cat "s3://$S3_BUCKET/r$r" --format csv
+  if [ -n "${PEER:-}" ]; then
+    "$PEER" create "s3://$S3_BUCKET/pr$r" --schema "$COLS" > /dev/null
+    "$PEER" create "s3://$S3_BUCKET/pl$r" --schema "$COLS" > /dev/null
+    label=write-peer-s3 timed "$PEER" write "s3://$S3_BUCKET/pr$r" --input "$dir/rows.csv" --format csv
+    label=scan-peer-s3 timed "$PEER" cat "s3://$S3_BUCKET/pr$r" --format csv
+  fi
   s3_latency 20 > /dev/null
   label=write-s3-20ms timed "$P" write "s3://$S3_BUCKET/l$r" --input "$dir/rows.csv" --format csv
   label=scan-s3-20ms timed "$P" cat "s3://$S3_BUCKET/l$r" --format csv
+  if [ -n "${PEER:-}" ]; then
+    label=write-peer-s3-20ms timed "$PEER" write "s3://$S3_BUCKET/pl$r" --input "$dir/rows.csv" --format csv
+    label=scan-peer-s3-20ms timed "$PEER" cat "s3://$S3_BUCKET/pl$r" --format csv
+  fi
   s3_clear > /dev/null
   r=$((r + 1))
 done
@@ -54,8 +67,8 @@ echo "local table: $(du -sb "$dir/local" | cut -f1) bytes; data files: $(ls "$di
 echo "medians (wall, s) and ratio local/S3:"
 for op in write scan; do
   l=$(median < "$dir/$op-local")
-  for v in s3 s3-20ms; do
+  for v in s3 s3-20ms ${PEER:+peer-s3 peer-s3-20ms}; do
     s=$(median < "$dir/$op-$v")
-    printf '  %-5s local %7.2f  %-7s %7.2f  ratio %.2f\n' "$op" "$l" "$v" "$s" "$(echo "$l / $s" | bc -l)"
+    printf '  %-5s local %7.2f  %-12s %7.2f  ratio %.2f\n' "$op" "$l" "$v" "$s" "$(echo "$l / $s" | bc -l)"
   done
 done

@@ -1,4 +1,5 @@
-/* The S3 test server's admin endpoint for unit tests: see s3_admin.h.  Through the curl
+/* The S3 test server's admin endpoint for unit tests, and the tests' object helpers: see
+ * s3_admin.h.  Through the curl
  * command, so that a test sees the proxy exactly as a shell script does. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,4 +39,19 @@ long pm_test_s3_requests(const char *kind)
     long n = v != NULL ? (long)json_integer_value(v) : 0;
     json_decref(j);
     return n;
+}
+
+void pm_test_s3_fill(uint8_t *b, size_t n, uint64_t from, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = (from + i) * 2654435761u + seed;
+        b[i] = (uint8_t)(x ^ (x >> 13));
+    }
+}
+
+void pm_test_s3_put(pm_fs *fs, const char *path, const void *data, size_t len)
+{
+    paimon_error err = {0};
+    if (fs->write_atomic(fs, path, data, len, true, &err) != 0)
+        fail_msg("put %s: %s", path, err.message);
 }

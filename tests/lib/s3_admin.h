@@ -4,7 +4,12 @@
 #ifndef PM_TEST_S3_ADMIN_H
 #define PM_TEST_S3_ADMIN_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <jansson.h>
+
+#include "io/fs.h"
 
 /* POSTs `what` (path and query, "/fault?fault=503&nth=1") to $S3_ADMIN; its JSON answer.
  * Caller owns it; release with json_decref(). */
@@ -16,5 +21,11 @@ void pm_test_s3_admin_do(const char *what);
 /* Requests the proxy counted since the last /reset: all of them (kind NULL) or those of one
  * kind (GET, HEAD, PUT, LIST, UPLOAD_PART, MPU_INIT, MPU_COMPLETE, MPU_ABORT, BATCH_DELETE). */
 long pm_test_s3_requests(const char *kind);
+
+/* Two helpers of the tests that write objects to the server: deterministic bytes (position
+ * `from + i` of stream `seed`), and a create-if-absent whole-object write that fails the
+ * test on error. */
+void pm_test_s3_fill(uint8_t *b, size_t n, uint64_t from, unsigned seed);
+void pm_test_s3_put(pm_fs *fs, const char *path, const void *data, size_t len);
 
 #endif /* PM_TEST_S3_ADMIN_H */

@@ -52,6 +52,9 @@ static const struct key_spec {
     {"s3.connection.maximum", T_INT, "16"},
     {"s3.readahead.range", T_SIZE, "1 mb"},
     {"s3.coalesce.gap", T_SIZE, "1 mb"},
+    {"s3.prefetch.block.size", T_SIZE, "2 mb"},
+    {"s3.prefetch.block.count", T_INT, "4"},
+    {"s3.fast.upload.active.blocks", T_INT, "4"},
 };
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
 
@@ -406,7 +409,8 @@ PM_MUST_CHECK static int check_keys(const pm_options *settings, paimon_error *er
                               "s3.access-key, s3.secret-key, s3.session.token, "
                               "s3.path.style.access, s3.commit-mode, s3.multipart.*, "
                               "s3.attempts.maximum, s3.retry.*, s3.connection.*, "
-                              "s3.readahead.range, s3.coalesce.gap)",
+                              "s3.readahead.range, s3.coalesce.gap, s3.prefetch.block.*, "
+                              "s3.fast.upload.active.blocks)",
                               k);
     }
     return 0;
@@ -559,7 +563,11 @@ int pm_s3_config_load(pm_s3_config *c, const pm_options *settings, paimon_error 
         c->readahead = (size_t)n;
         PM_TRY(get_size(settings, "s3.coalesce.gap", 0, &n, err));
         c->coalesce_gap = (size_t)n;
+        PM_TRY(get_size(settings, "s3.prefetch.block.size", 1, &n, err));
+        c->prefetch_block = (size_t)n;
     }
+    PM_TRY(get_int(settings, "s3.prefetch.block.count", &c->prefetch_blocks, err));
+    PM_TRY(get_int(settings, "s3.fast.upload.active.blocks", &c->upload_active, err));
 done:
     profile_free(&prof);
     if (rc != 0)
@@ -576,11 +584,13 @@ int pm_s3_config_describe(const pm_s3_config *c, pm_buf *out)
         "s3.commit-mode=%s s3.multipart.size=%zu s3.multipart.threshold=%zu "
         "s3.attempts.maximum=%d s3.retry.interval=%lldms s3.retry.max-interval=%lldms "
         "s3.connection.establish.timeout=%lldms s3.connection.timeout=%lldms "
-        "s3.connection.maximum=%d s3.readahead.range=%zu s3.coalesce.gap=%zu",
+        "s3.connection.maximum=%d s3.readahead.range=%zu s3.coalesce.gap=%zu "
+        "s3.prefetch.block.size=%zu s3.prefetch.block.count=%d s3.fast.upload.active.blocks=%d",
         c->endpoint, c->region, c->access_key != NULL ? "set" : "anonymous",
         c->session_token != NULL ? "+session-token" : "", c->path_style ? "true" : "false",
         (unsigned)c->commit_mode < 3 ? MODES[c->commit_mode] : "?", c->part_size,
         c->multipart_threshold, c->max_attempts, (long long)c->retry_base_ms,
         (long long)c->retry_max_ms, (long long)c->connect_timeout_ms,
-        (long long)c->request_timeout_ms, c->max_connections, c->readahead, c->coalesce_gap);
+        (long long)c->request_timeout_ms, c->max_connections, c->readahead, c->coalesce_gap,
+        c->prefetch_block, c->prefetch_blocks, c->upload_active);
 }

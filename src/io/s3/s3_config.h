@@ -55,6 +55,9 @@ typedef struct pm_s3_config {
     int max_connections;        /* s3.connection.maximum: parallel requests of one fs */
     size_t readahead;           /* s3.readahead.range: bytes fetched beyond a small read */
     size_t coalesce_gap;        /* s3.coalesce.gap: ranges closer than this are fetched as one */
+    size_t prefetch_block;      /* s3.prefetch.block.size: bytes of one read-ahead GET */
+    int prefetch_blocks;        /* s3.prefetch.block.count: blocks read ahead of a stream */
+    int upload_active;          /* s3.fast.upload.active.blocks: parts uploading at once */
 } pm_s3_config;
 
 /* Resolves the configuration from `settings` (may be NULL), the environment and ~/.aws.

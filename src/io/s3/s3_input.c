@@ -18,14 +18,26 @@
  *    than s3.coalesce.gap; then fetched all at once, each merged range split into chunks as
  *    above.  A new prefetch drops the ranges of the previous one; a range is dropped once a
  *    read reaches its end.  Bound: at most PREFETCH_MAX bytes (64 MiB) are held; ranges past
- *    the bound are left to read_at.  An input holds at most the first window, one window of
- *    max(len, readahead) and PREFETCH_MAX.
+ *    the bound are left to read_at.
+ *  - read-ahead of streams: a reader that walks a large range forward a window at a time
+ *    (a Parquet column chunk read page by page, ORC streams) would wait for one GET per
+ *    window.  A miss that starts inside or at the end of one of the last RECENT reads is
+ *    such a stream: it is served from blocks of s3.prefetch.block.size bytes (aligned in the
+ *    object), and the next s3.prefetch.block.count blocks after it are fetched in the
+ *    background (s3_async.h) while the caller decodes.  Blocks are shared by every stream of
+ *    the input (interleaved columns read each other's neighbours); the least recently used
+ *    finished block makes room, a read-ahead never waits for a slot.  A read-ahead that
+ *    failed (after its retries) is no error by itself: the read that needs its bytes fetches
+ *    them again, and that fetch's failure is the read's.
+ *  - Bound: an input holds at most the first window, one window of max(len, readahead),
+ *    PREFETCH_MAX and 4 x count + 8 blocks (defaults: 24 x 2 MiB = 48 MiB).
  *
  * Thread safety: one thread at a time per input (io/fs.h); the client underneath is shared.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/s3/s3_async.h"
 #include "io/s3/s3_fs_int.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -33,6 +45,7 @@
 #define PROBE_MIN    ((size_t)64 << 10)   /* the open's first window, at least */
 #define CHUNK_MIN    ((size_t)4 << 20)    /* one request of a parallel read, at least */
 #define PREFETCH_MAX ((uint64_t)64 << 20) /* bytes a prefetch may hold */
+#define RECENT       16                   /* reads remembered to recognise a stream */
 
 typedef struct cached {
     uint64_t off;  /* where the bytes start in the object */
@@ -51,7 +64,30 @@ typedef struct s3_input {
     cached win;    /* the last window fetched by a miss */
     cached *pre;   /* owned: prefetched ranges, sorted by offset */
     size_t pre_count;
+    /* read-ahead of streams */
+    struct block *blocks; /* owned, [block_cap] */
+    size_t block_cap;
+    uint64_t block_size;        /* s3.prefetch.block.size */
+    uint64_t depth;             /* s3.prefetch.block.count */
+    uint64_t clock;             /* stamps of use */
+    uint64_t recent[RECENT][2]; /* [off, end) of the last reads that missed the caches */
+    size_t recent_next;
 } s3_input;
+
+/* One block: bytes [index * block_size, + len) of the object. */
+typedef struct block {
+    bool used;    /* the slot holds a block */
+    bool pending; /* its GET may still run: settle() before touching data */
+    bool ahead;   /* fetched by read-ahead, not yet read */
+    uint64_t index;
+    uint64_t len;
+    uint8_t *data; /* owned */
+    uint64_t stamp;
+    int rc;           /* a finished fetch's failure ... */
+    paimon_error err; /* ... and its message */
+    pm_s3_request req;
+    pm_s3_async async;
+} block;
 
 static void drop_prefetched(s3_input *in)
 {
@@ -126,6 +162,176 @@ static bool serve(const cached *c, uint64_t off, size_t len, uint8_t *dst)
     return true;
 }
 
+/* ---- blocks of streams ------------------------------------------------------------------ */
+
+/* Waits for a block's GET and records its outcome. */
+static void settle(block *b)
+{
+    pm_s3_response resp;
+    if (!b->pending)
+        return;
+    b->pending = false;
+    b->rc = pm_s3_async_wait(&b->async, &resp, &b->err);
+    if (b->rc == 0 && resp.status / 100 != 2)
+        b->rc = pm_s3_status_error(&b->req, &resp, &b->err);
+    pm_s3_response_free(&resp);
+}
+
+static void drop_block(block *b)
+{
+    settle(b);
+    pm_free(b->data);
+    memset(b, 0, sizeof(*b));
+}
+
+static void drop_blocks(s3_input *in)
+{
+    for (size_t i = 0; i < in->block_cap; i++)
+        if (in->blocks[i].used)
+            drop_block(&in->blocks[i]);
+}
+
+static block *find_block(s3_input *in, uint64_t index)
+{
+    for (size_t i = 0; i < in->block_cap; i++)
+        if (in->blocks[i].used && in->blocks[i].index == index)
+            return &in->blocks[i];
+    return NULL;
+}
+
+/* A free slot, emptying the least recently used block outside [lo, hi] when none is free;
+ * a pending block is emptied (after its GET ends) only when `must`.  NULL: no room. */
+static block *free_slot(s3_input *in, uint64_t lo, uint64_t hi, bool must)
+{
+    block *victim = NULL, *pending = NULL;
+    for (size_t i = 0; i < in->block_cap; i++) {
+        block *b = &in->blocks[i];
+        if (!b->used)
+            return b;
+        if (b->index >= lo && b->index <= hi)
+            continue;
+        if (b->pending) {
+            if (pending == NULL || b->stamp < pending->stamp)
+                pending = b;
+        } else if (victim == NULL || b->stamp < victim->stamp) {
+            victim = b;
+        }
+    }
+    if (victim == NULL && must)
+        victim = pending;
+    if (victim != NULL)
+        drop_block(victim);
+    return victim;
+}
+
+/* Starts the GET of block `index` unless it is held already.  A read-ahead (!must) that
+ * finds no room or no thread is skipped: the read that needs the bytes fetches them. */
+PM_MUST_CHECK static int start_block(s3_input *in, uint64_t index, uint64_t lo, uint64_t hi,
+                                     bool must, paimon_error *err)
+{
+    uint64_t off = index * in->block_size;
+    block *b;
+    int rc = 0;
+
+    if (off >= in->base.size || find_block(in, index) != NULL)
+        return 0;
+    if ((b = free_slot(in, lo, hi, must)) == NULL)
+        return must ? pm_err_set(err, PAIMON_EIO, "%s: no room for a read block", in->path) : 0;
+    b->index = index;
+    b->len = in->base.size - off < in->block_size ? in->base.size - off : in->block_size;
+    b->stamp = ++in->clock;
+    if ((b->data = pm_malloc((size_t)b->len)) == NULL)
+        return must ? pm_nomem(err) : 0;
+    b->req = range_get(in, off, b->len, b->data);
+    if ((rc = pm_s3_async_start(&b->async, in->fs->client, &b->req, err)) != 0) {
+        pm_free(b->data);
+        memset(b, 0, sizeof(*b));
+        return must ? rc : 0;
+    }
+    b->used = true;
+    b->pending = true;
+    b->ahead = !must;
+    return 0;
+}
+
+/* Is [off, ...) the continuation of a recent read (inside it or at its end)? */
+static bool continues(const s3_input *in, uint64_t off)
+{
+    for (size_t i = 0; i < RECENT; i++)
+        if (in->recent[i][1] > 0 && off >= in->recent[i][0] && off <= in->recent[i][1])
+            return true;
+    return false;
+}
+
+static void remember(s3_input *in, uint64_t off, uint64_t end)
+{
+    in->recent[in->recent_next][0] = off;
+    in->recent[in->recent_next][1] = end;
+    in->recent_next = (in->recent_next + 1) % RECENT;
+}
+
+/* Are all blocks of [off, end) held or on their way? */
+static bool blocks_hold(s3_input *in, uint64_t off, uint64_t end)
+{
+    for (uint64_t i = off / in->block_size; i <= (end - 1) / in->block_size; i++)
+        if (find_block(in, i) == NULL)
+            return false;
+    return true;
+}
+
+/* Serves [off, off + len) from blocks, fetching the missing ones now and the next `depth`
+ * in the background. */
+PM_MUST_CHECK static int read_blocks(s3_input *in, uint64_t off, size_t len, uint8_t *dst,
+                                     paimon_error *err)
+{
+    uint64_t end = off + len, lo = off / in->block_size, hi = (end - 1) / in->block_size;
+    int rc = 0;
+
+    for (uint64_t i = lo; i <= hi; i++)
+        PM_TRY(start_block(in, i, lo, hi, true, err));
+    for (uint64_t i = hi + 1; i <= hi + in->depth; i++)
+        PM_TRY(start_block(in, i, lo, hi, false, err));
+    for (uint64_t i = lo; i <= hi; i++) {
+        block *b = find_block(in, i);
+        uint64_t boff = i * in->block_size, a = off > boff ? off : boff, e;
+        if (b == NULL) /* cannot be: [lo, hi] is never emptied while it is read */
+            return pm_err_set(err, PAIMON_EIO, "%s: read block %llu lost", in->path,
+                              (unsigned long long)i);
+        e = end < boff + b->len ? end : boff + b->len;
+        settle(b);
+        if (b->rc != 0 && b->ahead) {
+            /* a read-ahead failed in the background: the read that needs it tries itself */
+            drop_block(b);
+            PM_TRY(start_block(in, i, lo, hi, true, err));
+            b = find_block(in, i);
+            if (b == NULL)
+                return pm_err_set(err, PAIMON_EIO, "%s: read block %llu lost", in->path,
+                                  (unsigned long long)i);
+            settle(b);
+        }
+        b->ahead = false;
+        if (b->rc != 0) {
+            rc = b->rc;
+            if (err != NULL)
+                *err = b->err;
+            /* every failed block of this read goes: a later read fetches them again */
+            for (uint64_t j = lo; j <= hi; j++) {
+                block *f = find_block(in, j);
+                if (f != NULL) {
+                    settle(f);
+                    if (f->rc != 0)
+                        drop_block(f);
+                }
+            }
+            goto done;
+        }
+        b->stamp = ++in->clock;
+        memcpy(dst + (a - off), b->data + (a - boff), (size_t)(e - a));
+    }
+done:
+    return rc;
+}
+
 PM_MUST_CHECK static int s3_read_at(pm_input *base, uint64_t off, size_t len, uint8_t *dst,
                                     paimon_error *err)
 {
@@ -148,6 +354,13 @@ PM_MUST_CHECK static int s3_read_at(pm_input *base, uint64_t off, size_t len, ui
             }
             return 0;
         }
+    if (in->block_cap > 0 && len <= 2 * in->chunk &&
+        (end - 1) / in->block_size - off / in->block_size < in->block_cap / 2 &&
+        (blocks_hold(in, off, end) || continues(in, off))) {
+        remember(in, off, end);
+        return read_blocks(in, off, len, dst, err);
+    }
+    remember(in, off, end);
     if (len > 2 * in->chunk) {
         /* what the first window holds is not fetched again (a whole-file read) */
         uint64_t o = off, l = len, held = off < in->head.len ? in->head.len - off : 0;
@@ -259,6 +472,9 @@ static void s3_input_close(pm_input *base)
     if (in == NULL)
         return;
     drop_prefetched(in);
+    if (in->blocks != NULL)
+        drop_blocks(in);
+    pm_free(in->blocks);
     pm_free(in->head.data);
     pm_free(in->win.data);
     pm_s3_path_free(&in->p);
@@ -344,11 +560,21 @@ int pm_s3_fs_open(pm_fs *base, const char *path, pm_input **out, paimon_error *e
     }
     in->window = fs->cfg->readahead > 0 ? fs->cfg->readahead : 1;
     in->chunk = fs->cfg->readahead > CHUNK_MIN ? fs->cfg->readahead : CHUNK_MIN;
+    in->block_size = fs->cfg->prefetch_block > 0 ? fs->cfg->prefetch_block : (size_t)2 << 20;
+    in->depth = fs->cfg->prefetch_blocks > 0 ? (uint64_t)fs->cfg->prefetch_blocks : 0;
     in->base.read_at = s3_read_at;
     in->base.prefetch = s3_prefetch;
     in->base.close = s3_input_close;
     in->base.path = in->path;
     PM_TRY(probe(in, err));
+    /* blocks only for an object larger than its first window: a small one is all in memory */
+    if (in->base.size > in->head.len) {
+        in->block_cap = (size_t)(4 * in->depth + 8);
+        if ((in->blocks = pm_calloc(in->block_cap, sizeof(*in->blocks))) == NULL) {
+            rc = pm_nomem(err);
+            goto done;
+        }
+    }
     *out = &in->base;
     in = NULL;
 done:

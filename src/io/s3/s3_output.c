@@ -12,38 +12,45 @@
  *  - buffering: bytes gather in memory up to max(threshold, part size); close() sends one
  *    PUT with the commit mode's create-if-absent header (If-None-Match: * or OSS's
  *    x-oss-forbid-overwrite), so a taken name is PAIMON_EEXISTS without a HEAD first.
- *  - multipart: CreateMultipartUpload, then parts of s3.multipart.size bytes are handed to
- *    one uploader thread per output while the writer fills the next part.  Bound: at most
- *    QUEUED_MAX parts wait or are in flight (the uploader sends all waiting parts at once
- *    through pm_s3_perform_many), plus the one being filled: 3 parts in memory.  The writer
- *    blocks when the queue is full.  close() queues the last part, waits for the uploads and
- *    sends CompleteMultipartUpload with the create-if-absent header (AWS honours it there).
- *    Any failure (a part, Complete, a write after a failed part) aborts the upload, so no
- *    part lingers in the bucket.
+ *  - multipart: CreateMultipartUpload, then parts of s3.multipart.size bytes, each uploaded
+ *    in the background (s3_async.h) while the writer fills the next.  Bound: at most
+ *    s3.fast.upload.active.blocks (A) parts are in flight, plus the one being filled: A + 1
+ *    parts in memory (defaults 4 x 16 MiB + 16 MiB = 80 MiB).  Each part is its own request
+ *    with its own retries; when A are in flight, the writer waits for the oldest only, so a
+ *    new part starts as soon as any slot frees in order (never a batch that waits for its
+ *    slowest member).  close() sends the last part, waits for all and sends
+ *    CompleteMultipartUpload with the create-if-absent header (AWS honours it there).  Any
+ *    failure (a part, Complete, a write after a failed part) waits for the parts in flight
+ *    and aborts the upload, so no part lingers in the bucket.
  *  - A 412/409 answer to a request that may have landed before (maybe_landed): a single PUT
  *    compares the object's bytes with ours; a multipart one compares its size (its name is
  *    fresh, a data file's UUID, so a same-sized object is our own Complete landing).
  *
- * Thread safety: the output is used by one writer thread; `lock` guards the queue, the ETags
- * and the failure between it and its uploader thread.
+ * Thread safety: the output is used by one writer thread; the part requests run on their own
+ * threads and touch only their slot, which the writer reads after joining them.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "io/s3/s3_async.h"
 #include "io/s3/s3_fs_int.h"
 #include "io/s3/s3_xml.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
 
-#define QUEUED_MAX 2 /* parts waiting or in flight; one more is being filled */
+#define ACTIVE_MAX 64 /* s3.fast.upload.active.blocks is clipped to this */
 
-typedef struct part {
+/* One part in flight: its bytes and its request, alive until the request is joined. */
+typedef struct slot {
     uint8_t *data; /* owned */
     size_t len;
     int number; /* 1-based PartNumber */
-} part;
+    char number_text[16];
+    const char *query[4]; /* partNumber, uploadId */
+    pm_s3_request req;
+    pm_s3_async async;
+} slot;
 
 typedef struct s3_output {
     pm_output base; /* must stay first: the pm_output handed out */
@@ -54,113 +61,55 @@ typedef struct s3_output {
     size_t part_size;
     size_t threshold;
     /* multipart */
-    char *upload_id;  /* owned; NULL while buffering */
-    int parts_queued; /* parts handed to the uploader so far */
-    char **etags;     /* owned, [parts_queued]: ETag of part i+1 once uploaded */
-    pthread_t thread;
-    bool thread_started;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    part queue[QUEUED_MAX]; /* waiting parts, FIFO */
-    size_t waiting;         /* parts in `queue` */
-    size_t in_flight;       /* parts the uploader is sending */
-    bool closing;           /* no more parts come: the uploader ends when idle */
-    int failed;             /* first upload failure (0: none) ... */
-    paimon_error failure;   /* ... and its message */
+    char *upload_id;      /* owned; NULL while buffering */
+    int parts_queued;     /* parts started so far */
+    char **etags;         /* owned, [parts_queued]: ETag of part i+1 once uploaded */
+    slot *slots;          /* owned, [active]: a ring of the parts in flight */
+    size_t active;        /* slots */
+    size_t first;         /* the oldest part in flight */
+    size_t in_flight;     /* parts in flight */
+    int failed;           /* first upload failure (0: none) ... */
+    paimon_error failure; /* ... and its message */
 } s3_output;
 
-/* ---- the uploader thread ------------------------------------------------------------------ */
+/* ---- parts in flight ---------------------------------------------------------------------- */
 
-/* Sends parts[0..n) at once; records ETags or the first failure. */
-static void upload_parts(s3_output *o, part *parts, size_t n)
+/* Joins the oldest part in flight: records its ETag, or the first failure. */
+static void join_oldest(s3_output *o)
 {
-    pm_s3_request reqs[QUEUED_MAX] = {{0}};
-    pm_s3_response resps[QUEUED_MAX];
-    char numbers[QUEUED_MAX][16];
-    const char *query[QUEUED_MAX][4] = {{0}};
+    slot *s = &o->slots[o->first];
+    pm_s3_response resp;
     paimon_error err = {0};
-    int rc;
+    int rc = pm_s3_async_wait(&s->async, &resp, &err);
 
-    for (size_t i = 0; i < n; i++) {
-        snprintf(numbers[i], sizeof(numbers[i]), "%d", parts[i].number);
-        query[i][0] = "partNumber";
-        query[i][1] = numbers[i];
-        query[i][2] = "uploadId";
-        query[i][3] = o->upload_id;
-        reqs[i].method = "PUT";
-        reqs[i].bucket = o->p.bucket;
-        reqs[i].key = o->p.key;
-        reqs[i].query = query[i];
-        reqs[i].query_count = 2;
-        reqs[i].body = parts[i].data;
-        reqs[i].body_len = parts[i].len;
-        pm_s3_response_init(&resps[i]);
-    }
-    rc = pm_s3_perform_many(o->fs->client, reqs, resps, n, &err);
-    pthread_mutex_lock(&o->lock);
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        if (resps[i].status / 100 != 2)
-            rc = pm_s3_status_error(&reqs[i], &resps[i], &err);
-        else if (resps[i].etag[0] == '\0')
+    if (rc == 0) {
+        if (resp.status / 100 != 2)
+            rc = pm_s3_status_error(&s->req, &resp, &err);
+        else if (resp.etag[0] == '\0')
             rc = pm_err_set(&err, PAIMON_EIO, "%s: part %d: the store returned no ETag", o->path,
-                            parts[i].number);
-        else if ((o->etags[parts[i].number - 1] = pm_strdup(resps[i].etag)) == NULL)
+                            s->number);
+        else if ((o->etags[s->number - 1] = pm_strdup(resp.etag)) == NULL)
             rc = pm_nomem(&err);
     }
+    pm_s3_response_free(&resp);
     if (rc != 0 && o->failed == 0) {
         o->failed = rc;
         o->failure = err;
     }
-    pthread_mutex_unlock(&o->lock);
-    for (size_t i = 0; i < n; i++)
-        pm_s3_response_free(&resps[i]);
+    pm_free(s->data);
+    s->data = NULL;
+    o->first = (o->first + 1) % o->active;
+    o->in_flight--;
 }
 
-static void *uploader(void *arg)
+/* Waits for every part in flight. */
+static void join_all(s3_output *o)
 {
-    s3_output *o = arg;
-    part batch[QUEUED_MAX];
-    size_t n;
-    bool skip;
-
-    pthread_mutex_lock(&o->lock);
-    for (;;) {
-        while (o->waiting == 0 && !o->closing)
-            pthread_cond_wait(&o->cond, &o->lock);
-        if (o->waiting == 0)
-            break;
-        n = o->waiting;
-        memcpy(batch, o->queue, n * sizeof(part));
-        o->waiting = 0;
-        o->in_flight = n;
-        skip = o->failed != 0; /* after a failure, parts are only dropped */
-        pthread_mutex_unlock(&o->lock);
-        if (!skip)
-            upload_parts(o, batch, n);
-        for (size_t i = 0; i < n; i++)
-            pm_free(batch[i].data);
-        pthread_mutex_lock(&o->lock);
-        o->in_flight = 0;
-        pthread_cond_broadcast(&o->cond);
-    }
-    pthread_mutex_unlock(&o->lock);
-    return NULL;
+    while (o->in_flight > 0)
+        join_oldest(o);
 }
 
 /* ---- the writer side ---------------------------------------------------------------------- */
-
-/* Ends the uploader (after the parts queued so far). */
-static void stop_uploader(s3_output *o)
-{
-    if (!o->thread_started)
-        return;
-    pthread_mutex_lock(&o->lock);
-    o->closing = true;
-    pthread_cond_broadcast(&o->cond);
-    pthread_mutex_unlock(&o->lock);
-    pthread_join(o->thread, NULL);
-    o->thread_started = false;
-}
 
 /* A request on the upload (`?uploadId=`), for Complete and Abort. */
 static pm_s3_request upload_request(const s3_output *o, const char *method,
@@ -182,14 +131,8 @@ static void abort_upload(s3_output *o)
 
     if (o->upload_id == NULL)
         return;
-    /* Parts still waiting are dropped, not sent: mark the upload failed first. */
-    pthread_mutex_lock(&o->lock);
-    if (o->failed == 0) {
-        o->failed = PAIMON_EIO;
-        pm_err_set(&o->failure, PAIMON_EIO, "%s: upload aborted", o->path);
-    }
-    pthread_mutex_unlock(&o->lock);
-    stop_uploader(o);
+    /* Parts in flight finish first: an Abort before them could let one land after it. */
+    join_all(o);
     req = upload_request(o, "DELETE", query);
     pm_s3_response_init(&resp);
     PM_IGNORE(pm_s3_perform(o->fs->client, &req, &resp, &ignored));
@@ -207,8 +150,7 @@ static void release(s3_output *o)
         for (int i = 0; i < o->parts_queued; i++)
             pm_free(o->etags[i]);
     pm_free(o->etags);
-    pthread_mutex_destroy(&o->lock);
-    pthread_cond_destroy(&o->cond);
+    pm_free(o->slots);
     pm_buf_free(&o->buf);
     pm_s3_path_free(&o->p);
     pm_free(o->path);
@@ -218,16 +160,13 @@ static void release(s3_output *o)
 /* The failure the uploader recorded, if any. */
 PM_MUST_CHECK static int upload_failure(s3_output *o, paimon_error *err)
 {
-    int rc;
-    pthread_mutex_lock(&o->lock);
-    rc = o->failed;
+    int rc = o->failed;
     if (rc != 0 && err != NULL)
         *err = o->failure;
-    pthread_mutex_unlock(&o->lock);
     return rc;
 }
 
-/* CreateMultipartUpload and the uploader thread. */
+/* CreateMultipartUpload. */
 PM_MUST_CHECK static int start_multipart(s3_output *o, paimon_error *err)
 {
     static const char *const query[] = {"uploads", ""};
@@ -253,56 +192,57 @@ PM_MUST_CHECK static int start_multipart(s3_output *o, paimon_error *err)
         rc = pm_err_set(err, PAIMON_EIO, "%s: CreateMultipartUpload answered no UploadId", o->path);
         goto done;
     }
-    if (pthread_create(&o->thread, NULL, uploader, o) != 0) {
-        rc = pm_err_set(err, PAIMON_EIO, "%s: cannot start the upload thread", o->path);
-        goto done;
-    }
-    o->thread_started = true;
 done:
     pm_s3_response_free(&resp);
     return rc;
 }
 
-/* Hands bytes [0, len) of the buffer to the uploader as the next part (waits while
- * QUEUED_MAX parts are pending); the rest of the buffer stays. */
+/* Starts bytes [0, len) of the buffer as the next part (after waiting for the oldest part
+ * when s3.fast.upload.active.blocks are in flight); the rest of the buffer stays. */
 PM_MUST_CHECK static int queue_part(s3_output *o, size_t len, paimon_error *err)
 {
-    uint8_t *data = NULL;
+    slot *s;
     char **grown;
     int rc = 0;
 
+    if (o->in_flight == o->active)
+        join_oldest(o);
     PM_TRY(upload_failure(o, err));
-    if ((data = pm_malloc(len > 0 ? len : 1)) == NULL) {
-        rc = pm_nomem(err);
-        goto done;
-    }
-    memcpy(data, o->buf.data, len);
-    memmove(o->buf.data, o->buf.data + len, o->buf.len - len);
-    o->buf.len -= len;
-    pthread_mutex_lock(&o->lock);
     grown = pm_realloc(o->etags, (size_t)(o->parts_queued + 1) * sizeof(*o->etags));
-    if (grown == NULL) {
-        pthread_mutex_unlock(&o->lock);
-        rc = pm_nomem(err);
-        goto done;
-    }
+    if (grown == NULL)
+        return pm_nomem(err);
     o->etags = grown;
     o->etags[o->parts_queued] = NULL;
-    while (o->waiting + o->in_flight >= QUEUED_MAX && o->failed == 0)
-        pthread_cond_wait(&o->cond, &o->lock);
-    if (o->failed == 0) {
-        o->queue[o->waiting].data = data;
-        o->queue[o->waiting].len = len;
-        o->queue[o->waiting].number = o->parts_queued + 1;
-        o->waiting++;
-        data = NULL;
-        pthread_cond_broadcast(&o->cond);
+    s = &o->slots[(o->first + o->in_flight) % o->active];
+    memset(s, 0, sizeof(*s));
+    if ((s->data = pm_malloc(len > 0 ? len : 1)) == NULL)
+        return pm_nomem(err);
+    memcpy(s->data, o->buf.data, len);
+    memmove(o->buf.data, o->buf.data + len, o->buf.len - len);
+    o->buf.len -= len;
+    s->len = len;
+    s->number = ++o->parts_queued;
+    snprintf(s->number_text, sizeof(s->number_text), "%d", s->number);
+    s->query[0] = "partNumber";
+    s->query[1] = s->number_text;
+    s->query[2] = "uploadId";
+    s->query[3] = o->upload_id;
+    s->req.method = "PUT";
+    s->req.bucket = o->p.bucket;
+    s->req.key = o->p.key;
+    s->req.query = s->query;
+    s->req.query_count = 2;
+    s->req.body = s->data;
+    s->req.body_len = s->len;
+    if ((rc = pm_s3_async_start(&s->async, o->fs->client, &s->req, err)) != 0) {
+        pm_free(s->data);
+        s->data = NULL;
+        o->failed = rc;
+        o->failure = *err;
+        return rc;
     }
-    o->parts_queued++;
-    pthread_mutex_unlock(&o->lock);
-    PM_TRY(upload_failure(o, err));
+    o->in_flight++;
 done:
-    pm_free(data);
     return rc;
 }
 
@@ -447,7 +387,7 @@ PM_MUST_CHECK static int s3_close(pm_output *base, paimon_error *err)
     }
     if (o->buf.len > 0)
         PM_TRY(queue_part(o, o->buf.len, err));
-    stop_uploader(o);
+    join_all(o);
     PM_TRY(upload_failure(o, err));
     PM_TRY(complete(o, err));
     pm_free(o->upload_id); /* completed: nothing to abort */
@@ -472,10 +412,15 @@ int pm_s3_fs_create(pm_fs *base, const char *path, pm_output **out, paimon_error
     *out = NULL;
     if ((o = pm_calloc(1, sizeof(*o))) == NULL)
         return pm_nomem(err);
-    pthread_mutex_init(&o->lock, NULL);
-    pthread_cond_init(&o->cond, NULL);
     pm_buf_init(&o->buf, 0);
     o->fs = fs;
+    o->active = fs->cfg->upload_active < 1            ? 1
+                : fs->cfg->upload_active > ACTIVE_MAX ? ACTIVE_MAX
+                                                      : (size_t)fs->cfg->upload_active;
+    if ((o->slots = pm_calloc(o->active, sizeof(*o->slots))) == NULL) {
+        rc = pm_nomem(err);
+        goto done;
+    }
     o->part_size = fs->cfg->part_size > 0 ? fs->cfg->part_size : (size_t)8 << 20;
     o->threshold =
         fs->cfg->multipart_threshold > o->part_size ? fs->cfg->multipart_threshold : o->part_size;

@@ -327,7 +327,20 @@ static void test_tuning(void **state)
     assert_int_equal(c.max_connections, 64);
     assert_int_equal(c.readahead, 4 << 20);
     assert_int_equal(c.coalesce_gap, 0);
+    /* read-ahead blocks and parts in flight: defaults, then set */
+    assert_int_equal(c.prefetch_block, 2 << 20);
+    assert_int_equal(c.prefetch_blocks, 4);
+    assert_int_equal(c.upload_active, 4);
     pm_s3_config_free(&c);
+    assert_int_equal(load(&c, &err, "s3.prefetch.block.size", "8 mb", "s3.prefetch.block.count",
+                          "2", "s3.fast.upload.active.blocks", "16", NULL),
+                     0);
+    assert_int_equal(c.prefetch_block, 8 << 20);
+    assert_int_equal(c.prefetch_blocks, 2);
+    assert_int_equal(c.upload_active, 16);
+    pm_s3_config_free(&c);
+    assert_int_equal(load(&c, &err, "s3.prefetch.block.count", "0", NULL), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "s3.prefetch.block.count"));
 
     /* parts below S3's 5 MiB only with the check off (s3rver accepts them; tests use it) */
     assert_int_equal(load(&c, &err, "s3.multipart.size", "1 mb", NULL), PAIMON_EINVALID);

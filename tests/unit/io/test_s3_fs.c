@@ -55,22 +55,6 @@ static char *path(const char *dir, const char *name)
     return p;
 }
 
-/* Deterministic bytes: position i of stream `seed`. */
-static void fill(uint8_t *b, size_t n, uint64_t from, unsigned seed)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t x = (from + i) * 2654435761u + seed;
-        b[i] = (uint8_t)(x ^ (x >> 13));
-    }
-}
-
-static void put(pm_fs *fs, const char *p, const void *data, size_t len)
-{
-    paimon_error err = {0};
-    if (fs->write_atomic(fs, p, data, len, true, &err) != 0)
-        fail_msg("put %s: %s", p, err.message);
-}
-
 /* ---- tests ------------------------------------------------------------------------------ */
 
 static void test_contract(void **state)
@@ -96,12 +80,12 @@ static void test_paths(void **state)
     assert_int_equal(fs->open(fs, "s3:///key", &in, &err), PAIMON_EINVALID);
     assert_int_equal(fs->stat(fs, "gs://b/k", &kind, &size, &err), PAIMON_EINVALID);
     /* s3a:// is the same store */
-    put(fs, ROOT "/paths/x", "abc", 3);
+    pm_test_s3_put(fs, ROOT "/paths/x", "abc", 3);
     assert_int_equal(fs->stat(fs, "s3a://warehouse/unit-s3fs/paths/x", &kind, &size, &err), 0);
     assert_int_equal(kind, 1);
     assert_int_equal(size, 3);
     /* a directory whose keys all lie two or more levels down lists its subdirectory */
-    put(fs, ROOT "/paths/deep/p1/p2/p3/f", "x", 1);
+    pm_test_s3_put(fs, ROOT "/paths/deep/p1/p2/p3/f", "x", 1);
     {
         pm_strlist names;
         pm_strlist_init(&names);
@@ -136,7 +120,7 @@ static void test_multipart(void **state)
     assert_int_equal(pm_options_set(&o, "s3.multipart.min-size-check", "false"), 0);
     assert_int_equal(pm_fs_s3_new(&fs, &o, &err), 0);
     pm_options_free(&o);
-    fill(want, total, 0, 1);
+    pm_test_s3_fill(want, total, 0, 1);
     pm_test_s3_admin_do("/reset");
     assert_int_equal(fs->create(fs, ROOT "/mp/big.bin", &out, &err), 0);
     while (at < total) {
@@ -177,7 +161,7 @@ static void test_multipart_abort(void **state)
     uint8_t buf[10000];
     bool exists = true;
     (void)state;
-    fill(buf, sizeof(buf), 0, 2);
+    pm_test_s3_fill(buf, sizeof(buf), 0, 2);
     pm_test_s3_admin_do("/reset");
     assert_int_equal(fs->create(fs, ROOT "/abort/x.bin", &out, &err), 0);
     assert_int_equal(out->write(out, buf, sizeof(buf), &err), 0);
@@ -231,9 +215,9 @@ static void test_list_pages_and_batch_delete(void **state)
         char name[32];
         snprintf(name, sizeof(name), "f-%04d", i);
         paths[i] = path(ROOT "/many", name);
-        put(fs, paths[i], name, strlen(name));
+        pm_test_s3_put(fs, paths[i], name, strlen(name));
     }
-    put(fs, ROOT "/many/sub/inner", "x", 1);
+    pm_test_s3_put(fs, ROOT "/many/sub/inner", "x", 1);
     pm_test_s3_admin_do("/reset");
     pm_strlist_init(&names);
     if (fs->list(fs, ROOT "/many", &names, &err) != 0)
@@ -422,7 +406,7 @@ static void test_small_reads_one_request(void **state)
     uint8_t *data = NULL;
     size_t len = 0;
     (void)state;
-    put(fs, ROOT "/small/snap", "{\"id\":1}", 8);
+    pm_test_s3_put(fs, ROOT "/small/snap", "{\"id\":1}", 8);
     pm_test_s3_admin_do("/reset");
     assert_int_equal(pm_fs_read_all(fs, ROOT "/small/snap", 0, &data, &len, &err), 0);
     assert_int_equal(len, 8);
@@ -441,7 +425,7 @@ static void test_empty_object(void **state)
     uint8_t *data = NULL;
     size_t len = 0;
     (void)state;
-    put(fs, ROOT "/small/empty", "", 0);
+    pm_test_s3_put(fs, ROOT "/small/empty", "", 0);
     if (pm_fs_read_all(fs, ROOT "/small/empty", 0, &data, &len, &err) != 0)
         fail_msg("read_all: %s", err.message);
     assert_int_equal(len, 0);
@@ -460,8 +444,8 @@ static void test_prefetch(void **state)
     pm_input *in = NULL;
     pm_range ranges[] = {{200000, 3000}, {1000, 2000}, {3500, 1000}};
     (void)state;
-    fill(want, size, 0, 3);
-    put(fs, ROOT "/pre/data.parquet", want, size);
+    pm_test_s3_fill(want, size, 0, 3);
+    pm_test_s3_put(fs, ROOT "/pre/data.parquet", want, size);
     pm_test_s3_admin_do("/reset");
     assert_int_equal(fs->open(fs, ROOT "/pre/data.parquet", &in, &err), 0);
     assert_int_equal(in->size, size);
@@ -543,8 +527,8 @@ static void test_large_read_parallel(void **state)
     uint8_t *want = pm_malloc(size), *got = NULL;
     size_t len = 0;
     (void)state;
-    fill(want, size, 0, 4);
-    put(fs, ROOT "/large/blob", want, size);
+    pm_test_s3_fill(want, size, 0, 4);
+    pm_test_s3_put(fs, ROOT "/large/blob", want, size);
     pm_test_s3_admin_do("/reset");
     assert_int_equal(pm_fs_read_all(fs, ROOT "/large/blob", 0, &got, &len, &err), 0);
     assert_int_equal(len, size);
@@ -576,7 +560,7 @@ static void test_errors_name_the_object(void **state)
     assert_non_null(strstr(err.message, "s3://warehouse/unit-s3fs/errors/missing"));
     assert_int_equal(fs->mtime(fs, ROOT "/errors/missing", &ms, &err), PAIMON_ENOTFOUND);
     assert_non_null(strstr(err.message, "errors/missing"));
-    put(fs, ROOT "/errors/there", "x", 1);
+    pm_test_s3_put(fs, ROOT "/errors/there", "x", 1);
     assert_int_equal(fs->mtime(fs, ROOT "/errors/there", &ms, &err), 0);
     assert_true(ms > 1600000000000LL);
     pm_test_s3_admin_do("/fault?fault=503&nth=1&times=10");

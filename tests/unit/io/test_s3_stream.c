@@ -1,0 +1,271 @@
+/* Throughput machinery of the S3 file system (io/s3/, issue 14) against the real test server
+ * (tests/s3/server.mjs; PAIMON_NEEDS_S3_SERVER: ctest starts it around this test):
+ *
+ *  - read-ahead: a read that continues a recent one is served from blocks, and the next
+ *    s3.prefetch.block.count blocks are fetched in the background (counted at the proxy);
+ *  - two interleaved forward streams (the columns of a Parquet row group) read exactly the
+ *    object's bytes while the proxy delays every request and fails a fifth of the GETs;
+ *  - a read whose block cannot be fetched fails naming the object and the status; a
+ *    read-ahead that failed in the background is fetched again by the read that needs it;
+ *  - multipart parts are in flight together (s3.fast.upload.active.blocks): with 200 ms per
+ *    request, 16 parts 8 at a time cost about 4 requests' time; a part that fails while others are in
+ *    flight fails the file, aborts the upload and leaves nothing under the name. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "testlib.h"
+#include "s3_admin.h"
+
+#include "io/fs.h"
+#include "util/alloc.h"
+
+#define ROOT "s3://warehouse/unit-s3stream"
+
+/* An S3 fs with up to three settings (NULL ends the list early). */
+static pm_fs *s3(const char *const *kv)
+{
+    pm_options o;
+    pm_fs *fs = NULL;
+    paimon_error err = {0};
+    pm_options_init(&o);
+    for (size_t i = 0; kv != NULL && kv[i] != NULL; i += 2)
+        assert_int_equal(pm_options_set(&o, kv[i], kv[i + 1]), 0);
+    if (pm_fs_s3_new(&fs, &o, &err) != 0)
+        fail_msg("pm_fs_s3_new: %s", err.message);
+    pm_options_free(&o);
+    return fs;
+}
+
+static void read_check(pm_input *in, const uint8_t *want, uint64_t off, size_t len)
+{
+    paimon_error err = {0};
+    uint8_t *got = pm_malloc(len);
+    assert_non_null(got);
+    if (in->read_at(in, off, len, got, &err) != 0)
+        fail_msg("read_at %llu+%zu: %s", (unsigned long long)off, len, err.message);
+    assert_memory_equal(got, want + off, len);
+    pm_free(got);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+#define OBJ_SIZE ((size_t)4 << 20)
+#define BLOCK    ((size_t)256 << 10)
+
+static const char *const READ_OPTS[] = {"s3.readahead.range",
+                                        "64 kb",
+                                        "s3.prefetch.block.size",
+                                        "256 kb",
+                                        "s3.prefetch.block.count",
+                                        "4",
+                                        NULL};
+
+/* The second read of a stream starts the read-ahead: one block it needs, four ahead. */
+static void test_readahead_starts(void **state)
+{
+    pm_fs *fs = s3(READ_OPTS);
+    paimon_error err = {0};
+    pm_input *in = NULL;
+    uint8_t *want = pm_malloc(OBJ_SIZE);
+    (void)state;
+    pm_test_s3_fill(want, OBJ_SIZE, 0, 3);
+    pm_test_s3_put(fs, ROOT "/ahead.bin", want, OBJ_SIZE);
+    assert_int_equal(fs->open(fs, ROOT "/ahead.bin", &in, &err), 0);
+    read_check(in, want, 100000, 100000); /* a lone read: one window, no read-ahead */
+    pm_test_s3_admin_do("/reset");
+    read_check(in, want, 190000, 100000); /* continues it: blocks 0 and 1, 2..5 ahead */
+    in->close(in);                        /* waits for the read-ahead */
+    assert_int_equal(pm_test_s3_requests("GET"), 6);
+    /* a read far from any other is no stream: a window, nothing ahead */
+    assert_int_equal(fs->open(fs, ROOT "/ahead.bin", &in, &err), 0);
+    pm_test_s3_admin_do("/reset");
+    read_check(in, want, 3000000, 1000);
+    in->close(in);
+    assert_int_equal(pm_test_s3_requests("GET"), 1);
+    pm_free(want);
+    pm_fs_free(fs);
+}
+
+/* Two columns read forward in turns, each a window at a time (windows overlap, as page
+ * windows do), with latency and faults: exactly the object's bytes. */
+static void test_interleaved_streams_under_faults(void **state)
+{
+    pm_fs *fs = s3(READ_OPTS);
+    paimon_error err = {0};
+    pm_input *in = NULL;
+    uint8_t *want = pm_malloc(OBJ_SIZE);
+    uint64_t a = 0, b = OBJ_SIZE / 2;
+    size_t step = 150000;
+    json_t *counts;
+    (void)state;
+    pm_test_s3_fill(want, OBJ_SIZE, 0, 4);
+    pm_test_s3_put(fs, ROOT "/streams.bin", want, OBJ_SIZE);
+    pm_test_s3_admin_do("/reset");
+    pm_test_s3_admin_do("/latency?ms=5");
+    pm_test_s3_admin_do("/fault?fault=500&kind=GET&p=0.2&seed=7");
+    assert_int_equal(fs->open(fs, ROOT "/streams.bin", &in, &err), 0);
+    while (a < OBJ_SIZE / 2 || b < OBJ_SIZE) {
+        if (a < OBJ_SIZE / 2) {
+            size_t n = OBJ_SIZE / 2 - a < step ? (size_t)(OBJ_SIZE / 2 - a) : step;
+            read_check(in, want, a, n);
+            a += n > 1000 ? n - 1000 : n; /* the next window starts inside this one */
+        }
+        if (b < OBJ_SIZE) {
+            size_t n = OBJ_SIZE - b < step ? (size_t)(OBJ_SIZE - b) : step;
+            read_check(in, want, b, n);
+            b += n > 1000 ? n - 1000 : n;
+        }
+    }
+    in->close(in);
+    pm_test_s3_admin_do("/clear");
+    counts = pm_test_s3_admin("/counts");
+    assert_true(json_integer_value(json_object_get(counts, "faults")) > 0);
+    json_decref(counts);
+    /* every byte came once through blocks (16 of them), plus the probe and the two first
+     * windows, plus the retries of the failed ones: never a GET per window */
+    assert_true(pm_test_s3_requests("GET") <= 3 + 16 + 2 * 16);
+    pm_free(want);
+    pm_fs_free(fs);
+}
+
+/* A block nobody can fetch fails the read that needs it, naming the object and status; a
+ * read-ahead that failed is fetched again when a read reaches it. */
+static void test_block_failures(void **state)
+{
+    static const char *const opts[] = {"s3.readahead.range",
+                                       "64 kb",
+                                       "s3.prefetch.block.size",
+                                       "256 kb",
+                                       "s3.attempts.maximum",
+                                       "2",
+                                       "s3.retry.interval",
+                                       "1 ms",
+                                       NULL};
+    pm_fs *fs = s3(opts);
+    paimon_error err = {0};
+    pm_input *in = NULL;
+    uint8_t *want = pm_malloc(OBJ_SIZE), *got = pm_malloc(100000);
+    (void)state;
+    pm_test_s3_fill(want, OBJ_SIZE, 0, 5);
+    pm_test_s3_put(fs, ROOT "/fail.bin", want, OBJ_SIZE);
+    assert_int_equal(fs->open(fs, ROOT "/fail.bin", &in, &err), 0);
+    read_check(in, want, 100000, 100000);
+    pm_test_s3_admin_do("/fault?fault=500&kind=GET&nth=1&times=1000");
+    /* needs block 0 (and 1); blocks 2..5 are read ahead and fail as well */
+    assert_int_equal(in->read_at(in, 190000, 100000, got, &err), PAIMON_EIO);
+    assert_non_null(strstr(err.message, "s3://warehouse/unit-s3stream/fail.bin"));
+    assert_non_null(strstr(err.message, "500"));
+    pm_test_s3_admin_do("/clear");
+    /* the failed read-ahead of block 3 is fetched again; so is block 0 */
+    read_check(in, want, 3 * BLOCK + 10, 1000);
+    read_check(in, want, 190000, 100000);
+    in->close(in);
+    pm_free(got);
+    pm_free(want);
+    pm_fs_free(fs);
+}
+
+/* 16 parts with 200 ms per request, 8 in flight: Init, two rounds of parts, Complete, about
+ * 800 ms; two parts at a time (the uploader this replaced) would take >= 10 x 200 ms. */
+static void test_parts_in_flight(void **state)
+{
+    static const char *const opts[] = {"s3.multipart.size",
+                                       "8 kb",
+                                       "s3.multipart.min-size-check",
+                                       "false",
+                                       "s3.fast.upload.active.blocks",
+                                       "8",
+                                       NULL};
+    pm_fs *fs = s3(opts);
+    paimon_error err = {0};
+    pm_output *out = NULL;
+    size_t total = 16 * 8192;
+    uint8_t *want = pm_malloc(total), *got = NULL;
+    size_t len = 0;
+    double t0, spent;
+    (void)state;
+    pm_test_s3_fill(want, total, 0, 6);
+    assert_int_equal(fs->create(fs, ROOT "/parts.bin", &out, &err), 0);
+    pm_test_s3_admin_do("/reset");
+    pm_test_s3_admin_do("/latency?ms=200");
+    t0 = now_ms();
+    for (size_t at = 0; at < total; at += 1000) {
+        size_t n = total - at < 1000 ? total - at : 1000;
+        if (out->write(out, want + at, n, &err) != 0)
+            fail_msg("write: %s", err.message);
+    }
+    if (out->close(out, &err) != 0)
+        fail_msg("close: %s", err.message);
+    spent = now_ms() - t0;
+    pm_test_s3_admin_do("/clear");
+    assert_int_equal(pm_test_s3_requests("UPLOAD_PART"), 16);
+    if (spent >= 1600)
+        fail_msg("16 parts took %.0f ms: they were not in flight together", spent);
+    assert_int_equal(pm_fs_read_all(fs, ROOT "/parts.bin", 0, &got, &len, &err), 0);
+    assert_int_equal(len, total);
+    assert_memory_equal(got, want, total);
+    pm_free(got);
+    pm_free(want);
+    pm_fs_free(fs);
+}
+
+/* A part fails (after its retries) while others are in flight: the file fails, the upload is
+ * aborted once the others end, nothing lands. */
+static void test_part_failure_aborts(void **state)
+{
+    static const char *const opts[] = {"s3.multipart.size",
+                                       "4 kb",
+                                       "s3.multipart.min-size-check",
+                                       "false",
+                                       "s3.attempts.maximum",
+                                       "2",
+                                       "s3.retry.interval",
+                                       "1 ms",
+                                       NULL};
+    pm_fs *fs = s3(opts);
+    paimon_error err = {0};
+    pm_output *out = NULL;
+    uint8_t buf[1000];
+    bool exists = true;
+    int rc = 0;
+    (void)state;
+    pm_test_s3_fill(buf, sizeof(buf), 0, 7);
+    pm_test_s3_admin_do("/reset");
+    /* from the 3rd part request on, every attempt fails; the first ones land */
+    pm_test_s3_admin_do("/fault?fault=500&kind=UPLOAD_PART&match=partfail&nth=3&times=1000");
+    assert_int_equal(fs->create(fs, ROOT "/partfail.bin", &out, &err), 0);
+    for (int i = 0; i < 40 && rc == 0; i++)
+        rc = out->write(out, buf, sizeof(buf), &err);
+    if (rc == 0)
+        rc = out->close(out, &err);
+    else
+        out->abort(out);
+    pm_test_s3_admin_do("/clear");
+    assert_int_equal(rc, PAIMON_EIO);
+    assert_non_null(strstr(err.message, "s3://warehouse/unit-s3stream/partfail.bin"));
+    assert_non_null(strstr(err.message, "500"));
+    assert_int_equal(pm_test_s3_requests("MPU_ABORT"), 1);
+    assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 0);
+    assert_int_equal(pm_fs_exists(fs, ROOT "/partfail.bin", &exists, &err), 0);
+    assert_false(exists);
+    pm_fs_free(fs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_readahead_starts),
+        cmocka_unit_test(test_interleaved_streams_under_faults),
+        cmocka_unit_test(test_block_failures),
+        cmocka_unit_test(test_parts_in_flight),
+        cmocka_unit_test(test_part_failure_aborts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
