@@ -187,11 +187,6 @@ int pm_column_push_validity(pm_column *c, bool valid);
 int pm_column_gather(pm_column *dst, const pm_batch *const *batches, const int64_t *rows, size_t n,
                      size_t column);
 
-/* Appends slots [first, first + n) of `src` to `dst` (same type) in one piece: one copy of
- * the values (and of the bytes of var-width values) per call, for the runs of consecutive
- * rows a merge takes from one input.  0, PAIMON_ENOMEM or PAIMON_ELIMIT. */
-int pm_column_append_range(pm_column *dst, const pm_column *src, int64_t first, int64_t n);
-
 /* ---- reading --------------------------------------------------------------------------- */
 
 static inline bool pm_column_is_valid(const pm_column *c, int64_t i)

@@ -1,12 +1,11 @@
-/* Gathering slots of many batches into one column, and appending a run of consecutive slots
- * in one piece: see pm_column_gather and pm_column_append_range in batch.h. */
+/* Gathering slots of many batches into one column: see pm_column_gather in batch.h. */
 #include <string.h>
 
 #include "data/batch.h"
 #include "paimon/error.h"
 
 /* One fixed-width slot: the common widths as constant-size copies the compiler inlines
- * (a call to memcpy per 8-byte value was most of a merge's gather in the profiles). */
+ * instead of a call to memcpy per value. */
 static inline void copy_slot(uint8_t *d, const uint8_t *s, size_t w)
 {
     switch (w) {
@@ -88,68 +87,6 @@ int pm_column_gather(pm_column *dst, const pm_batch *const *batches, const int64
     default:
         for (size_t i = 0; rc == 0 && i < n; i++)
             rc = pm_column_append_from(dst, batches[i]->columns[column], rows[i]);
-        return rc;
-    }
-}
-
-/* The validity of slots [first, first + n) of src, pushed slot by slot (dst->length grows);
- * without nulls on either side only the length moves. */
-static int append_validity(pm_column *dst, const pm_column *src, int64_t first, int64_t n)
-{
-    int rc;
-    if (src->null_count == 0 && dst->validity.len == 0) {
-        dst->length += n;
-        return 0;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        if ((rc = pm_column_push_validity(dst, pm_column_is_valid(src, first + i))) != 0)
-            return rc;
-        dst->length++;
-    }
-    return 0;
-}
-
-int pm_column_append_range(pm_column *dst, const pm_column *src, int64_t first, int64_t n)
-{
-    int rc = 0;
-    if (n <= 0)
-        return 0;
-    switch (dst->layout) {
-    case PM_LAYOUT_FIXED: {
-        size_t bytes = (size_t)n * dst->width;
-        if ((rc = pm_buf_reserve(&dst->values, bytes)) != 0)
-            return rc;
-        memcpy(dst->values.data + dst->values.len, src->values.data + (size_t)first * dst->width,
-               bytes);
-        dst->values.len += bytes;
-        return append_validity(dst, src, first, n);
-    }
-    case PM_LAYOUT_VAR: {
-        int32_t a = pm_column_offset(src, first), b = pm_column_offset(src, first + n);
-        int64_t base = (int64_t)dst->values.len - a;
-        size_t bytes = (size_t)(b - a);
-        if (dst->values.len + bytes > INT32_MAX)
-            return PAIMON_ELIMIT;
-        if ((rc = pm_buf_reserve(&dst->values, bytes)) != 0 ||
-            (rc = pm_buf_reserve(&dst->offsets, ((size_t)n + 1) * 4)) != 0)
-            return rc;
-        if (dst->offsets.len == 0) { /* the leading 0 */
-            memset(dst->offsets.data, 0, 4);
-            dst->offsets.len = 4;
-        }
-        if (bytes > 0)
-            memcpy(dst->values.data + dst->values.len, src->values.data + a, bytes);
-        dst->values.len += bytes;
-        for (int64_t i = 1; i <= n; i++) {
-            int32_t end = (int32_t)(pm_column_offset(src, first + i) + base);
-            memcpy(dst->offsets.data + dst->offsets.len, &end, 4);
-            dst->offsets.len += 4;
-        }
-        return append_validity(dst, src, first, n);
-    }
-    default:
-        for (int64_t i = 0; rc == 0 && i < n; i++)
-            rc = pm_column_append_from(dst, src, first + i);
         return rc;
     }
 }

@@ -40,17 +40,10 @@ struct pm_merge_reader {
     bool lookup;   /* the merge function's lookup wrapper (cached) */
     bool fast_key; /* one key column of an integer-like fixed type: compared as int64 */
     int key_width; /* its width in bytes */
-    /* Records picked as results and not yet copied out: copied in bulk (pm_column_gather).
-     * An entry with pick_lens[i] > 1 is a run of consecutive rows of one batch (run_of()),
-     * copied in one piece (pm_column_append_range). */
+    /* Records picked as results and not yet copied out: copied in bulk (pm_column_gather). */
     const pm_batch **pick_batches;
     int64_t *pick_rows;
-    int64_t *pick_lens;
     size_t pick_count, pick_cap;
-    int64_t pick_total;  /* rows of the picks */
-    bool runs_ok;        /* a key found in one input alone is output as is (run_of()) */
-    size_t last_winner;  /* the cursor that won the previous game: runs are looked for only
-                           when one wins twice in a row (inputs that interleave pay nothing) */
     size_t copy_count;   /* columns copied per pick: values (+ seq and kind when reducing) */
     pm_batch *scratch;   /* reduce: one computed row */
     pm_batch *changes;   /* full-compaction changelog rows of this next() (out_type), or NULL */
@@ -276,10 +269,6 @@ int pm_merge_reader_new(pm_merge_reader **out, pm_run_source *runs, size_t run_c
             pm_layout_of(kt, &width) == PM_LAYOUT_FIXED;
         r->key_width = (int)width;
     }
-    /* A lone record of a key is output as it is except by the lookup wrapper and the
-     * compaction changelogs, which look at every key. */
-    r->last_winner = run_count;
-    r->runs_ok = r->fast_key && !r->lookup && (!o->reduce || (!o->changelog && o->lookup == NULL));
     r->cursors = pm_calloc(run_count + 1, sizeof(cursor));
     r->tree = pm_calloc(run_count + 1, sizeof(size_t));
     if (r->cursors == NULL || r->tree == NULL) {
@@ -304,7 +293,6 @@ void pm_merge_reader_free(pm_merge_reader *r)
     pm_free(r->recs);
     pm_free(r->pick_batches);
     pm_free(r->pick_rows);
-    pm_free(r->pick_lens);
     pm_batch_free(r->scratch);
     pm_batch_free(r->changes);
     pm_buf_free(&r->cmp_a);
@@ -382,9 +370,7 @@ static size_t lookup_filter(pm_record *recs, size_t n)
     return k;
 }
 
-/* Picks rows [row, row + len) of `batch`, to be copied out in order. */
-PM_MUST_CHECK static int add_rows(pm_merge_reader *r, const pm_batch *batch, int64_t row,
-                                  int64_t len, paimon_error *err)
+PM_MUST_CHECK static int add_pick(pm_merge_reader *r, const pm_record *rec, paimon_error *err)
 {
     if (r->pick_count == r->pick_cap) {
         size_t cap = r->pick_cap == 0 ? 256 : r->pick_cap * 2;
@@ -397,125 +383,30 @@ PM_MUST_CHECK static int add_rows(pm_merge_reader *r, const pm_batch *batch, int
         if (rows == NULL)
             return pm_nomem(err);
         r->pick_rows = rows;
-        rows = pm_realloc(r->pick_lens, cap * sizeof(*rows));
-        if (rows == NULL)
-            return pm_nomem(err);
-        r->pick_lens = rows;
         r->pick_cap = cap;
     }
-    r->pick_batches[r->pick_count] = batch;
-    r->pick_rows[r->pick_count] = row;
-    r->pick_lens[r->pick_count++] = len;
-    r->pick_total += len;
+    r->pick_batches[r->pick_count] = rec->batch;
+    r->pick_rows[r->pick_count++] = rec->row;
     return 0;
-}
-
-PM_MUST_CHECK static int add_pick(pm_merge_reader *r, const pm_record *rec, paimon_error *err)
-{
-    return add_rows(r, rec->batch, rec->row, 1, err);
-}
-
-/* Copies the picks of one column into `dst`: stretches of single rows gathered, runs
- * appended in one piece. */
-static int flush_column(pm_merge_reader *r, pm_column *dst, size_t col)
-{
-    size_t i = 0;
-    int rc = 0;
-    while (rc == 0 && i < r->pick_count) {
-        size_t j = i;
-        if (r->pick_lens[i] > 1) {
-            rc = pm_column_append_range(dst, r->pick_batches[i]->columns[col], r->pick_rows[i],
-                                        r->pick_lens[i]);
-            i++;
-            continue;
-        }
-        while (j < r->pick_count && r->pick_lens[j] == 1)
-            j++;
-        rc = pm_column_gather(dst, r->pick_batches + i, r->pick_rows + i, j - i, col);
-        i = j;
-    }
-    return rc;
 }
 
 /* Copies the picked records into `b`, column by column. */
 PM_MUST_CHECK static int flush_picks(pm_merge_reader *r, pm_batch *b, paimon_error *err)
 {
     for (size_t col = 0; r->pick_count > 0 && col < r->copy_count; col++) {
-        int rc = flush_column(r, b->columns[col], col);
+        int rc =
+            pm_column_gather(b->columns[col], r->pick_batches, r->pick_rows, r->pick_count, col);
         if (rc != 0)
             return pm_buf_error(err, rc);
     }
     r->pick_count = 0;
-    r->pick_total = 0;
     return 0;
 }
 
 /* Output rows so far: appended ones plus picks waiting to be copied. */
 static int64_t output_rows(const pm_merge_reader *r, const pm_batch *b)
 {
-    return (r->value_count > 0 ? b->columns[0]->length : 0) + r->pick_total;
-}
-
-/* The fast key of row `i` of a batch (fast_key only). */
-static inline int64_t key_at(const pm_merge_reader *r, const pm_batch *b, int64_t i)
-{
-    const uint8_t *p = b->columns[r->o.key_cols[0]]->values.data;
-    switch (r->key_width) {
-    case 1: return ((const int8_t *)p)[i];
-    case 2: {
-        int16_t v;
-        memcpy(&v, p + 2 * i, 2);
-        return v;
-    }
-    case 4: {
-        int32_t v;
-        memcpy(&v, p + 4 * i, 4);
-        return v;
-    }
-    default: {
-        int64_t v;
-        memcpy(&v, p + 8 * i, 8);
-        return v;
-    }
-    }
-}
-
-/* The rows of the winner `w` from its current one on that the merge would output one by one
- * as they are: each a key below every other input's head (so no other input holds it) and
- * below the next row of its own input (so its input holds it once), and not a retraction
- * that the merge drops.  At most `limit` rows; the batch's last row is left to the record
- * path (the next batch's first key is not known yet).  0 when the keys are not fast. */
-static int64_t run_of(const pm_merge_reader *r, size_t w, int64_t limit)
-{
-    const cursor *c = &r->cursors[w];
-    const pm_batch *b = c->batch;
-    const int8_t *kinds = (const int8_t *)b->columns[r->value_count + 1]->values.data;
-    bool bounded = false, keep_retract = r->o.reduce && !r->o.drop_delete;
-    int64_t bound = 0, i = c->row, end = b->row_count - 1, key;
-    if (!c->fast)
-        return 0;
-    /* the other inputs' best head is among the losers on the winner's path */
-    for (size_t n = (w + r->run_count) / 2; n >= 1; n /= 2) {
-        const cursor *o = &r->cursors[r->tree[n]];
-        if (o->batch == NULL)
-            continue;
-        if (!o->fast)
-            return 0;
-        if (!bounded || o->key < bound)
-            bound = o->key;
-        bounded = true;
-    }
-    if (end - i > limit)
-        end = i + limit;
-    key = c->key;
-    while (i < end && (!bounded || key < bound) && (keep_retract || !is_retract(kinds[i]))) {
-        int64_t next = key_at(r, b, i + 1);
-        if (next <= key)
-            break;
-        key = next;
-        i++;
-    }
-    return i - c->row;
+    return (r->value_count > 0 ? b->columns[0]->length : 0) + (int64_t)r->pick_count;
 }
 
 /* Moves a cursor to its next record, loading its next batch at the end of one. */
@@ -824,25 +715,10 @@ int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
     while (r->live > 0 && output_rows(r, b) < r->o.batch_rows) {
         size_t w = r->tree[0], n = 0;
         cursor *c = &r->cursors[w];
-        const pm_batch *key_batch; /* the key being gathered (its batch lives) */
-        int64_t key_row, key, run;
-        bool key_fast;
+        const pm_batch *key_batch = c->batch; /* the key being gathered (its batch lives) */
+        int64_t key_row = c->row, key = c->key;
+        bool key_fast = c->fast;
         long pick;
-        bool again = w == r->last_winner;
-        r->last_winner = w;
-        if (again && r->runs_ok && (run = run_of(r, w, r->o.batch_rows - output_rows(r, b))) > 0) {
-            /* rows no other input holds, taken as one run: the winner stays in its batch */
-            if ((rc = add_rows(r, c->batch, c->row, run, err)) != 0)
-                goto done;
-            c->row += run;
-            refresh(r, c);
-            replay(r, w);
-            continue;
-        }
-        key_batch = c->batch;
-        key_row = c->row;
-        key = c->key;
-        key_fast = c->fast;
         if ((rc = add_record(r, &n, c, err)) != 0 || (rc = advance(r, c, err)) != 0)
             goto done;
         if (c->batch == NULL)
@@ -895,7 +771,6 @@ int pm_merge_reader_next(pm_merge_reader *r, pm_batch **out, paimon_error *err)
 done:
     /* Batches the cursors moved past are no longer referenced once the picks are copied. */
     r->pick_count = 0;
-    r->pick_total = 0;
     for (size_t i = 0; i < r->retired_count; i++)
         pm_batch_free(r->retired[i]);
     r->retired_count = 0;

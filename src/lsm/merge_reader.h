@@ -9,11 +9,7 @@
  * record, as Java's default sort engine (loser-tree) does: the winner is kept at the root,
  * and a cursor that moves replays only the games on its path to the root (log2 of the run
  * count comparisons per record).  Ties on the whole order fall to the lower run index.
- * Batches a cursor has moved past stay alive until the key they hold is merged.  With a
- * single integral key, the winner's next rows whose keys lie below every other input's head
- * (keys no other input holds) are taken as one run and copied out in one piece, instead of
- * one tree replay and one gathered row each (not under the lookup wrapper or a compaction
- * changelog, which look at every key).
+ * Batches a cursor has moved past stay alive until the key they hold is merged.
  *
  * Under the lookup wrapper (changelog-producer=lookup, deletion vectors, force-lookup) only
  * the record of the smallest level >= 1 takes part, with every level-0 record.

@@ -38,8 +38,8 @@ typedef struct expected_row {
 
 static uint64_t rng_state;
 /* Keys are drawn from [0, key_space): 60 makes most keys repeat across and within runs; a
- * space far above the record count leaves long stretches of keys that one run alone holds,
- * which the merge reader copies as runs (merge_reader.h). */
+ * space far above the record count leaves long stretches of keys that one run alone holds
+ * (the case a merge that copies such stretches in one piece must get right). */
 static uint32_t key_space = 60;
 static uint32_t rnd(uint32_t n)
 {
@@ -428,9 +428,9 @@ static void run_model(const char *engine, const char *extra_options, uint64_t se
     pm_free(expect);
 }
 
-/* Sparse keys: runs of consecutive rows of one input that no other input holds, copied out
- * in one piece, with retractions (dropped by the merge) inside them, batch ends and output
- * batch limits cutting them.  Same reference as above. */
+/* Sparse keys: stretches of consecutive rows of one input that no other input holds, with
+ * retractions (dropped by the merge) inside them, cut by batch ends and output batch
+ * limits.  Same reference as above. */
 static void test_runs_of_lone_keys(void **state)
 {
     (void)state;
