@@ -243,7 +243,7 @@ static int put_value(sqlite3_str *out, const ps_column *col, const paimon_value 
 }
 
 /* Feeds `len` bytes of JSONL to `w`: 0, or the library's error code in `err`. */
-static int feed(paimon_writer *w, char *jsonl, size_t len, paimon_error *err)
+PM_MUST_CHECK static int feed(paimon_writer *w, char *jsonl, size_t len, paimon_error *err)
 {
     paimon_input *in = NULL;
     FILE *f = fmemopen(jsonl, len, "r");
