@@ -50,9 +50,8 @@ done:
 
 void pm_table_begin(paimon_table *t)
 {
-    if (t->begun)
+    if (atomic_exchange(&t->begun, true))
         pm_schema_forget(t->fs, t->path);
-    t->begun = true;
 }
 
 void pm_table_close(paimon_table *t)

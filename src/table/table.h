@@ -8,6 +8,8 @@
 #ifndef PM_TABLE_TABLE_H
 #define PM_TABLE_TABLE_H
 
+#include <stdatomic.h>
+
 #include "io/fs.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
@@ -26,7 +28,8 @@ struct paimon_table {
     char *path;        /* table root, without a trailing slash */
     pm_fs *fs;         /* owned */
     pm_schema *schema; /* latest schema when opened */
-    bool begun;        /* an operation began on the handle (pm_table_begin) */
+    atomic_bool begun; /* an operation began on the handle (pm_table_begin); atomic: writers
+                        * of one handle are opened on several threads (paimon/write.h) */
 };
 
 /* An operation (a writer, a scan, a stream, a compaction, an expiration, a tag change, a
@@ -35,7 +38,8 @@ struct paimon_table {
  * find that schema once, remembered on the handle's file system (meta/schema_memo.c); the
  * first operation after the open takes the schema the open found, and each later one finds
  * it again, so a long-lived handle sees schema changes as before (issue 14: a CLI command is
- * one open and one operation, and reads the schema once). */
+ * one open and one operation, and reads the schema once).  Thread-safe, as the handle's
+ * writers may be opened on several threads at once. */
 void pm_table_begin(paimon_table *t);
 
 /* Opens the table at `path` on `fs` (takes ownership of `fs`, also on failure). */
