@@ -29,46 +29,13 @@
 #include <sys/resource.h>
 
 #include "bench_util.h"
+#include "write_rows.h"
 #include "paimon.h"
 #include "format/file_writer.h"
 #include "meta/schema.h"
 #include "table/commit.h"
 #include "table/write/table_write.h"
 #include "util/alloc.h"
-
-#define BATCH 4096
-#define POOL  64
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-
-static pm_batch **make_pool(const pm_type *row, int64_t keys)
-{
-    pm_batch **pool = pm_calloc(POOL, sizeof(*pool));
-    paimon_error err;
-    for (int p = 0; p < POOL; p++) {
-        pm_batch *b;
-        if (pm_batch_new(&b, row, &err))
-            bench_die("batch", &err);
-        for (int i = 0; i < BATCH; i++) {
-            char s[16];
-            int n = snprintf(s, sizeof(s), "name-%llu",
-                             (unsigned long long)(bench_xorshift(&rng) % 100000000));
-            pm_datum ts;
-            ts.is_null = false;
-            ts.v.ts.millis = 1700000000000ll + (int64_t)(bench_xorshift(&rng) % 100000000);
-            ts.v.ts.nanos = 0;
-            pm_column_append_i64(b->columns[0], (int64_t)(bench_xorshift(&rng) % (uint64_t)keys));
-            pm_column_append_i64(b->columns[1], (int64_t)(bench_xorshift(&rng) % 1000000000));
-            pm_column_append_f64(b->columns[2], (double)(bench_xorshift(&rng) % 1000000) / 100.0);
-            pm_column_append_i64(b->columns[3], (int32_t)(bench_xorshift(&rng) % 100000));
-            pm_column_append_bytes(b->columns[4], s, (size_t)n);
-            pm_column_append_datum(b->columns[5], &ts);
-        }
-        PM_IGNORE(pm_batch_set_rows(b, BATCH, &err));
-        pool[p] = b;
-    }
-    return pool;
-}
 
 static double cpu_seconds(void)
 {
@@ -80,20 +47,6 @@ static double cpu_seconds(void)
 
 /* Shifts the keys (and the numbers) of a pool batch, so that cycles through the pool write
  * other keys and other values. */
-static void shift_keys(pm_batch *b, int64_t shift, int64_t keys)
-{
-    int64_t *k = (int64_t *)(void *)b->columns[0]->values.data;
-    int64_t *v1 = (int64_t *)(void *)b->columns[1]->values.data;
-    double *v2 = (double *)(void *)b->columns[2]->values.data;
-    int64_t *v5 = (int64_t *)(void *)b->columns[5]->values.data;
-    for (int64_t i = 0; i < b->row_count; i++) {
-        k[i] = (k[i] + shift) % keys;
-        v1[i] += 1000000007;
-        v2[i] += 0.5;
-        v5[i] += 1;
-    }
-}
-
 static uint64_t dir_bytes(const char *dir)
 {
     char cmd[1024];
@@ -129,20 +82,20 @@ static double run_parquet(int64_t rows, int64_t keys, int64_t every, const char 
     co.columns = "k BIGINT, v1 BIGINT, v2 DOUBLE, v3 INT, v4 STRING, v5 TIMESTAMP(3)";
     if (paimon_table_create(table, &co, &err) || pm_schema_read_latest(fs, table, &s, &err))
         bench_die("create", &err);
-    pool = make_pool(s->row, keys);
+    pool = bench_write_pool(s->row, keys);
     t0 = bench_now();
     c0 = cpu_seconds();
     for (int64_t b = 0; written < rows; b++) {
-        pm_batch *batch = pool[b % POOL];
+        pm_batch *batch = pool[b % BENCH_WRITE_POOL];
         if (fw == NULL) {
             snprintf(path, sizeof(path), "%s/part-%lld.parquet", table, (long long)files++);
             if (pm_file_writer_open(&fw, &pm_parquet_file_format, fs, path, s->row, "zstd",
                                     &s->options, &err))
                 bench_die("open", &err);
         }
-        if (b >= POOL && b % POOL == 0)
-            for (int p = 0; p < POOL; p++)
-                shift_keys(pool[p], 7919, keys);
+        if (b >= BENCH_WRITE_POOL && b % BENCH_WRITE_POOL == 0)
+            for (int p = 0; p < BENCH_WRITE_POOL; p++)
+                bench_write_shift(pool[p], 7919, keys);
         if (pm_file_writer_write(fw, batch, 0, batch->row_count, &err))
             bench_die("write", &err);
         written += batch->row_count;
@@ -156,7 +109,7 @@ static double run_parquet(int64_t rows, int64_t keys, int64_t every, const char 
     }
     elapsed = bench_now() - t0;
     *cpu = cpu_seconds() - c0;
-    for (int p = 0; p < POOL; p++)
+    for (int p = 0; p < BENCH_WRITE_POOL; p++)
         pm_batch_free(pool[p]);
     pm_free(pool);
     pm_schema_free(s);
@@ -201,18 +154,18 @@ static double run(bool pk, const char *extra_key, const char *extra_value, int64
         pm_schema *s;
         if (pm_schema_read_latest(fs, table, &s, &err))
             bench_die("schema", &err);
-        pool = make_pool(s->row, keys);
+        pool = bench_write_pool(s->row, keys);
         pm_schema_free(s);
     }
     t0 = bench_now();
     c0 = cpu_seconds();
     for (int64_t b = 0; written < rows; b++) {
-        pm_batch *batch = pool[b % POOL];
+        pm_batch *batch = pool[b % BENCH_WRITE_POOL];
         if (w == NULL && pm_table_write_new(&w, fs, table, NULL, &err))
             bench_die("write", &err);
-        if (b >= POOL && b % POOL == 0)
-            for (int p = 0; p < POOL; p++)
-                shift_keys(pool[p], 7919, keys);
+        if (b >= BENCH_WRITE_POOL && b % BENCH_WRITE_POOL == 0)
+            for (int p = 0; p < BENCH_WRITE_POOL; p++)
+                bench_write_shift(pool[p], 7919, keys);
         if (pm_table_write_batch(w, batch, NULL, &err))
             bench_die("write", &err);
         written += batch->row_count;
@@ -236,7 +189,7 @@ static double run(bool pk, const char *extra_key, const char *extra_value, int64
     elapsed = bench_now() - t0;
     *cpu = cpu_seconds() - c0;
     pm_table_write_free(w);
-    for (int p = 0; p < POOL; p++)
+    for (int p = 0; p < BENCH_WRITE_POOL; p++)
         pm_batch_free(pool[p]);
     pm_free(pool);
     pm_fs_free(fs);

@@ -11,9 +11,8 @@
  *       p99 and max latency, sustained rows/s, the most sorted runs a bucket had at a
  *       commit, peak RSS
  *
- * Rows: k BIGINT (primary key, uniform over KEYS values), v1 BIGINT, v2 DOUBLE, v3 INT,
- * v4 STRING, v5 TIMESTAMP(3); 4096 rows a batch, made before the clock starts (64 batches
- * cycled with shifted keys), bucket = 4, write-buffer-size 256 mb, target-file-size 128 mb.
+ * Rows: those of bench_write (write_rows.h), k the primary key, uniform over KEYS values;
+ * bucket = 4, write-buffer-size 256 mb, target-file-size 128 mb.
  * Defaults: ingest 4,000,000 rows over 1,000,000 keys, one commit at the end; continuous
  * 20,000,000 rows over 4,000,000 keys, a commit every 1,000,000.  Options: --runs N (3),
  * --dir DIR (/tmp/paimon-bench-wt). */
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
+#include "write_rows.h"
 #include "paimon.h"
 #include "meta/file_entry.h"
 #include "meta/schema.h"
@@ -31,50 +31,6 @@
 #include "table/commit.h"
 #include "table/write/table_write.h"
 #include "util/alloc.h"
-
-#define BATCH 4096
-#define POOL  64
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-
-static pm_batch **make_pool(const pm_type *row, int64_t keys)
-{
-    pm_batch **pool = pm_calloc(POOL, sizeof(*pool));
-    paimon_error err;
-    for (int p = 0; p < POOL; p++) {
-        pm_batch *b;
-        if (pm_batch_new(&b, row, &err))
-            bench_die("batch", &err);
-        for (int i = 0; i < BATCH; i++) {
-            char s[16];
-            int n = snprintf(s, sizeof(s), "name-%llu",
-                             (unsigned long long)(bench_xorshift(&rng) % 100000000));
-            pm_datum ts;
-            ts.is_null = false;
-            ts.v.ts.millis = 1700000000000ll + (int64_t)(bench_xorshift(&rng) % 100000000);
-            ts.v.ts.nanos = 0;
-            pm_column_append_i64(b->columns[0], (int64_t)(bench_xorshift(&rng) % (uint64_t)keys));
-            pm_column_append_i64(b->columns[1], (int64_t)(bench_xorshift(&rng) % 1000000000));
-            pm_column_append_f64(b->columns[2], (double)(bench_xorshift(&rng) % 1000000) / 100.0);
-            pm_column_append_i64(b->columns[3], (int32_t)(bench_xorshift(&rng) % 100000));
-            pm_column_append_bytes(b->columns[4], s, (size_t)n);
-            pm_column_append_datum(b->columns[5], &ts);
-        }
-        PM_IGNORE(pm_batch_set_rows(b, BATCH, &err));
-        pool[p] = b;
-    }
-    return pool;
-}
-
-static void shift_keys(pm_batch *b, int64_t shift, int64_t keys)
-{
-    int64_t *k = (int64_t *)(void *)b->columns[0]->values.data;
-    int64_t *v1 = (int64_t *)(void *)b->columns[1]->values.data;
-    for (int64_t i = 0; i < b->row_count; i++) {
-        k[i] = (k[i] + shift) % keys;
-        v1[i] += 1000000007;
-    }
-}
 
 /* The most sorted runs one bucket of the latest snapshot has (level-0 files, and each
  * non-empty level above). */
@@ -159,16 +115,16 @@ static result run(int64_t rows, int64_t keys, int64_t every, unsigned threads, b
     co.option_count = 3;
     if (paimon_table_create(table, &co, &err) || pm_schema_read_latest(fs, table, &s, &err))
         bench_die("create", &err);
-    pool = make_pool(s->row, keys);
+    pool = bench_write_pool(s->row, keys);
     if (pm_table_write_new(&w, fs, table, &wo, &err))
         bench_die("writer", &err);
     pm_table_write_set_threads(w, threads, async);
     t0 = bench_now();
     for (int64_t b = 0; written < rows; b++) {
-        pm_batch *batch = pool[b % POOL];
-        if (b >= POOL && b % POOL == 0)
-            for (int p = 0; p < POOL; p++)
-                shift_keys(pool[p], 7919, keys);
+        pm_batch *batch = pool[b % BENCH_WRITE_POOL];
+        if (b >= BENCH_WRITE_POOL && b % BENCH_WRITE_POOL == 0)
+            for (int p = 0; p < BENCH_WRITE_POOL; p++)
+                bench_write_shift(pool[p], 7919, keys);
         if (pm_table_write_batch(w, batch, NULL, &err))
             bench_die("write", &err);
         written += batch->row_count;
@@ -207,7 +163,7 @@ static result run(int64_t rows, int64_t keys, int64_t every, unsigned threads, b
         r.max = lat[n - 1];
     }
     r.rss_kb = bench_peak_rss_kb();
-    for (int p = 0; p < POOL; p++)
+    for (int p = 0; p < BENCH_WRITE_POOL; p++)
         pm_batch_free(pool[p]);
     pm_free(pool);
     pm_free(lat);
