@@ -106,7 +106,9 @@ static const char *keep_json(paimon_list *l, const json_t *j, bool *failed)
 
 /* ---- snapshots --------------------------------------------------------------------------- */
 
-int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
+int pm_inspect_each_snapshot(paimon_table *t, pm_list_kind kind, size_t item_size,
+                             pm_inspect_snapshot_fill fill, void *ctx, paimon_list **out,
+                             paimon_error *err)
 {
     int64_t *ids = NULL;
     size_t n = 0, kept = 0;
@@ -117,60 +119,63 @@ int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
     *out = NULL;
     if ((rc = pm_snapshot_list_ids(t->fs, t->path, &ids, &n, err)) != 0)
         return rc;
-    if ((rc = pm_inspect_list_new(PM_LIST_SNAPSHOTS, sizeof(paimon_snapshot_info), n, &l, err)) !=
-        0)
+    if ((rc = pm_inspect_list_new(kind, item_size, n, &l, err)) != 0)
         goto done;
-    for (size_t i = 0; i < n; i++) {
-        paimon_snapshot_info *info = (paimon_snapshot_info *)l->items + kept;
+    for (size_t i = 0; i < n && !failed; i++) {
+        void *item = (char *)l->items + kept * item_size;
+        paimon_error e = {0, {0}};
         pm_snapshot *s = NULL;
-        rc = pm_snapshot_read(t->fs, t->path, ids[i], &s, err);
-        if (rc == PAIMON_ENOTFOUND) {
-            rc = 0; /* expired between listing and reading */
-            continue;
-        }
-        if (rc == PAIMON_ECORRUPT || rc == PAIMON_EIO) {
-            /* one damaged file hides nothing else: the entry says why it is unreadable */
-            memset(info, 0, sizeof(*info));
-            info->id = ids[i];
-            info->unreadable =
-                pm_inspect_keep(l, err != NULL ? err->message : "unreadable", &failed);
-            paimon_error_clear(err);
-            kept++;
-            rc = failed ? pm_nomem(err) : 0;
-            if (rc != 0)
-                goto done;
-            continue;
-        }
-        if (rc != 0)
-            goto done;
-        info->id = s->id;
-        info->schema_id = s->schema_id;
-        info->commit_kind = pm_inspect_keep(l, s->commit_kind_name, &failed);
-        info->commit_user = pm_inspect_keep(l, s->commit_user, &failed);
-        info->commit_identifier = s->commit_identifier;
-        info->time_millis = s->time_millis;
-        info->total_record_count = s->total_record_count;
-        info->delta_record_count = s->delta_record_count;
-        info->changelog_record_count = s->changelog_record_count;
-        info->watermark = s->has_watermark ? s->watermark : INT64_MIN;
-        info->base_manifest_list = pm_inspect_keep(l, s->base_manifest_list, &failed);
-        info->delta_manifest_list = pm_inspect_keep(l, s->delta_manifest_list, &failed);
-        info->changelog_manifest_list = pm_inspect_keep(l, s->changelog_manifest_list, &failed);
-        info->index_manifest = pm_inspect_keep(l, s->index_manifest, &failed);
-        info->json = keep_json(l, s->json, &failed);
-        info->unreadable = NULL;
+        int r = pm_snapshot_read(t->fs, t->path, ids[i], &s, &e);
+        if (r == PAIMON_ENOTFOUND)
+            continue;           /* expired between listing and reading */
+        if (r != PAIMON_ENOMEM) /* any other failure: the item says why */
+            r = fill(l, item, ids[i], s, r == 0 ? NULL : e.message, ctx, &failed, err);
         pm_snapshot_free(s);
-        kept++;
-        if (failed) {
+        if (r != 0) {
             rc = pm_nomem(err);
             goto done;
         }
+        kept++;
     }
-    rc = pm_inspect_list_finish(&l, kept, false, out, err);
+    rc = pm_inspect_list_finish(&l, kept, failed, out, err);
 done:
     pm_list_free(l);
     pm_free(ids);
     return rc;
+}
+
+PM_MUST_CHECK static int fill_snapshot(paimon_list *l, void *item, int64_t id, const pm_snapshot *s,
+                                       const char *why, void *ctx, bool *failed, paimon_error *err)
+{
+    paimon_snapshot_info *info = item;
+    (void)ctx;
+    (void)err;
+    info->id = id;
+    if (s == NULL) {
+        info->unreadable = pm_inspect_keep(l, why, failed);
+        return 0;
+    }
+    info->schema_id = s->schema_id;
+    info->commit_kind = pm_inspect_keep(l, s->commit_kind_name, failed);
+    info->commit_user = pm_inspect_keep(l, s->commit_user, failed);
+    info->commit_identifier = s->commit_identifier;
+    info->time_millis = s->time_millis;
+    info->total_record_count = s->total_record_count;
+    info->delta_record_count = s->delta_record_count;
+    info->changelog_record_count = s->changelog_record_count;
+    info->watermark = s->has_watermark ? s->watermark : INT64_MIN;
+    info->base_manifest_list = pm_inspect_keep(l, s->base_manifest_list, failed);
+    info->delta_manifest_list = pm_inspect_keep(l, s->delta_manifest_list, failed);
+    info->changelog_manifest_list = pm_inspect_keep(l, s->changelog_manifest_list, failed);
+    info->index_manifest = pm_inspect_keep(l, s->index_manifest, failed);
+    info->json = keep_json(l, s->json, failed);
+    return 0;
+}
+
+int pm_inspect_snapshots(paimon_table *t, paimon_list **out, paimon_error *err)
+{
+    return pm_inspect_each_snapshot(t, PM_LIST_SNAPSHOTS, sizeof(paimon_snapshot_info),
+                                    fill_snapshot, NULL, out, err);
 }
 
 /* ---- schemas ----------------------------------------------------------------------------- */

@@ -60,6 +60,23 @@ PM_MUST_CHECK int pm_inspect_list_finish(paimon_list **l, size_t count, bool fai
 const char *pm_inspect_keep(paimon_list *l, const char *s, bool *failed);
 const char *pm_inspect_keep_buf(paimon_list *l, pm_buf *b, bool *failed);
 
+/* Fills one item of a list of snapshots (the `snapshots` list, report.c's commits): `s` is
+ * the snapshot of `id`, or NULL when it cannot be read, `why` then saying why (the item
+ * says so in its `unreadable`).  Strings go into the list's arena (pm_inspect_keep, which
+ * sets *failed).  0, or PAIMON_ENOMEM to end the walk; a fill that cannot read something
+ * further (a manifest) says so in the item and returns 0. */
+typedef int (*pm_inspect_snapshot_fill)(paimon_list *l, void *item, int64_t id,
+                                        const pm_snapshot *s, const char *why, void *ctx,
+                                        bool *failed, paimon_error *err);
+
+/* A list of `kind` with one item of `item_size` bytes per snapshot of `t`, oldest first,
+ * each filled by `fill`.  A snapshot that expired between the listing and its read is left
+ * out; one that cannot be read (damaged, unreadable, of an unknown version) is listed as
+ * such, so that one bad file hides nothing else.  Caller owns `*out`. */
+PM_MUST_CHECK int pm_inspect_each_snapshot(paimon_table *t, pm_list_kind kind, size_t item_size,
+                                           pm_inspect_snapshot_fill fill, void *ctx,
+                                           paimon_list **out, paimon_error *err);
+
 #define PM_INSPECT_MAX_PARTITION_KEYS 64
 
 /* A snapshot and the partition fields of its schema. */

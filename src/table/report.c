@@ -268,54 +268,36 @@ done:
     return rc;
 }
 
+PM_MUST_CHECK static int fill_commit(paimon_list *l, void *item, int64_t id, const pm_snapshot *s,
+                                     const char *why, void *ctx, bool *failed, paimon_error *err)
+{
+    paimon_commit_info *c = item;
+    paimon_table *t = ctx;
+    paimon_error e = {0, {0}};
+    int r;
+    (void)err;
+    c->snapshot_id = id;
+    if (s == NULL) {
+        c->unreadable = pm_inspect_keep(l, why, failed);
+        return 0;
+    }
+    c->commit_kind = pm_inspect_keep(l, s->commit_kind_name, failed);
+    c->time_millis = s->time_millis;
+    r = count_list(t, s->delta_manifest_list, s->delta_manifest_list_size, false, c, &e);
+    if (r == 0 && s->changelog_manifest_list != NULL)
+        r = count_list(t, s->changelog_manifest_list, s->changelog_manifest_list_size, true, c, &e);
+    if (r == PAIMON_ENOMEM)
+        return r;
+    /* a damaged manifest hides nothing else: the entry says why */
+    if (r != 0)
+        c->unreadable = pm_inspect_keep(l, e.message, failed);
+    return 0;
+}
+
 int pm_report_commits(paimon_table *t, paimon_list **out, paimon_error *err)
 {
-    int64_t *ids = NULL;
-    size_t n = 0, kept = 0;
-    paimon_list *l = NULL;
-    bool failed = false;
-    int rc;
-
-    *out = NULL;
-    if ((rc = pm_snapshot_list_ids(t->fs, t->path, &ids, &n, err)) != 0)
-        return rc;
-    if ((rc = pm_inspect_list_new(PM_LIST_COMMITS, sizeof(paimon_commit_info), n, &l, err)) != 0)
-        goto done;
-    for (size_t i = 0; i < n && !failed; i++) {
-        paimon_commit_info *c = (paimon_commit_info *)l->items + kept;
-        paimon_error e = {0, {0}};
-        pm_snapshot *s = NULL;
-        int r = pm_snapshot_read(t->fs, t->path, ids[i], &s, &e);
-        if (r == PAIMON_ENOTFOUND)
-            continue; /* expired between listing and reading */
-        if (r == PAIMON_ENOMEM) {
-            rc = pm_nomem(err);
-            goto done;
-        }
-        c->snapshot_id = ids[i];
-        kept++;
-        if (r == 0) {
-            c->commit_kind = pm_inspect_keep(l, s->commit_kind_name, &failed);
-            c->time_millis = s->time_millis;
-            r = count_list(t, s->delta_manifest_list, s->delta_manifest_list_size, false, c, &e);
-            if (r == 0 && s->changelog_manifest_list != NULL)
-                r = count_list(t, s->changelog_manifest_list, s->changelog_manifest_list_size, true,
-                               c, &e);
-        }
-        pm_snapshot_free(s);
-        if (r == PAIMON_ENOMEM) {
-            rc = pm_nomem(err);
-            goto done;
-        }
-        /* one damaged snapshot or manifest hides nothing else: the entry says why */
-        if (r != 0)
-            c->unreadable = pm_inspect_keep(l, e.message, &failed);
-    }
-    rc = pm_inspect_list_finish(&l, kept, failed, out, err);
-done:
-    pm_list_free(l);
-    pm_free(ids);
-    return rc;
+    return pm_inspect_each_snapshot(t, PM_LIST_COMMITS, sizeof(paimon_commit_info), fill_commit, t,
+                                    out, err);
 }
 
 /* ---- option defaults --------------------------------------------------------------------- */
