@@ -1,11 +1,15 @@
 /* Tables and commit messages for the commit tests: see commit_fixture.h. */
 #include "commit_fixture.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testlib.h"
 
 #include "data/binary_row.h"
+#include "meta/live_files.h"
+#include "meta/snapshot.h"
 #include "paimon.h"
 #include "util/alloc.h"
 
@@ -85,4 +89,41 @@ void pm_test_add_entry(pm_commit_messages *m, pm_test_part part, int kind, int p
     }
     pm_buf_free(&row);
     pm_type_free(int_type);
+}
+
+void pm_test_first_live_entry(const char *tool, pm_fs *fs, const char *table, pm_arena *arena,
+                              pm_manifest_entry *out)
+{
+    pm_snapshot *snap = NULL;
+    pm_live_file *files = NULL;
+    size_t n = 0;
+    paimon_error err = {0, {0}};
+    int64_t latest = 0;
+    bool found = false;
+    if (pm_snapshot_latest_id(fs, table, &latest, &found, &err) != 0 || !found ||
+        pm_snapshot_read(fs, table, latest, &snap, &err) != 0 ||
+        pm_live_files_sorted(fs, table, snap, NULL, 0, NULL, NULL, arena, &files, &n, &err) != 0 ||
+        n == 0) {
+        fprintf(stderr, "%s: %s: no live file: %s\n", tool, table, err.message);
+        exit(1);
+    }
+    *out = *files[0].e;
+    pm_snapshot_free(snap);
+}
+
+int64_t pm_test_commit_append(const char *tool, pm_fs *fs, const char *table, pm_commit_messages *m,
+                              const char *user)
+{
+    pm_commit_opts o;
+    paimon_error err = {0, {0}};
+    int64_t id = 0;
+    memset(&o, 0, sizeof(o));
+    o.commit_user = user;
+    o.identifier = 1;
+    o.kind = PM_COMMIT_APPEND;
+    if (pm_commit(fs, table, m, &o, &id, &err) != 0) {
+        fprintf(stderr, "%s: %s: %s\n", tool, table, err.message);
+        exit(1);
+    }
+    return id;
 }
