@@ -29,7 +29,7 @@ if [ ! -x "$paimon" ]; then
   cmake --build --preset release -j2 --target paimon_cli >/dev/null
 fi
 sh scripts/setup-node.sh build/release >/dev/null
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. bench/lib.sh
 seconds() { # seconds BIN...: "WALL CPU" of one run (CPU = user + system), output discarded
   /usr/bin/time -f '%e %U %S' -o "$dir/t.one" "$@" > /dev/null
   awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$dir/t.one"

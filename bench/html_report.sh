@@ -18,7 +18,7 @@ $paimon create "$dir/t" --schema 'id BIGINT NOT NULL, v STRING' --primary-key id
   --option bucket=100 --option write-only=true > /dev/null
 $many "$dir/one" "$dir/t" "$files" > /dev/null
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. bench/lib.sh
 time_of() { # command... -> seconds
   s=$(date +%s.%N); taskset -c 1 "$@" > /dev/null; e=$(date +%s.%N)
   awk -v e="$e" -v s="$s" 'BEGIN {printf("%.3f\n", e - s)}'

@@ -25,7 +25,7 @@ fi
 sh scripts/setup-node.sh build/release >/dev/null
 bench=build/release/bench/bench_parquet
 last() { tail -1 | awk '{print $2}'; }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. bench/lib.sh
 
 node bench/parquet_bench.mjs make "$dir" "$rows" >/dev/null
 : > "$dir/t.duck-scan"; : > "$dir/t.mine-scan"; : > "$dir/t.duck-write"; : > "$dir/t.mine-write"

@@ -27,7 +27,7 @@ COLS='id BIGINT, n INT, d DOUBLE, s STRING'
 awk -v n="$rows" 'BEGIN { srand(7); print "id,n,d,s";
   for (i = 0; i < n; i++) printf "%d,%d,%.4f,name-%d\n", i, int(rand() * 1000000), rand() * 1000, int(rand() * 100000000) }' > "$dir/rows.csv"
 echo "input: $rows rows, $(wc -c < "$dir/rows.csv") bytes of CSV"
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. bench/lib.sh
 timed() { # timed LABEL CMD...: appends "WALL" to $dir/LABEL, prints the run
   /usr/bin/time -f '%e %U %S' -o "$dir/t.one" taskset -c 1 "$@" > /dev/null 2> "$dir/err" ||
     { echo "FAILED $1: $(cat "$dir/err")"; return 1; }

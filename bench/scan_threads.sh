@@ -22,7 +22,7 @@ if [ ! -x "$paimon" ]; then
   cmake --preset release >/dev/null
   cmake --build --preset release -j2 --target paimon_cli >/dev/null
 fi
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. bench/lib.sh
 if [ ! -f "$dir/rows-$rows" ]; then
   rm -rf "$dir"
   mkdir -p "$dir"

@@ -39,13 +39,13 @@ while [ "$r" -le "$RUNS" ]; do
 done
 [ "$("$P" cat "$DIR/a" --format none)" = "$("$P" cat "$DIR/b" --format none)" ] ||
   { echo "row counts differ"; exit 1; }
-median() { sort -n "$DIR/$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. "$(dirname "$0")/lib.sh"
 # The machine may be shared: CPU seconds show the work, wall seconds what a user waits.
 for name in sql write; do
-  m=$(median $name); c=$(median $name.cpu)
+  m=$(median < "$DIR/$name"); c=$(median < "$DIR/$name.cpu")
   echo "$name: median $m s wall ($(awk -v r="$ROWS" -v s="$m" 'BEGIN {printf "%.0f", r / s}') rows/s), $c s CPU ($(awk -v r="$ROWS" -v s="$c" 'BEGIN {printf "%.0f", r / s}') rows/s)"
 done
 for t in "" .cpu; do
-  awk -v w="$(median write$t)" -v s="$(median sql$t)" -v t="${t:-.wall}" \
+  awk -v w="$(median < "$DIR/write$t")" -v s="$(median < "$DIR/sql$t")" -v t="${t:-.wall}" \
     'BEGIN {printf "%s: sql insert / paimon write %.2fx (rows/s ratio)\n", substr(t, 2), w / s}'
 done

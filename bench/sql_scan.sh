@@ -41,13 +41,13 @@ while [ "$r" -le "$RUNS" ]; do
   r=$((r + 1))
 done
 cmp -s "$DIR/out.module" "$DIR/out.native" || { echo "answers differ"; cat "$DIR/out.module" "$DIR/out.native"; exit 1; }
-median() { sort -n "$DIR/$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. "$(dirname "$0")/lib.sh"
 # The machine may be shared: CPU seconds show the work, wall seconds what a user waits.
 for name in cat module native; do
-  m=$(median $name); c=$(median $name.cpu)
+  m=$(median < "$DIR/$name"); c=$(median < "$DIR/$name.cpu")
   echo "$name: median $m s wall ($(awk -v r="$ROWS" -v s="$m" 'BEGIN {printf "%.0f", r / s}') rows/s), $c s CPU ($(awk -v r="$ROWS" -v s="$c" 'BEGIN {printf "%.0f", r / s}') rows/s)"
 done
 for t in "" .cpu; do
-  awk -v c="$(median cat$t)" -v m="$(median module$t)" -v n="$(median native$t)" -v t="${t:-.wall}" \
+  awk -v c="$(median < "$DIR/cat$t")" -v m="$(median < "$DIR/module$t")" -v n="$(median < "$DIR/native$t")" -v t="${t:-.wall}" \
     'BEGIN {printf "%s: module / cat %.2fx, module / native %.2fx (rows/s ratios)\n", substr(t, 2), c / m, n / m}'
 done
