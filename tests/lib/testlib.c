@@ -107,6 +107,37 @@ char *pm_test_table_path(const char *tag)
     return path;
 }
 
+char *pm_test_create_table(const char *tag, const char *columns, const char *primary_key,
+                           const char *const *options)
+{
+    enum { MAX_OPTIONS = 16 };
+    char *path = pm_test_table_path(tag);
+    char buf[MAX_OPTIONS][128];
+    const char *keys[MAX_OPTIONS], *vals[MAX_OPTIONS];
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    paimon_error err;
+    size_t n = 0;
+    for (; options != NULL && options[n] != NULL; n++) {
+        char *eq;
+        assert_true(n < MAX_OPTIONS && strlen(options[n]) < sizeof(buf[n]));
+        snprintf(buf[n], sizeof(buf[n]), "%s", options[n]);
+        eq = strchr(buf[n], '=');
+        assert_non_null(eq);
+        *eq = '\0';
+        keys[n] = buf[n];
+        vals[n] = eq + 1;
+    }
+    co.columns = columns;
+    co.primary_keys = primary_key != NULL ? &primary_key : NULL;
+    co.primary_key_count = primary_key != NULL ? 1 : 0;
+    co.option_keys = keys;
+    co.option_values = vals;
+    co.option_count = n;
+    if (paimon_table_create(path, &co, &err) != 0)
+        fail_msg("%s: %s", path, err.message);
+    return path;
+}
+
 void pm_test_rmtree(const char *path)
 {
     DIR *d = opendir(path);

@@ -31,6 +31,12 @@ char *pm_test_tmpdir(const char *tag);
 /* "<a new pm_test_tmpdir(tag)>/t": a path for a table the test creates; free with pm_free. */
 char *pm_test_table_path(const char *tag);
 void pm_test_rmtree(const char *path);
+/* Creates a table at a new pm_test_table_path(tag) with `columns` (paimon_create_options'
+ * form), primary key `primary_key` (one column; NULL: none) and the options `options` (as
+ * "key=value", NULL-terminated; NULL: none); fails the test when it cannot.  Returns its
+ * path; free with pm_free. */
+char *pm_test_create_table(const char *tag, const char *columns, const char *primary_key,
+                           const char *const *options);
 
 /* Reads a whole file (asserts on failure); free with pm_free. */
 uint8_t *pm_test_read_file(const char *path, size_t *len);

@@ -14,16 +14,7 @@
 
 static char *make_table(void)
 {
-    char *path = pm_test_table_path("commit_properties");
-    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
-    const char *pks[1] = {"id"};
-    paimon_error err;
-    co.columns = "id BIGINT NOT NULL, v STRING";
-    co.primary_keys = pks;
-    co.primary_key_count = 1;
-    if (paimon_table_create(path, &co, &err) != 0)
-        fail_msg("%s", err.message);
-    return path;
+    return pm_test_create_table("commit_properties", "id BIGINT NOT NULL, v STRING", "id", NULL);
 }
 
 /* Writes one row and commits it with `co`; returns the call's code. */

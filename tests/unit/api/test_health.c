@@ -11,21 +11,9 @@
 
 static char *make_table(const char *tag)
 {
-    char *path = pm_test_table_path(tag);
-    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
-    const char *pks[1] = {"id"};
-    const char *keys[3] = {"bucket", "write-only", "num-sorted-run.compaction-trigger"};
-    const char *vals[3] = {"2", "true", "3"};
-    paimon_error err;
-    co.columns = "id BIGINT NOT NULL, v STRING";
-    co.primary_keys = pks;
-    co.primary_key_count = 1;
-    co.option_keys = keys;
-    co.option_values = vals;
-    co.option_count = 3;
-    if (paimon_table_create(path, &co, &err) != 0)
-        fail_msg("%s", err.message);
-    return path;
+    static const char *const options[] = {"bucket=2", "write-only=true",
+                                          "num-sorted-run.compaction-trigger=3", NULL};
+    return pm_test_create_table(tag, "id BIGINT NOT NULL, v STRING", "id", options);
 }
 
 /* Writes ids [lo, hi) with value `v` as one commit. */

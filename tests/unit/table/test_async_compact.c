@@ -27,21 +27,8 @@ static unsigned g_threads = 1;
 
 static char *create(const char *tag)
 {
-    static const char *const pk[] = {"id"};
-    static const char *const keys[] = {"bucket", "num-sorted-run.compaction-trigger"};
-    static const char *const vals[] = {"2", "2"};
-    char *path = pm_test_table_path(tag);
-    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
-    paimon_error err;
-    co.columns = "id BIGINT NOT NULL, v STRING";
-    co.primary_keys = pk;
-    co.primary_key_count = 1;
-    co.option_keys = keys;
-    co.option_values = vals;
-    co.option_count = 2;
-    if (paimon_table_create(path, &co, &err) != 0)
-        fail_msg("%s", err.message);
-    return path;
+    static const char *const options[] = {"bucket=2", "num-sorted-run.compaction-trigger=2", NULL};
+    return pm_test_create_table(tag, "id BIGINT NOT NULL, v STRING", "id", options);
 }
 
 static pm_table_write *open_write(pm_fs *fs, const char *t, paimon_error *err, int *rc)
