@@ -247,6 +247,22 @@ void pm_cdc_relmap_free(pm_cdc_relmap *m)
     memset(m, 0, sizeof(*m));
 }
 
+/* PAIMON_EUNSUPPORTED unless the Relation message `r` still has a column `name`: a column
+ * that is gone (dropped or renamed) cannot be followed. */
+PM_MUST_CHECK static int check_still_there(const pm_pgo_msg *r, const char *name, const char *path,
+                                           const char *qualified, paimon_error *err)
+{
+    for (uint16_t i = 0; i < r->column_count; i++)
+        if (strcmp(r->columns[i].name, name) == 0)
+            return 0;
+    return pm_cdc_err(err, PAIMON_EUNSUPPORTED,
+                      "%s: column %s of %s is gone from the source (dropped or renamed); "
+                      "paimon cdc cannot follow that: stopped before the transaction that "
+                      "carries it (alter the Paimon table to match, or drop the slot and copy "
+                      "anew)",
+                      path, name, qualified);
+}
+
 int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified, const char *path,
                           pm_cdc_schema *schema, bool apply, bool check_dropped,
                           const pm_cdc_relmap *prev, size_t *alter_count, pm_cdc_relmap *map,
@@ -257,31 +273,13 @@ int pm_cdc_relation_match(const pm_pgo_msg *r, const char *qualified, const char
     *alter_count = 0;
     /* every column of the previous Relation must still be there */
     for (size_t j = 0; prev != NULL && prev->rel != 0 && !prev->from_catalog && j < prev->count;
-         j++) {
-        bool found = false;
-        for (uint16_t i = 0; i < r->column_count && !found; i++)
-            found = strcmp(r->columns[i].name, prev->names[j]) == 0;
-        if (!found)
-            return pm_cdc_err(err, PAIMON_EUNSUPPORTED,
-                              "%s: column %s of %s is gone from the source (dropped or renamed); "
-                              "paimon cdc cannot follow that: stopped before the transaction "
-                              "that carries it (alter the Paimon table to match, or drop the "
-                              "slot and copy anew)",
-                              path, prev->names[j], qualified);
-    }
+         j++)
+        if ((rc = check_still_there(r, prev->names[j], path, qualified, err)) != 0)
+            return rc;
     /* the catalog: every Paimon column must still be there */
-    for (size_t j = 0; check_dropped && j < schema->count; j++) {
-        bool found = false;
-        for (uint16_t i = 0; i < r->column_count && !found; i++)
-            found = strcmp(r->columns[i].name, schema->cols[j].name) == 0;
-        if (!found)
-            return pm_cdc_err(err, PAIMON_EUNSUPPORTED,
-                              "%s: column %s of %s is gone from the source (dropped or renamed); "
-                              "paimon cdc cannot follow that: stopped before the transaction "
-                              "that carries it (alter the Paimon table to match, or drop the "
-                              "slot and copy anew)",
-                              path, schema->cols[j].name, qualified);
-    }
+    for (size_t j = 0; check_dropped && j < schema->count; j++)
+        if ((rc = check_still_there(r, schema->cols[j].name, path, qualified, err)) != 0)
+            return rc;
     for (uint16_t i = 0; i < r->column_count; i++) {
         int j = pm_cdc_schema_find(schema, r->columns[i].name);
         snprintf(what, sizeof(what), "%s column %s", qualified, r->columns[i].name);
