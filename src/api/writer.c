@@ -150,8 +150,9 @@ PM_MUST_CHECK static int stage_nested(paimon_writer *w, size_t c, const pm_field
     if (w->nested[c] == NULL && (w->nested[c] = pm_column_new(f->type)) == NULL)
         return pm_nomem(err);
     pm_column_reset(w->nested[c]);
-    if ((rc = pm_input_value(w->nested[c], (const uint8_t *)v->v.s.ptr, v->v.s.len, err)) != 0)
-        pm_err_prefix(err, rc, "row %lld, column %s: ", (long long)row, f->name);
+    if ((rc = pm_input_value(w->nested[c], f->name, (const uint8_t *)v->v.s.ptr, v->v.s.len,
+                             err)) != 0)
+        pm_err_prefix(err, rc, "row %lld, ", (long long)row);
     return rc;
 }
 

@@ -135,9 +135,11 @@ int pm_input_fail(pm_input_ctx *x, const char *fmt, ...)
     va_end(ap);
     if (x->line <= 0 && x->column == NULL) /* a value outside any input (pm_input_value) */
         return pm_err_set(x->err, PAIMON_EINVALID, "%s", msg);
-    o = (size_t)snprintf(where, sizeof(where), "line %lld", (long long)x->line);
+    /* a value outside any input (pm_input_value) has a column but no line */
+    o = x->line > 0 ? (size_t)snprintf(where, sizeof(where), "line %lld", (long long)x->line) : 0;
     if (x->column != NULL) {
-        o += (size_t)snprintf(where + o, sizeof(where) - o, ", column %s", x->column);
+        o += (size_t)snprintf(where + o, sizeof(where) - o, "%scolumn %s", o > 0 ? ", " : "",
+                              x->column);
         for (int i = 0; i < x->depth && o < sizeof(where); i++) {
             const pm_input_step *st = &x->path[i];
             if (st->field != NULL)
@@ -155,12 +157,14 @@ int pm_input_fail(pm_input_ctx *x, const char *fmt, ...)
     return pm_err_set(x->err, PAIMON_EINVALID, "%s: %s", where, msg);
 }
 
-int pm_input_value(pm_column *c, const uint8_t *s, size_t len, paimon_error *err)
+int pm_input_value(pm_column *c, const char *column, const uint8_t *s, size_t len,
+                   paimon_error *err)
 {
     pm_input_ctx x;
     int rc;
     memset(&x, 0, sizeof(x));
     x.err = err;
+    x.column = column;
     pm_buf_init(&x.unescaped, 0);
     pm_buf_init(&x.decoded, 0);
     rc = pm_input_text(&x, c, s, len, NULL);

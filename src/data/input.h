@@ -125,9 +125,12 @@ int64_t pm_input_row_line(const pm_row_input *in, int64_t row);
 
 /* Parses one value from its text as the CSV form writes it (strings as they are, nested
  * values as their JSON, every check above applied) and appends it to `c`, a column of the
- * value's type: the one parser for values given as text outside an input (partition specs).
- * PAIMON_EINVALID says why, without a position (the caller names the value). */
-PM_MUST_CHECK int pm_input_value(pm_column *c, const uint8_t *s, size_t len, paimon_error *err);
+ * value's type: the one parser for values given as text outside an input (partition specs,
+ * paimon_writer_write_row's nested values).  PAIMON_EINVALID says why: after "column
+ * NAME[i].field: " when `column` names the value's column (the path inside a nested value
+ * included), else without a position (the caller names the value). */
+PM_MUST_CHECK int pm_input_value(pm_column *c, const char *column, const uint8_t *s, size_t len,
+                                 paimon_error *err);
 
 /* Releases the reader (and its batch).  Accepts NULL. */
 void pm_input_free(pm_row_input *in);

@@ -64,8 +64,8 @@ PM_MUST_CHECK static int parse_item(pm_partition_spec *s, size_t i, const char *
         return pm_nomem(err);
     if (strcmp(eq + 1, naming->default_name) == 0)
         rc = pm_column_append_null(s->values[i]) == 0 ? 0 : pm_nomem(err);
-    else if ((rc = pm_input_value(s->values[i], (const uint8_t *)eq + 1, strlen(eq + 1), &why)) !=
-             0)
+    else if ((rc = pm_input_value(s->values[i], NULL, (const uint8_t *)eq + 1, strlen(eq + 1),
+                                  &why)) != 0)
         return pm_err_set(err, rc, "partition '%s': column %s: %s", item, f->name, why.message);
     if (rc != 0)
         return rc;

@@ -13,7 +13,7 @@
  *   txn.c      writes: xUpdate into a per-transaction buffer, savepoints, one commit at
  *              xSync, nothing on rollback
  *   txn_arrow.c  the columnar transaction buffer, written as Arrow batches at the commit
- *   txn_json.c   nested columns on write: their JSON checked, the commit as canonical JSONL
+ *   json_check.c nested columns on write: their JSON checked at the statement
  *   warehouse.c  each database of a warehouse attached as a schema (paimon sql)
  *
  * Thread safety: a virtual table and its cursors belong to their SQLite connection, which
@@ -219,15 +219,11 @@ void ps_cols_free(ps_vtab *vt);
 PM_MUST_CHECK int ps_write_arrow(ps_vtab *vt, paimon_writer *w, const struct ArrowSchema *schema,
                                  paimon_error *err);
 
-/* ---- txn_json.c ----------------------------------------------------------------------- */
+/* ---- json_check.c --------------------------------------------------------------------- */
 
 /* NULL when `text` is one well-formed JSON value of the shape of nested column `col`, else
  * why not ("is not valid JSON").  Static strings. */
 const char *ps_json_check(const ps_column *col, const char *text, size_t len);
-/* Writes every buffered change of `vt` (ps_change rows) into `w` as canonical JSONL through
- * a paimon_input: the path of tables with nested columns.  0, or the library's error code
- * in `err`. */
-PM_MUST_CHECK int ps_write_jsonl(ps_vtab *vt, paimon_writer *w, paimon_error *err);
 
 /* ---- warehouse.c ---------------------------------------------------------------------- */
 

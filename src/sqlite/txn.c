@@ -328,12 +328,7 @@ int ps_xsync(sqlite3_vtab *vtab)
     int arrow = vt->colbufs != NULL;
     if (arrow)
         rc = ps_write_arrow(vt, w, &schema, &err); /* txn_arrow.c: batches */
-    int jsonl = 0;
-    for (size_t c = 0; c < vt->col_count; c++)
-        jsonl = jsonl || vt->cols[c].cls == PS_JSON;
-    if (!arrow && jsonl)
-        rc = ps_write_jsonl(vt, w, &err); /* txn_json.c: nested columns */
-    for (size_t r = 0; !arrow && !jsonl && r < vt->change_count && rc == 0; r++) {
+    for (size_t r = 0; !arrow && r < vt->change_count && rc == 0; r++) {
         const ps_change *ch = vt->changes[r];
         rc = paimon_writer_write_row(w, ch->vals, vt->col_count, ch->kind, &err);
     }

@@ -59,9 +59,9 @@ check_err() { # check_err SQL PATTERN
 check_err "INSERT INTO db.dst(id, tags) VALUES (9, '[\"a\",')" 'dst: column tags: .* is not valid JSON'
 check_err "INSERT INTO db.dst(id, r) VALUES (9, '[1]')" 'dst: column r: .* is not a JSON object'
 check_err "INSERT INTO db.dst(id, tags) VALUES (9, 5)" 'dst: column tags: .* is not JSON text'
-check_err "INSERT INTO db.dst(id, tags) VALUES (9, '[1]')" 'dst: column tags\[0\]: expected a string'
-check_err "INSERT INTO db.dst(id, m) VALUES (9, '[[\"a\", \"b\"]]')" 'dst: column m\[0\]\.value: expected an integer'
-check_err "INSERT INTO db.dst(id, r) VALUES (9, '{\"zz\": 1}')" 'dst: column r: unknown field'
+check_err "INSERT INTO db.dst(id, tags) VALUES (9, '[1]')" 'dst: row [0-9]*, column tags\[0\]: expected a string'
+check_err "INSERT INTO db.dst(id, m) VALUES (9, '[[\"a\", \"b\"]]')" 'dst: row [0-9]*, column m\[0\]\.value: expected an integer'
+check_err "INSERT INTO db.dst(id, r) VALUES (9, '{\"zz\": 1}')" 'dst: row [0-9]*, column r: unknown field'
 # a statement failing half-way inside a transaction leaves the transaction's other rows
 $P sql --warehouse "$wh" "BEGIN; INSERT INTO db.dst(id, tags) VALUES (5, '[\"ok\"]');
   INSERT INTO db.dst(id, tags) VALUES (6, '[\"fine\"]'), (7, 'nope'); COMMIT" 2>/dev/null &&

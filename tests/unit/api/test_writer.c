@@ -140,7 +140,7 @@ static void test_rows_and_arrow(void **state)
     row[0] = integer(4);
     row[5] = text("[\"a\", 1]");
     assert_int_equal(paimon_writer_write_row(w, row, 6, PAIMON_ROW_INSERT, &err), PAIMON_EINVALID);
-    assert_non_null(strstr(err.message, "column tags"));
+    assert_non_null(strstr(err.message, "column tags[1]: expected a string")); /* the element */
     row[5] = text("{\"a\": 1}");
     assert_int_equal(paimon_writer_write_row(w, row, 6, PAIMON_ROW_INSERT, &err), PAIMON_EINVALID);
     row[5].type = PAIMON_VALUE_NULL;
