@@ -376,14 +376,21 @@ void cli_json_string(FILE *out, const char *s)
 
 void cli_format_millis(char *buf, size_t len, int64_t millis)
 {
-    time_t secs = (time_t)(millis >= 0 ? millis / 1000 : (millis - 999) / 1000);
+    /* floor division without overflow: a snapshot's timeMillis may be any int64 (INT64_MIN
+     * - 999 was signed overflow) */
+    int ms = (int)(millis % 1000);
+    time_t secs = (time_t)(millis / 1000);
     struct tm tm;
+    if (ms < 0) {
+        ms += 1000;
+        secs--;
+    }
     if (gmtime_r(&secs, &tm) == NULL) {
         snprintf(buf, len, "%lld", (long long)millis);
         return;
     }
     snprintf(buf, len, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(millis - (int64_t)secs * 1000));
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
 }
 
 /* DESIGN.md: TABLE$NAME names system table NAME of TABLE when no file or directory of that

@@ -308,22 +308,26 @@ void html_svg_timeline(FILE *out, const html_facts *f)
         ha = up * (double)add / (double)maxv;
         hd = down * (double)del / (double)maxv;
         if (group == 1) {
+            /* commitKind is the snapshot file's text, kept as written when it is no kind
+             * paimon knows: escaped like every other name from the table */
+            fprintf(out, "<rect class=\"commit\" data-snapshot=\"%" PRId64 "\" data-kind=\"",
+                    c->snapshot_id);
+            html_text(out, c->unreadable != NULL ? "UNREADABLE" : c->commit_kind);
             fprintf(out,
-                    "<rect class=\"commit\" data-snapshot=\"%" PRId64
-                    "\" data-kind=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                    "fill=\"%s\"><title>",
-                    c->snapshot_id, c->unreadable != NULL ? "UNREADABLE" : c->commit_kind, x,
-                    axis - (ha < 2 ? 2 : ha), w, ha < 2 ? 2 : ha,
+                    "\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+                    x, axis - (ha < 2 ? 2 : ha), w, ha < 2 ? 2 : ha,
                     kind_fill(c->unreadable != NULL ? NULL : c->commit_kind));
             if (c->unreadable != NULL) {
                 fprintf(out, "snapshot %" PRId64 " unreadable: ", c->snapshot_id);
                 html_text(out, c->unreadable);
             } else {
                 cli_format_millis(when, sizeof(when), c->time_millis);
+                fprintf(out, "snapshot %" PRId64 " ", c->snapshot_id);
+                html_text(out, c->commit_kind);
                 fprintf(out,
-                        "snapshot %" PRId64 " %s at %s UTC: +%" PRId64 " rows, -%" PRId64
-                        " rows; files +%" PRId64 " -%" PRId64 "; changelog %" PRId64 " rows",
-                        c->snapshot_id, c->commit_kind, when, add, del, fa, fd, cl);
+                        " at %s UTC: +%" PRId64 " rows, -%" PRId64 " rows; files +%" PRId64
+                        " -%" PRId64 "; changelog %" PRId64 " rows",
+                        when, add, del, fa, fd, cl);
             }
             fputs("</title></rect>", out);
         } else {

@@ -164,18 +164,17 @@ char *ps_base64_encode(const unsigned char *b, size_t len)
 unsigned char *ps_base64_decode(const char *text, size_t len, size_t *out_len)
 {
     unsigned char *out;
-    size_t n = 0;
+    size_t n = 0, pad = 0;
     uint32_t acc = 0;
     int bits = 0;
     if (len % 4 != 0 || (out = sqlite3_malloc64(len / 4 * 3 + 1)) == NULL)
         return NULL;
-    for (size_t i = 0; i < len; i++) {
+    /* '=' only as the last one or two characters: one elsewhere was read as the end of the
+     * value, and "AB=A" decoded to one byte */
+    if (len > 0 && text[len - 1] == '=')
+        pad = len > 1 && text[len - 2] == '=' ? 2 : 1;
+    for (size_t i = 0; i < len - pad; i++) {
         const char *at;
-        if (text[i] == '=') {
-            if (i + 2 < len || (i + 1 < len && text[i + 1] != '='))
-                break;
-            continue;
-        }
         if (text[i] == '\0' || (at = strchr(B64, text[i])) == NULL) {
             sqlite3_free(out);
             return NULL;
@@ -185,6 +184,11 @@ unsigned char *ps_base64_decode(const char *text, size_t len, size_t *out_len)
             bits -= 8;
             out[n++] = (unsigned char)(acc >> bits);
         }
+    }
+    /* the bits the padding leaves over are zero in the encoding of any value */
+    if ((acc & ((1u << bits) - 1)) != 0) {
+        sqlite3_free(out);
+        return NULL;
     }
     *out_len = n;
     return out;

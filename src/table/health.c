@@ -187,9 +187,11 @@ PM_MUST_CHECK static int retention_items(builder *bd, const paimon_health_limits
     pm_consumer_entry *cs = NULL;
     int64_t *ids = NULL, earliest, latest, end = h->expire_before;
     size_t nc = 0, n = 0;
-    char msg[1024], tail[128];
+    char msg[1024];
+    pm_buf tail;
     int rc;
 
+    pm_buf_init(&tail, 0);
     if (h->expire_before == 0)
         return 0;
     if ((rc = pm_snapshot_list_ids(bd->t->fs, bd->t->path, &ids, &n, err)) != 0 ||
@@ -212,9 +214,13 @@ PM_MUST_CHECK static int retention_items(builder *bd, const paimon_health_limits
                              (cs[i].next_snapshot > earliest ? cs[i].next_snapshot : earliest)),
                  h->expire_before - cs[i].next_snapshot == 1 ? "" : "s", (long long)h->retain_min,
                  (long long)h->time_retained_ms);
-        snprintf(tail, sizeof(tail), " reset %s --to %lld", cs[i].id, (long long)latest);
+        /* the id is a file name from the table: one shell word, as the table path is */
+        pm_buf_reset(&tail);
+        if (pm_buf_puts(&tail, " reset ") != 0 || shell_word(&tail, cs[i].id) != 0 ||
+            pm_buf_printf(&tail, " --to %lld", (long long)latest) != 0)
+            bd->failed = true;
         add(bd, "consumer-pinning", "warning", NULL, PAIMON_ABSENT_INT, cs[i].id,
-            h->expire_before - cs[i].next_snapshot, 0, msg, "consumer", false, tail);
+            h->expire_before - cs[i].next_snapshot, 0, msg, "consumer", false, pm_buf_cstr(&tail));
     }
     if (end > earliest) {
         snprintf(msg, sizeof(msg),
@@ -226,6 +232,7 @@ PM_MUST_CHECK static int retention_items(builder *bd, const paimon_health_limits
             "expire", false, "");
     }
 done:
+    pm_buf_free(&tail);
     pm_consumer_entries_free(cs, nc);
     pm_free(ids);
     return rc;

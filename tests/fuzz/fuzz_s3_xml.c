@@ -2,10 +2,12 @@
  * Fuzz target: the S3 XML scanner (io/s3/s3_xml.h) as its callers use it on bodies from the
  * network: an error body read for <Code> and <Message> (pm_s3_status_error), a
  * ListObjectsV2 page walked <Contents> by <Contents> for <Key> and <Size>, and the entity
- * decoder over the whole input.
+ * decoder over the whole input; and the input as a Content-Range header value (a ranged
+ * GET's, which names the object's size).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/s3/s3_client.h"
@@ -61,6 +63,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pm_buf_init(&b, 0);
         (void)pm_s3_xml_unescape(&b, doc, size);
         pm_buf_free(&b);
+    }
+
+    /* the input as a Content-Range header value: a size in [0, 10^18), or -1 */
+    {
+        char *value = pm_malloc(size + 1);
+        if (value != NULL) {
+            memcpy(value, data, size);
+            value[size] = '\0';
+            int64_t total = pm_s3_content_range_size(value);
+            if (total < -1 || total >= 1000000000000000000)
+                abort();
+            pm_free(value);
+        }
     }
     return 0;
 }

@@ -162,6 +162,41 @@ void pm_s3_response_free(pm_s3_response *r)
     pm_buf_free(&r->body);
 }
 
+/* A decimal of at most 18 digits (below 10^18 < INT64_MAX) at *p, no sign or space; -1 when
+ * there is none.  *p moves past it. */
+static int64_t decimal(const char **p)
+{
+    int64_t v = 0;
+    int n = 0;
+    while (**p >= '0' && **p <= '9') {
+        if (++n > 18)
+            return -1;
+        v = v * 10 + (**p - '0');
+        (*p)++;
+    }
+    return n > 0 ? v : -1;
+}
+
+int64_t pm_s3_content_range_size(const char *value)
+{
+    /* "bytes FIRST-LAST/SIZE" (RFC 9110 14.4) with FIRST <= LAST < SIZE, or "bytes STAR/SIZE"
+     * of a 416.  strtoull took "-18446744073709551615" for 1 and a range past the size. */
+    const char *p = value;
+    int64_t first = 0, last = -1, size;
+    if (strncmp(p, "bytes ", 6) != 0)
+        return -1;
+    p += 6;
+    if (*p == '*') {
+        p++;
+    } else {
+        if ((first = decimal(&p)) < 0 || *p++ != '-' || (last = decimal(&p)) < first)
+            return -1;
+    }
+    if (*p++ != '/' || (size = decimal(&p)) < 0 || *p != '\0' || last >= size)
+        return -1;
+    return size;
+}
+
 /* ---- one attempt ---------------------------------------------------------------------------- */
 
 static size_t on_header(char *line, size_t size, size_t nitems, void *userdata)
@@ -197,12 +232,7 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *userdata)
         if (e != value && *e == '\0')
             a->resp->content_length = cl;
     } else if (name_len == 13 && strncasecmp(line, "content-range", 13) == 0) {
-        /* "bytes 0-1048575/137438953": the total after the slash ("*": unknown) */
-        const char *slash = strrchr(value, '/');
-        char *e = NULL;
-        unsigned long long total = slash != NULL ? strtoull(slash + 1, &e, 10) : 0;
-        if (slash != NULL && e != slash + 1 && *e == '\0' && total <= INT64_MAX)
-            a->resp->object_size = (int64_t)total;
+        a->resp->object_size = pm_s3_content_range_size(value);
     } else if (name_len == 4 && strncasecmp(line, "etag", 4) == 0) {
         if (vlen < sizeof(a->resp->etag))
             memcpy(a->resp->etag, value, vlen + 1);

@@ -69,6 +69,9 @@ PM_MUST_CHECK int pm_s3_client_new(pm_s3_client **out, const pm_s3_config *confi
 void pm_s3_client_free(pm_s3_client *c);
 const pm_s3_config *pm_s3_client_config(const pm_s3_client *c);
 
+/* The object's size a Content-Range header value names ("bytes 0-1023/5000": 5000), -1 when
+ * the value is malformed, inconsistent, unknown (SIZE a star) or 10^18 bytes or more. */
+int64_t pm_s3_content_range_size(const char *value);
 void pm_s3_response_init(pm_s3_response *r);
 void pm_s3_response_free(pm_s3_response *r);
 

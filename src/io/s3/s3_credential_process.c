@@ -36,6 +36,14 @@ PM_MUST_CHECK static int member(json_t *doc, const char *key, bool required, cha
     if (!json_is_string(v) || json_string_length(v) == 0)
         return pm_err_set(err, PAIMON_EINVALID,
                           "AWS profile credential_process: %s in its output is not a string", key);
+    /* The values go into HTTP headers (Authorization, x-amz-security-token): a CR or LF
+     * would end the header and start another; no key or token holds a control byte. */
+    for (const char *c = json_string_value(v); *c != '\0'; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return pm_err_set(err, PAIMON_EINVALID,
+                              "AWS profile credential_process: %s in its output holds a control "
+                              "character",
+                              key);
     if ((*out = pm_strdup(json_string_value(v))) == NULL)
         return pm_nomem(err);
     return 0;

@@ -619,9 +619,40 @@ static void test_timeouts_and_refused_connections(void **state)
     pm_s3_client_free(c);
 }
 
+/* Content-Range values a store (or something posing as one) may send: only a consistent
+ * "bytes FIRST-LAST/SIZE" names the object's size; absurd numbers name none (the size then
+ * comes from a HEAD) rather than a wrapped or partial one. */
+static void test_content_range(void **state)
+{
+    (void)state;
+    assert_int_equal(pm_s3_content_range_size("bytes 0-1048575/137438953"), 137438953);
+    assert_int_equal(pm_s3_content_range_size("bytes 0-0/1"), 1);
+    assert_int_equal(pm_s3_content_range_size("bytes */5000"), 5000);
+    assert_int_equal(pm_s3_content_range_size("bytes 0-999999999999999998/999999999999999999"),
+                     999999999999999999);
+    static const char *const bad[] = {
+        "bytes 0-1048575/*",                     /* unknown */
+        "bytes 0-1048575/-18446744073709551615", /* strtoull wrapped this to 1 */
+        "bytes 0-1048575/+2000000",
+        "bytes 0-1048575/ 2000000",
+        "bytes 0-1048575/18446744073709551616",
+        "bytes 0-1048575/9223372036854775807", /* 8 EiB: no object is that large */
+        "bytes 0-1048575/1048575",             /* the range ends past the size */
+        "bytes 10-5/100",
+        "bytes 0-1048575/2000000x",
+        "bytes 0-1048575",
+        "0-1048575/2000000",
+        "bytes -1048575/2000000",
+        "",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_equal(pm_s3_content_range_size(bad[i]), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_content_range),
         cmocka_unit_test(test_object_round_trip),
         cmocka_unit_test(test_listing_query_with_slashes),
         cmocka_unit_test(test_wrong_secret_is_refused),

@@ -267,6 +267,24 @@ static void test_credential_process(void **state)
     pm_test_write_file(script, text, strlen(text));
     assert_int_equal(load(&c, &err, NULL), PAIMON_EINVALID);
     assert_non_null(strstr(err.message, "SecretAccessKey"));
+    /* output that is not JSON, or far too long (drained: the helper is not left blocked) */
+    snprintf(text, sizeof(text), "#!/bin/sh\necho 'AccessKeyId=A secret-plain'\n");
+    pm_test_write_file(script, text, strlen(text));
+    assert_int_equal(load(&c, &err, NULL), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "not a JSON object"));
+    assert_null(strstr(err.message, "secret-plain"));
+    snprintf(text, sizeof(text), "#!/bin/sh\nhead -c 3000000 /dev/zero | tr '\\0' x\n");
+    pm_test_write_file(script, text, strlen(text));
+    assert_int_equal(load(&c, &err, NULL), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "exceeds"));
+    /* a key holding CR LF would add a header to every request: refused */
+    snprintf(text, sizeof(text), "#!/bin/sh\nprintf '%s\\n' '%s'\n", "%s",
+             "{\"Version\": 1, \"AccessKeyId\": \"A\", \"SecretAccessKey\": \"s\", "
+             "\"SessionToken\": \"t\\r\\nX-Injected: 1\"}");
+    pm_test_write_file(script, text, strlen(text));
+    assert_int_equal(load(&c, &err, NULL), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "SessionToken"));
+    assert_non_null(strstr(err.message, "control character"));
 }
 
 static void test_addressing_and_commit_mode(void **state)
