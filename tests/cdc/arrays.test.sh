@@ -22,8 +22,9 @@ same_as_source() {
   pg_canonical "$W/pg" || cdc_fail "SELECT from a"
   cdc_rows_paimon "$W/a" "$W/paimon" || cdc_fail "paimon cat"
   cmp -s "$W/pg" "$W/paimon" || { diff "$W/pg" "$W/paimon" | head -10; cdc_fail "$1: the table differs from the source"; }
-  if [ -n "${ORACLE_DIR:-}" ] && [ -f "$ORACLE_DIR/oracle.mjs" ]; then
-    node "$ORACLE_DIR/oracle.mjs" "$W/a" | cdc__normalize >"$W/oracle" || cdc_fail "the oracle cannot read the table"
+  oracle=$(cdc_oracle_dir) || cdc_fail "${oracle#FAIL: }"
+  if [ -n "$oracle" ]; then
+    node "$oracle/oracle.mjs" "$W/a" | cdc__normalize >"$W/oracle" || cdc_fail "the oracle cannot read the table"
     cmp -s "$W/oracle" "$W/paimon" || { diff "$W/oracle" "$W/paimon" | head -5; cdc_fail "$1: the oracle and paimon cat differ"; }
   fi
 }

@@ -1,7 +1,10 @@
 # Helpers of the CDC tests (bash): source this; it sources pg.sh.
 #   cdc_rows_pg SQL_TABLE OUT      the source's rows as sorted JSON lines (row_to_json)
 #   cdc_rows_paimon TABLE OUT      `paimon cat` as sorted JSON lines
-#   cdc_same TABLE SQL_TABLE       fails unless both agree (and the oracle, when ORACLE_DIR)
+#   cdc_same TABLE SQL_TABLE       fails unless both agree, and the oracle too (ORACLE_DIR,
+#                                  which ctest sets; unset only when run by hand outside CI)
+#   cdc_oracle_dir                 fails unless ORACLE_DIR holds oracle.mjs; prints it, or
+#                                  nothing when ORACLE_DIR is unset outside CI
 #   cdc_table_lsn TABLE            the cdc.postgres.lsn property of the latest snapshot
 #   cdc_fail MESSAGE               prints FAIL MESSAGE and exits 1
 CDC_LIB_DIR=${CDC_LIB_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
@@ -29,6 +32,16 @@ cdc_rows_paimon() {
   "$PAIMON" cat "$1" --format jsonl | cdc__normalize >"$2"
 }
 
+cdc_oracle_dir() {
+  if [ -z "${ORACLE_DIR:-}" ]; then
+    [ -z "${CI:-}" ] || { echo "FAIL: ORACLE_DIR is not set (required under CI)"; return 1; }
+    return 0
+  fi
+  # set but empty of the oracle: a broken setup, not a check to skip
+  [ -f "$ORACLE_DIR/oracle.mjs" ] || { echo "FAIL: no oracle.mjs in ORACLE_DIR=$ORACLE_DIR"; return 1; }
+  echo "$ORACLE_DIR"
+}
+
 cdc_same() {
   local d
   d=$(mktemp -d)
@@ -39,8 +52,10 @@ cdc_same() {
     diff "$d/pg" "$d/paimon" | head -10
     return 1
   fi
-  if [ -n "${ORACLE_DIR:-}" ] && [ -f "$ORACLE_DIR/oracle.mjs" ]; then
-    node "$ORACLE_DIR/oracle.mjs" "$1" >"$d/oracle.raw" 2>"$d/oracle.err" ||
+  local oracle
+  oracle=$(cdc_oracle_dir) || { echo "$oracle"; return 1; }
+  if [ -n "$oracle" ]; then
+    node "$oracle/oracle.mjs" "$1" >"$d/oracle.raw" 2>"$d/oracle.err" ||
       { echo "FAIL: the oracle cannot read $1: $(tail -3 "$d/oracle.err")"; return 1; }
     cdc__normalize <"$d/oracle.raw" >"$d/oracle"
     cmp -s "$d/oracle" "$d/paimon" ||

@@ -223,6 +223,12 @@ try:
         raise SystemExit("fixtures missing under CI")
     else:
         print("NOTE: fixtures not found ($PAIMON_FIXTURES); their reports were not checked")
+    if PART == "fixtures" and os.path.isdir(FIXTURES):
+        # a folder that holds no table (a moved layout) must not pass with nothing drawn
+        check(len(fixtures) >= 20, "%d fixture tables found under %s (at least 20)"
+              % (len(fixtures), FIXTURES))
+        check(any(os.path.basename(t) == "cpp-parquet-pk-dv" for t in fixtures),
+              "the fixture whose screenshot is checked, cpp-parquet-pk-dv, is there")
     # two at a time: most of each is Chromium starting
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for f in [pool.submit(report, "fixture-" + os.path.basename(t), t,

@@ -41,6 +41,15 @@ long pm_test_s3_requests(const char *kind)
     return n;
 }
 
+long pm_test_s3_max_in_flight(const char *kind)
+{
+    json_t *j = pm_test_s3_admin("/counts");
+    json_t *v = json_object_get(json_object_get(j, "maxInFlight"), kind);
+    long n = v != NULL ? (long)json_integer_value(v) : 0;
+    json_decref(j);
+    return n;
+}
+
 void pm_test_s3_fill(uint8_t *b, size_t n, uint64_t from, unsigned seed)
 {
     for (size_t i = 0; i < n; i++) {

@@ -22,6 +22,10 @@ void pm_test_s3_admin_do(const char *what);
  * kind (GET, HEAD, PUT, LIST, UPLOAD_PART, MPU_INIT, MPU_COMPLETE, MPU_ABORT, BATCH_DELETE). */
 long pm_test_s3_requests(const char *kind);
 
+/* The most requests of one kind the proxy handled at once since the last /reset (from their
+ * arrival, latency included, to their answer): how many a client had in flight together. */
+long pm_test_s3_max_in_flight(const char *kind);
+
 /* Two helpers of the tests that write objects to the server: deterministic bytes (position
  * `from + i` of stream `seed`), and a create-if-absent whole-object write that fails the
  * test on error. */

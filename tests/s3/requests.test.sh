@@ -20,7 +20,13 @@ s3_start || exit 1
 W="s3://$S3_BUCKET/req"
 fail=0
 
-total() { s3_counts | sed 's/{"total":\([0-9]*\).*/\1/'; }
+# the proxy's total; exits the test when it is not a number (an empty or unparsed answer
+# would make every `-gt` below false, a budget check that passes having compared nothing)
+total() {
+  t=$(s3_counts | sed -n 's/^{"total":\([0-9][0-9]*\),.*/\1/p')
+  [ -n "$t" ] || { echo "FAIL: no request count from the proxy: $(s3_counts)" >&2; exit 1; }
+  echo "$t"
+}
 kind() { s3_counts | sed -n "s/.*\"byKind\":{[^}]*\"$1\":\([0-9]*\).*/\1/p"; }
 
 # budget NAME MAX CREATE-OPTIONS...: 3 commits of 100 rows, then one row, counted.
@@ -34,7 +40,8 @@ budget() {
   done
   s3_reset > /dev/null
   printf '{"id":1,"v":"new"}\n' | "$P" write "$W/$name" > /dev/null || { echo "FAIL $name: write"; fail=1; return; }
-  n=$(total) puts=$(kind PUT)
+  n=$(total) || exit 1
+  puts=$(kind PUT)
   echo "$name: $n requests ($puts PUT), budget $max"
   if [ "$n" -gt "$max" ]; then
     echo "FAIL $name: $n requests > $max"; s3_log | head -c 20000; echo; fail=1
@@ -53,7 +60,7 @@ budget pk 18 --primary-key id --option bucket=4
 awk 'BEGIN { for (i = 0; i < 2000; i++) printf "{\"id\":%d,\"v\":\"x\"}\n", i }' | "$P" write "$W/f100" > /dev/null
 s3_reset > /dev/null
 files=$("$P" inspect "$W/f100" files --format jsonl | wc -l)
-n=$(total)
+n=$(total) || exit 1
 echo "plan f100: $files files, $n requests, budget 8"
 [ "$files" = 100 ] || { echo "FAIL plan: $files files, want 100"; fail=1; }
 [ "$n" -le 8 ] || { echo "FAIL plan: $n requests > 8"; s3_log; fail=1; }

@@ -174,9 +174,19 @@ check "counts.byKind.LIST" 1 "$(field byKind.LIST)"
 check "counts.byKind.DELETE" 1 "$(field byKind.DELETE)"
 check "counts.byStatus.404" 1 "$(field byStatus.404)"
 check "counts.byStatus.204" 1 "$(field byStatus.204)"
+check "counts.maxInFlight.GET (one at a time)" 1 "$(field maxInFlight.GET)"
 check "log: last request" '"method":"DELETE","path":"/warehouse/self/c.txt","query":"","kind":"DELETE","status":204' \
   "$(s3_log 1 | sed 's/.*"seq":[0-9]*,\(.*\)}\]/\1/')"
 check "log: 6 entries" 6 "$(s3_log | grep -o '"seq"' | wc -l | tr -d ' ')"
+# two GETs held 300 ms each, sent together: both in flight at once
+s3_reset >/dev/null
+s3_latency 300 >/dev/null
+curl -s -o /dev/null $SIG $U "$E/self/a.txt" &
+curl -s -o /dev/null $SIG $U "$E/self/a.txt"
+wait
+s3_clear >/dev/null
+counts=$(s3_counts)
+check "counts.maxInFlight.GET (two together)" 2 "$(field maxInFlight.GET)"
 
 # --- node: the AWS SDK's signer, multipart, batch delete, pagination -------------------
 node "$here/selftest.mjs" || failed=1

@@ -181,8 +181,12 @@ const LOG_SIZE = 1000;
 let counts;
 let log;
 let seq = 0;
+// Requests of each kind being handled now (not reset: a reset while some are in flight
+// must not make their ends count below zero), and the most at once since the last reset.
+const inFlight = {};
 function resetCounts() {
-  counts = { total: 0, byMethod: {}, byKind: {}, byStatus: {}, faults: 0, rejected: 0 };
+  counts = { total: 0, byMethod: {}, byKind: {}, byStatus: {}, faults: 0, rejected: 0, maxInFlight: {} };
+  for (const kind in inFlight) if (inFlight[kind] > 0) counts.maxInFlight[kind] = inFlight[kind];
   log = [];
 }
 resetCounts();
@@ -514,6 +518,11 @@ async function handle(req, res) {
   counts.byKind[r.kind] = (counts.byKind[r.kind] || 0) + 1;
   log.push(entry);
   if (log.length > LOG_SIZE) log.shift();
+  // in flight from its arrival until its answer is sent or its connection is cut ('close'
+  // fires once either way)
+  inFlight[r.kind] = (inFlight[r.kind] || 0) + 1;
+  counts.maxInFlight[r.kind] = Math.max(counts.maxInFlight[r.kind] || 0, inFlight[r.kind]);
+  res.on('close', () => inFlight[r.kind]--);
   const done = (status) => {
     entry.status = status;
     counts.byStatus[status] = (counts.byStatus[status] || 0) + 1;
