@@ -43,6 +43,7 @@
 #ifndef PAIMON_WRITE_H
 #define PAIMON_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -110,6 +111,11 @@ PAIMON_API int paimon_commit_messages_merge(paimon_commit_messages *dst,
                                             paimon_commit_messages *src, paimon_error *err);
 /* Data files the messages add (the number of ADD entries). */
 PAIMON_API size_t paimon_commit_messages_count(const paimon_commit_messages *messages);
+/* Whether the messages hold nothing a commit would publish: no data, changelog or index
+ * change, and no compaction result (which paimon_commit_messages_count() does not count:
+ * a last prepare after the input ended may hold only the compactions still running and
+ * their deletion vectors, and those must be committed). */
+PAIMON_API bool paimon_commit_messages_empty(const paimon_commit_messages *messages);
 
 /* What paimon_table_commit() did, part by part (docs/WRITING.md, "Commit results").  The
  * caller sets `version` (PAIMON_COMMIT_RESULT_INIT); the call fills the rest. */

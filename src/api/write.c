@@ -78,6 +78,14 @@ PAIMON_API size_t paimon_commit_messages_count(const paimon_commit_messages *mes
     return n;
 }
 
+PAIMON_API bool paimon_commit_messages_empty(const paimon_commit_messages *messages)
+{
+    return messages == NULL ||
+           (messages->data_count == 0 && messages->changelog_count == 0 &&
+            messages->index_count == 0 && messages->compact_count == 0 &&
+            messages->compact_changelog_count == 0 && messages->compact_index_count == 0);
+}
+
 /* The table's upkeep after a commit that made snapshot `id` (table/maintain.h): expiration
  * only when the table is not write-only (a dedicated compaction job does it then).  The
  * commit stands whatever happens here: a failure goes to the result (version 2), or nowhere

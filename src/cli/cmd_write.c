@@ -258,7 +258,7 @@ int cli_cmd_write(int argc, char **argv)
         messages = NULL;
         if (paimon_commit_messages_new(&messages, &err) != 0 ||
             paimon_writer_prepare_commit(writer, messages, &err) != 0 ||
-            (tail && paimon_commit_messages_count(messages) == 0) ||
+            (tail && paimon_commit_messages_empty(messages)) ||
             paimon_table_commit(table, messages, &co, &snapshot, &err) != 0) {
             if (err.code == 0)
                 break; /* the tail had nothing to commit */

@@ -842,6 +842,19 @@ PM_MUST_CHECK static int drain_increment(pm_bucket_writer *w, pm_commit_messages
     return 0;
 }
 
+/* Removes index file `name` of this bucket, written by this writer and never committed. */
+static void remove_index_file(pm_bucket_writer *w, const char *name)
+{
+    pm_buf p, dir;
+    pm_buf_init(&p, 0);
+    pm_buf_init(&dir, 0);
+    if (pm_write_index_dir(w->c, w->partition, w->partition_len, w->bucket, &dir, NULL) == 0 &&
+        pm_file_path_resolve(w->c->table, w->c->opts, pm_buf_cstr(&dir), name, NULL, &p, NULL) == 0)
+        (void)w->c->fs->remove(w->c->fs, pm_buf_cstr(&p), NULL);
+    pm_buf_free(&p);
+    pm_buf_free(&dir);
+}
+
 /* A changed bucket's deletion vectors as a new index file of the compact increment
  * (CompactDeletionFile.generateFiles at prepare-commit). */
 PM_MUST_CHECK static int write_vectors(pm_bucket_writer *w, paimon_error *err)
@@ -884,6 +897,13 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool 
             /* full-compaction.delta-commits: every N-th commit compacts fully (Flink's
              * StoreSinkWrite at checkpoint ids divisible by N) */
             bool full = w->k->delta_commits > 0 && ++w->prepares % w->k->delta_commits == 0;
+            /* the vectors of the results taken so far (flush_buffer waited for the running
+             * compaction): written before a new compaction marks rows for a result this
+             * commit may not take (lookup-wait = false), so that the results committed now
+             * come with their vectors (Java's CompactDeletionFile of each result) */
+            size_t vectors_at = w->pending.compact_index_count;
+            if ((rc = write_vectors(w, err)) != 0)
+                return rc;
             if ((rc = trigger_compaction(w, full, err)) != 0)
                 return rc;
             /* MergeTreeWriter.prepareCommit(waitCompaction): waits when asked to (a batch
@@ -896,7 +916,13 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool 
             if ((rc = drain_increment(w, &w->pending, err)) != 0)
                 return rc;
             /* the vectors a running compaction marks come with its result, at a later
-             * prepare (CompactDeletionFile of the result) */
+             * prepare (CompactDeletionFile of the result); a result waited for here changed
+             * them again: its file replaces the one written above (one per bucket and commit) */
+            if (!w->bg_running && w->dvs != NULL && pm_dv_maintainer_modified(w->dvs) &&
+                w->pending.compact_index_count > vectors_at) {
+                remove_index_file(w, w->pending.compact_index[vectors_at].file_name);
+                w->pending.compact_index_count = vectors_at;
+            }
             if (!w->bg_running && (rc = write_vectors(w, err)) != 0)
                 return rc;
         }
