@@ -18,6 +18,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -430,6 +431,8 @@ int ps_value_get(const char *table, const ps_column *col, sqlite3_value *v, paim
         if (t == SQLITE_INTEGER || t == SQLITE_FLOAT) {
             out->type = PAIMON_VALUE_DOUBLE;
             out->v.d = sqlite3_value_double(v);
+            if (col->cls == PS_FLOAT && isfinite(out->v.d) && fabs(out->v.d) > (double)FLT_MAX)
+                return fail(errmsg, SQLITE_MISMATCH, table, col, v, "is out of the range of FLOAT");
             return SQLITE_OK;
         }
         /* text ("NaN", "1e3") is parsed by the writer, as for decimals */

@@ -1,6 +1,8 @@
 /* paimon_value to a datum of the column type: see value.h. */
 #include "table/write/value.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "data/cast.h"
@@ -70,9 +72,13 @@ int pm_value_to_datum(const pm_field *f, const paimon_value *v, int64_t row, pm_
         return 0;
     }
     case PAIMON_VALUE_DOUBLE:
-        if (t->id == PM_TYPE_FLOAT)
+        if (t->id == PM_TYPE_FLOAT) {
+            /* as `paimon write` reads "1e39": a finite value beyond FLOAT's range is an error,
+             * not an infinity (NaN and the infinities themselves are values) */
+            if (isfinite(v->v.d) && fabs(v->v.d) > (double)FLT_MAX)
+                return bad_value(err, row, f, "a double out of the range of FLOAT");
             d->v.f = (float)v->v.d;
-        else if (t->id == PM_TYPE_DOUBLE)
+        } else if (t->id == PM_TYPE_DOUBLE)
             d->v.d = v->v.d;
         else
             return bad_value(err, row, f, "a double for a column that is not FLOAT or DOUBLE");

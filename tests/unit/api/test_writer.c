@@ -3,6 +3,7 @@
  * partitions of one primary-key table and one commit of all; bad rows; overwrite; tables
  * with file.format=orc and file.format=avro. */
 #include <dirent.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +324,35 @@ static void test_bad_rows(void **state)
     pm_free(path);
 }
 
+/* A double beyond FLOAT's range is refused as `paimon write` refuses "1e39" (not written as
+ * an infinity); the infinities and NaN themselves are values. */
+static void test_float_range(void **state)
+{
+    char *path = make_table("writer-float", "id INT, f FLOAT", NULL, NULL, NULL, NULL);
+    paimon_table *t;
+    paimon_writer *w;
+    paimon_error err;
+    paimon_value row[2];
+    (void)state;
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    assert_int_equal(paimon_writer_open(&w, t, NULL, &err), 0);
+    row[0] = integer(1);
+    row[1].type = PAIMON_VALUE_DOUBLE;
+    row[1].v.d = 1e39;
+    assert_int_equal(paimon_writer_write_row(w, row, 2, PAIMON_ROW_INSERT, &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "column f"));
+    assert_non_null(strstr(err.message, "out of the range of FLOAT"));
+    row[1].v.d = -1e39;
+    assert_int_equal(paimon_writer_write_row(w, row, 2, PAIMON_ROW_INSERT, &err), PAIMON_EINVALID);
+    row[1].v.d = 3.0e38;
+    assert_int_equal(paimon_writer_write_row(w, row, 2, PAIMON_ROW_INSERT, &err), 0);
+    row[1].v.d = -INFINITY;
+    assert_int_equal(paimon_writer_write_row(w, row, 2, PAIMON_ROW_INSERT, &err), 0);
+    paimon_writer_free(w);
+    paimon_table_free(t);
+    pm_free(path);
+}
+
 static void test_overwrite(void **state)
 {
     char *path = make_table("writer-ow", "id BIGINT, p INT", NULL, "p", NULL, NULL);
@@ -569,7 +599,7 @@ int main(void)
         cmocka_unit_test(test_rows_and_arrow), cmocka_unit_test(test_threads),
         cmocka_unit_test(test_bad_rows),       cmocka_unit_test(test_overwrite),
         cmocka_unit_test(test_partition_spec), cmocka_unit_test(test_input),
-        cmocka_unit_test(test_orc_avro),
+        cmocka_unit_test(test_orc_avro),       cmocka_unit_test(test_float_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
