@@ -152,6 +152,10 @@ PM_MUST_CHECK static int plan_full(pm_stream_scan *s, const pm_stream_start *st,
     o.snapshot.id = st->id;
     o.latest_schema = true;
     o.schema_id = s->schema->id;
+    /* Java's tryFirstPlan reads through the snapshot reader, not the batch scan: level 0
+     * stays in (first-row and deletion-vector tables' batch reads skip it); the producer's
+     * own level filter (lookup: above 0, full-compaction: the top) is filter_full's */
+    o.keep_level0 = true;
     if ((rc = pm_scan_plan_build(s->t, &o, out, err)) != 0)
         return rc;
     filter_full(*out, st);
