@@ -575,6 +575,7 @@ PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_sourc
         if ((rc = pm_split_reader_open(&r, s->table, s->plan, &s->plan->splits[split], s->columns,
                                        s->column_count, s->filter, s->batch_rows, err)) != 0)
             return rc;
+        pm_split_reader_set_threads(r, s->threads);
         pm_split_reader_source(r, src);
     }
     return 0;
