@@ -636,9 +636,10 @@ PAIMON_API int paimon_scan_cursor(paimon_cursor **out, paimon_scan *scan, paimon
     if (out == NULL || scan == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_cursor: scan and out are required");
     /* Several splits and threads: read ahead on the pool, returned in split order
-     * (data/parallel_source.h). */
-    if ((rc = pm_parallel_source_open(&src, scan->out_type, split_count(scan), open_split_at, scan,
-                                      scan->threads, err)) != 0)
+     * (data/parallel_source.h); each split decodes its own files ahead on the pool too, so
+     * fewer are open at once (the spread rule). */
+    if ((rc = pm_parallel_source_open_spread(&src, scan->out_type, split_count(scan), open_split_at,
+                                             scan, scan->threads, err)) != 0)
         return rc;
     if (src.ctx != NULL)
         return pm_cursor_new(out, &src, -1, err);
