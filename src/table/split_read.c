@@ -50,8 +50,9 @@ struct pm_split_reader {
     pm_type *merged_type;   /* keep-delete reads: read_type, _SEQUENCE_NUMBER, _VALUE_KIND */
     int *key_cols, *seq_cols;
     size_t key_count, seq_count;
-    /* read-ahead of merged reads (pm_split_reader_set_threads): each run's files decoded on
-     * this pool while the merge consumes, or NULL (the runs read on the caller's thread) */
+    /* read-ahead (pm_split_reader_set_threads): each run's files (of a raw split: its
+     * files) decoded on this pool while the merge (the caller) consumes, or NULL: all
+     * read on the caller's thread */
     pm_pool *pool;
     pm_readahead *raw_ra; /* raw reads on a pool: the split's files decoded ahead */
 };
@@ -615,7 +616,6 @@ void pm_split_reader_free(pm_split_reader *r)
 
 /* ---- next ------------------------------------------------------------------------------------ */
 
-/* A batch in read_type (the first read_type columns of `b`) from the files or the merge. */
 /* The next batch of a raw split: its files one after another. */
 PM_MUST_CHECK static int raw_next(void *ctx, pm_batch **out, paimon_error *err)
 {
@@ -636,6 +636,7 @@ PM_MUST_CHECK static int raw_next(void *ctx, pm_batch **out, paimon_error *err)
     }
 }
 
+/* A batch in read_type (the first read_type columns of `b`) from the files or the merge. */
 PM_MUST_CHECK static int next_read_batch(pm_split_reader *r, pm_batch **out, paimon_error *err)
 {
     int rc;
