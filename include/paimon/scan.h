@@ -91,8 +91,9 @@ typedef struct paimon_scan_options {
     /* Version 4.  Threads that read splits at once for paimon_scan_cursor(): 0 (the default)
      * the processors online, 1 the calling thread only.  The rows and their order do not
      * depend on it.  The reads run on the process's one thread pool, which grows to the
-     * largest count asked for; at most 2 x threads splits are open at once, each with a
-     * few batches read ahead. */
+     * largest count asked for; at most threads / 2 splits (at least 1) are open at once,
+     * each with a few batches read ahead, and within a split the files of each sorted run
+     * (of a raw split: its files) are decoded a few batches ahead of the merge. */
     unsigned int threads;
 } paimon_scan_options;
 

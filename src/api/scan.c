@@ -529,8 +529,11 @@ static void kind_release(void *ctx)
     pm_free(ks);
 }
 
-/* A source of the batches of split `split`; the caller releases it with src->release. */
-PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_source *src,
+/* A source of the batches of split `split`; the caller releases it with src->release.
+ * `ahead`: a read of paimon_scan_cursor(), whose plain split reads decode their files ahead
+ * on the pool (s->threads; pm_split_reader_set_threads); a split cursor reads on its
+ * caller's thread only, as an engine reading splits on threads of its own expects. */
+PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, bool ahead, pm_batch_source *src,
                                     paimon_error *err)
 {
     int rc;
@@ -575,6 +578,8 @@ PM_MUST_CHECK static int open_split(paimon_scan *s, size_t split, pm_batch_sourc
         if ((rc = pm_split_reader_open(&r, s->table, s->plan, &s->plan->splits[split], s->columns,
                                        s->column_count, s->filter, s->batch_rows, err)) != 0)
             return rc;
+        if (ahead)
+            pm_split_reader_set_threads(r, s->threads);
         pm_split_reader_source(r, src);
     }
     return 0;
@@ -595,7 +600,7 @@ PM_MUST_CHECK static int splits_next(void *ctx, pm_batch **out, paimon_error *er
         if (ss->split.ctx == NULL) {
             if (ss->next_split >= split_count(ss->scan))
                 return PAIMON_ITEROVER;
-            if ((rc = open_split(ss->scan, ss->next_split++, &ss->split, err)) != 0)
+            if ((rc = open_split(ss->scan, ss->next_split++, true, &ss->split, err)) != 0)
                 return rc;
         }
         rc = ss->split.next(ss->split.ctx, out, err);
@@ -617,7 +622,7 @@ static void splits_release(void *ctx)
 PM_MUST_CHECK static int open_split_at(void *ctx, size_t split, pm_batch_source *out,
                                        paimon_error *err)
 {
-    return open_split((paimon_scan *)ctx, split, out, err);
+    return open_split((paimon_scan *)ctx, split, true, out, err);
 }
 
 PAIMON_API int paimon_scan_cursor(paimon_cursor **out, paimon_scan *scan, paimon_error *err)
@@ -631,9 +636,10 @@ PAIMON_API int paimon_scan_cursor(paimon_cursor **out, paimon_scan *scan, paimon
     if (out == NULL || scan == NULL)
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_cursor: scan and out are required");
     /* Several splits and threads: read ahead on the pool, returned in split order
-     * (data/parallel_source.h). */
-    if ((rc = pm_parallel_source_open(&src, scan->out_type, split_count(scan), open_split_at, scan,
-                                      scan->threads, err)) != 0)
+     * (data/parallel_source.h); each split decodes its own files ahead on the pool too, so
+     * fewer are open at once (the spread rule). */
+    if ((rc = pm_parallel_source_open_spread(&src, scan->out_type, split_count(scan), open_split_at,
+                                             scan, scan->threads, err)) != 0)
         return rc;
     if (src.ctx != NULL)
         return pm_cursor_new(out, &src, -1, err);
@@ -658,7 +664,7 @@ PAIMON_API int paimon_scan_split_cursor(paimon_cursor **out, paimon_scan *scan, 
         *out = NULL;
     if (out == NULL || scan == NULL || split >= split_count(scan))
         return pm_err_set(err, PAIMON_EINVALID, "paimon_scan_split_cursor: no split %zu", split);
-    if ((rc = open_split(scan, split, &src, err)) != 0)
+    if ((rc = open_split(scan, split, false, &src, err)) != 0)
         return rc;
     return pm_cursor_new(out, &src, -1, err);
 }

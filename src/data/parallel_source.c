@@ -288,9 +288,11 @@ int pm_parallel_source_new(pm_batch_source *out, const pm_type *type, size_t cou
     return 0;
 }
 
-int pm_parallel_source_open(pm_batch_source *out, const pm_type *type, size_t count,
-                            pm_source_open_fn open, void *ctx, unsigned int threads,
-                            paimon_error *err)
+/* The rule of both openers; `spread`: the window is threads / 2 (at least 1), else 2 x
+ * threads. */
+PM_MUST_CHECK static int open_rule(pm_batch_source *out, const pm_type *type, size_t count,
+                                   pm_source_open_fn open, void *ctx, unsigned int threads,
+                                   bool spread, paimon_error *err)
 {
     size_t n = threads > 0 ? threads : pm_pool_default_threads();
     pm_pool *pool;
@@ -299,5 +301,20 @@ int pm_parallel_source_open(pm_batch_source *out, const pm_type *type, size_t co
         n = PM_POOL_MAX_THREADS;
     if (count < 2 || n < 2 || (pool = pm_pool_shared(n)) == NULL)
         return 0;
-    return pm_parallel_source_new(out, type, count, open, ctx, pool, n, 2 * n, err);
+    return pm_parallel_source_new(out, type, count, open, ctx, pool, n,
+                                  spread ? (n / 2 > 0 ? n / 2 : 1) : 2 * n, err);
+}
+
+int pm_parallel_source_open(pm_batch_source *out, const pm_type *type, size_t count,
+                            pm_source_open_fn open, void *ctx, unsigned int threads,
+                            paimon_error *err)
+{
+    return open_rule(out, type, count, open, ctx, threads, false, err);
+}
+
+int pm_parallel_source_open_spread(pm_batch_source *out, const pm_type *type, size_t count,
+                                   pm_source_open_fn open, void *ctx, unsigned int threads,
+                                   paimon_error *err)
+{
+    return open_rule(out, type, count, open, ctx, threads, true, err);
 }

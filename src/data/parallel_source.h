@@ -50,4 +50,15 @@ PM_MUST_CHECK int pm_parallel_source_open(pm_batch_source *out, const pm_type *t
                                           pm_source_open_fn open, void *ctx, unsigned int threads,
                                           paimon_error *err);
 
+/* pm_parallel_source_open for sources that spread their own work over the pool (a scan's
+ * split reads, which decode their files ahead: data/readahead.h): the same rule, with a
+ * window of threads / 2 sources (at least 1).  Each open source then keeps about two
+ * threads busy by itself, and every source open ahead holds its file readers' buffers:
+ * measured on a 4-bucket primary-key scan at 2 threads (docs/PERFORMANCE.md, "Decoding
+ * ahead of the merge"), a window of 4 faulted in twice the memory of a window of 1 and
+ * cost a third more CPU for no gain. */
+PM_MUST_CHECK int pm_parallel_source_open_spread(pm_batch_source *out, const pm_type *type,
+                                                 size_t count, pm_source_open_fn open, void *ctx,
+                                                 unsigned int threads, paimon_error *err);
+
 #endif /* PM_DATA_PARALLEL_SOURCE_H */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "data/binary_row.h"
+#include "data/readahead.h"
 #include "lsm/merge_reader.h"
 #include "lsm/partial_update.h"
 #include "meta/schema_cache.h"
@@ -49,6 +50,11 @@ struct pm_split_reader {
     pm_type *merged_type;   /* keep-delete reads: read_type, _SEQUENCE_NUMBER, _VALUE_KIND */
     int *key_cols, *seq_cols;
     size_t key_count, seq_count;
+    /* read-ahead (pm_split_reader_set_threads): each run's files (of a raw split: its
+     * files) decoded on this pool while the merge (the caller) consumes, or NULL: all
+     * read on the caller's thread */
+    pm_pool *pool;
+    pm_readahead *raw_ra; /* raw reads on a pool: the split's files decoded ahead */
 };
 
 PM_MUST_CHECK static int schema_of(pm_split_reader *r, int64_t id, const pm_schema **out,
@@ -132,6 +138,9 @@ PM_MUST_CHECK static int file_filter(pm_split_reader *r, paimon_error *err)
 
 /* ---- runs over files ------------------------------------------------------------------------- */
 
+/* Batches read ahead per run of a merged read on a pool. */
+#define PM_SPLIT_READAHEAD 2
+
 /* One sorted run of a merge: its files read in order, one open at a time. */
 typedef struct run_ctx {
     pm_split_reader *r;
@@ -139,6 +148,9 @@ typedef struct run_ctx {
     pm_run_source *source; /* whose level follows the file being read */
     size_t next_file;
     pm_file_reader *current;
+    int32_t level;    /* of the file being read (written by whoever reads the run) */
+    bool ahead;       /* read ahead on the pool: the merge's side takes `level` from `ra` */
+    pm_readahead *ra; /* when ahead */
 } run_ctx;
 
 /* The index of an entry in the split's file list. */
@@ -166,7 +178,9 @@ PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
             if ((code = open_file(rc->r, split_index(rc->r->split, e), true, &rc->current, err)) !=
                 0)
                 return code;
-            rc->source->level = e->file.level;
+            rc->level = e->file.level;
+            if (!rc->ahead) /* else the level travels with the batch (run_tag) */
+                rc->source->level = rc->level;
         }
         code = pm_file_reader_next(rc->current, out, err);
         if (code != PAIMON_ITEROVER)
@@ -176,10 +190,29 @@ PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
     }
 }
 
+/* A read-ahead run: the level of the file a batch came from, kept with the batch. */
+static int64_t run_tag(void *ctx)
+{
+    return ((run_ctx *)ctx)->level;
+}
+
+PM_MUST_CHECK static int run_next_ahead(void *ctx, pm_batch **out, paimon_error *err)
+{
+    run_ctx *rc = ctx;
+    int64_t level = 0;
+    int code = pm_readahead_next(rc->ra, out, &level, err);
+    if (code == 0)
+        rc->source->level = (int32_t)level;
+    return code;
+}
+
 static void close_section(pm_split_reader *r)
 {
     pm_merge_reader_free(r->merge);
     r->merge = NULL;
+    /* the read-aheads first: after them no worker touches a run's file reader */
+    for (size_t i = 0; r->run_ctxs != NULL && i < r->run_count; i++)
+        pm_readahead_free(r->run_ctxs[i].ra);
     for (size_t i = 0; r->run_ctxs != NULL && i < r->run_count; i++)
         pm_file_reader_free(r->run_ctxs[i].current);
     pm_free(r->run_ctxs);
@@ -205,6 +238,26 @@ PM_MUST_CHECK static int open_section(pm_split_reader *r, paimon_error *err)
         r->runs[i].next = run_next;
         r->runs[i].ctx = &r->run_ctxs[i];
         r->runs[i].level = sec->runs[i].file_count > 0 ? sec->runs[i].files[0]->file.level : 0;
+    }
+    /* With a pool and more than one run, every run is decoded ahead on it while the merge
+     * consumes (one run alone gains little: the merge of it is a copy).  The schema cache is
+     * one thread's: every file's schema is read here first, so the workers only hit it. */
+    if (r->pool != NULL && sec->run_count > 1) {
+        for (size_t i = 0; i < sec->run_count; i++)
+            for (size_t f = 0; f < sec->runs[i].file_count; f++) {
+                const pm_schema *fs = NULL;
+                int rc = schema_of(r, sec->runs[i].files[f]->file.schema_id, &fs, err);
+                if (rc != 0)
+                    return rc;
+            }
+        for (size_t i = 0; i < sec->run_count; i++) {
+            int rc;
+            r->run_ctxs[i].ahead = true;
+            if ((rc = pm_readahead_new(&r->run_ctxs[i].ra, run_next, run_tag, &r->run_ctxs[i],
+                                       r->pool, PM_SPLIT_READAHEAD, err)) != 0)
+                return rc;
+            r->runs[i].next = run_next_ahead;
+        }
     }
     return pm_merge_reader_new(&r->merge, r->runs, sec->run_count, r->fn, &r->merge_options, err);
 }
@@ -521,6 +574,12 @@ static void source_release(void *ctx)
     pm_split_reader_free((pm_split_reader *)ctx);
 }
 
+void pm_split_reader_set_threads(pm_split_reader *r, unsigned int threads)
+{
+    size_t n = threads > 0 ? threads : pm_pool_default_threads();
+    r->pool = n >= 2 ? pm_pool_shared(n > PM_POOL_MAX_THREADS ? PM_POOL_MAX_THREADS : n) : NULL;
+}
+
 void pm_split_reader_source(pm_split_reader *r, pm_batch_source *out)
 {
     memset(out, 0, sizeof(*out));
@@ -542,6 +601,7 @@ void pm_split_reader_free(pm_split_reader *r)
     close_section(r);
     pm_arena_free(&r->arena);
     pm_merge_fn_free(r->fn);
+    pm_readahead_free(r->raw_ra); /* first: after it no worker touches r->current */
     pm_file_reader_free(r->current);
     pm_schema_cache_release(&r->schemas);
     pm_free(r->key_cols);
@@ -555,6 +615,26 @@ void pm_split_reader_free(pm_split_reader *r)
 }
 
 /* ---- next ------------------------------------------------------------------------------------ */
+
+/* The next batch of a raw split: its files one after another. */
+PM_MUST_CHECK static int raw_next(void *ctx, pm_batch **out, paimon_error *err)
+{
+    pm_split_reader *r = ctx;
+    for (;;) {
+        int rc;
+        if (r->current == NULL) {
+            if (r->next_file >= r->split->file_count)
+                return PAIMON_ITEROVER;
+            if ((rc = open_file(r, r->next_file++, r->kinds_stored, &r->current, err)) != 0)
+                return rc;
+        }
+        rc = pm_file_reader_next(r->current, out, err);
+        if (rc != PAIMON_ITEROVER)
+            return rc;
+        pm_file_reader_free(r->current);
+        r->current = NULL;
+    }
+}
 
 /* A batch in read_type (the first read_type columns of `b`) from the files or the merge. */
 PM_MUST_CHECK static int next_read_batch(pm_split_reader *r, pm_batch **out, paimon_error *err)
@@ -572,19 +652,22 @@ PM_MUST_CHECK static int next_read_batch(pm_split_reader *r, pm_batch **out, pai
             return rc;
         close_section(r); /* sections share no key: the next one follows */
     }
-    for (;;) {
-        if (r->current == NULL) {
-            if (r->next_file >= r->split->file_count)
-                return PAIMON_ITEROVER;
-            if ((rc = open_file(r, r->next_file++, r->kinds_stored, &r->current, err)) != 0)
+    /* A plain read on a pool decodes the split's files ahead while the caller works on a
+     * batch (a change read names the file being read in its errors: it stays on the caller's
+     * thread).  The schema cache is one thread's: every file's schema is read here first. */
+    if (r->pool != NULL && r->raw_ra == NULL && r->kind_off == 0) {
+        for (size_t i = 0; i < r->split->file_count; i++) {
+            const pm_schema *fs = NULL;
+            if ((rc = schema_of(r, r->split->files[i]->file.schema_id, &fs, err)) != 0)
                 return rc;
         }
-        rc = pm_file_reader_next(r->current, out, err);
-        if (rc != PAIMON_ITEROVER)
+        if ((rc = pm_readahead_new(&r->raw_ra, raw_next, NULL, r, r->pool, PM_SPLIT_READAHEAD,
+                                   err)) != 0)
             return rc;
-        pm_file_reader_free(r->current);
-        r->current = NULL;
     }
+    if (r->raw_ra != NULL)
+        return pm_readahead_next(r->raw_ra, out, NULL, err);
+    return raw_next(r, out, err);
 }
 
 /* Sets the partition columns to the split's values. */

@@ -67,6 +67,14 @@ PM_MUST_CHECK int pm_split_reader_open_kinds(pm_split_reader **out, paimon_table
  * Call before the first pm_split_reader_next(). */
 PM_MUST_CHECK int pm_split_reader_with_sequence(pm_split_reader *r, paimon_error *err);
 
+/* The thread rule of pm_parallel_source_open (data/parallel_source.h; 0: the default): with
+ * more than one thread, the files are decoded ahead on the process's pool (data/readahead.h)
+ * while the caller works -- each sorted run of a merged section while the merge consumes the
+ * runs, a raw split's files while the caller takes their batches -- a few batches each; with
+ * one, everything is read on the caller's thread.  The batches are the same either way.  For
+ * plain reads (pm_split_reader_open); call before the first pm_split_reader_next(). */
+void pm_split_reader_set_threads(pm_split_reader *r, unsigned int threads);
+
 /* The next non-empty batch; PAIMON_ITEROVER at the end.  Caller owns `*out`. */
 PM_MUST_CHECK int pm_split_reader_next(pm_split_reader *r, pm_batch **out, paimon_error *err);
 
