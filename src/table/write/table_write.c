@@ -329,6 +329,11 @@ int64_t pm_table_write_rows(const pm_table_write *w)
 
 /* ---- restore --------------------------------------------------------------------------- */
 
+size_t pm_table_write_memory(const pm_table_write *w)
+{
+    return w->memory;
+}
+
 static void restore_key(pm_buf *k, const uint8_t *part, size_t len, int32_t bucket)
 {
     k->len = 0;

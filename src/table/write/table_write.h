@@ -120,6 +120,9 @@ PM_MUST_CHECK int pm_table_write_bucket(pm_table_write *w, const pm_avro_bytes *
 /* Rows accepted so far (after the row-kind filters). */
 int64_t pm_table_write_rows(const pm_table_write *w);
 
+/* Bytes the write buffers hold together (what write-buffer-size bounds). */
+size_t pm_table_write_memory(const pm_table_write *w);
+
 void pm_table_write_free(pm_table_write *w);
 
 #endif /* PM_TABLE_WRITE_TABLE_WRITE_H */
