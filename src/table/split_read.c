@@ -1,6 +1,7 @@
 /* Split reads: see split_read.h. */
 #include "table/split_read.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -55,12 +56,21 @@ struct pm_split_reader {
      * read on the caller's thread */
     pm_pool *pool;
     pm_readahead *raw_ra; /* raw reads on a pool: the split's files decoded ahead */
+    /* The schema cache is one thread's at a time (meta/schema_cache.h), and runs read ahead
+     * open their files on pool threads: each file's schema is taken under this lock, when
+     * the file is opened, as on one thread (a schema that cannot be read fails the read at
+     * the same file, after the same rows, whatever the thread count). */
+    pthread_mutex_t schema_lock;
 };
 
 PM_MUST_CHECK static int schema_of(pm_split_reader *r, int64_t id, const pm_schema **out,
                                    paimon_error *err)
 {
-    return pm_schema_cache_get(&r->schemas, id, out, err);
+    int rc;
+    pthread_mutex_lock(&r->schema_lock);
+    rc = pm_schema_cache_get(&r->schemas, id, out, err);
+    pthread_mutex_unlock(&r->schema_lock);
+    return rc;
 }
 
 /* ---- the columns of the read ------------------------------------------------------------- */
@@ -240,16 +250,8 @@ PM_MUST_CHECK static int open_section(pm_split_reader *r, paimon_error *err)
         r->runs[i].level = sec->runs[i].file_count > 0 ? sec->runs[i].files[0]->file.level : 0;
     }
     /* With a pool and more than one run, every run is decoded ahead on it while the merge
-     * consumes (one run alone gains little: the merge of it is a copy).  The schema cache is
-     * one thread's: every file's schema is read here first, so the workers only hit it. */
+     * consumes (one run alone gains little: the merge of it is a copy). */
     if (r->pool != NULL && sec->run_count > 1) {
-        for (size_t i = 0; i < sec->run_count; i++)
-            for (size_t f = 0; f < sec->runs[i].file_count; f++) {
-                const pm_schema *fs = NULL;
-                int rc = schema_of(r, sec->runs[i].files[f]->file.schema_id, &fs, err);
-                if (rc != 0)
-                    return rc;
-            }
         for (size_t i = 0; i < sec->run_count; i++) {
             int rc;
             r->run_ctxs[i].ahead = true;
@@ -368,6 +370,7 @@ PM_MUST_CHECK static int reader_open(pm_split_reader **out, paimon_table *t,
         return pm_nomem(err);
     r->t = t;
     pm_schema_cache_init(&r->schemas, t->fs, t->path);
+    pthread_mutex_init(&r->schema_lock, NULL);
     r->plan = plan;
     r->split = split;
     r->batch_rows = batch_rows;
@@ -604,6 +607,7 @@ void pm_split_reader_free(pm_split_reader *r)
     pm_readahead_free(r->raw_ra); /* first: after it no worker touches r->current */
     pm_file_reader_free(r->current);
     pm_schema_cache_release(&r->schemas);
+    pthread_mutex_destroy(&r->schema_lock);
     pm_free(r->key_cols);
     pm_free(r->seq_cols);
     pm_predicate_free(r->filter);
@@ -654,13 +658,8 @@ PM_MUST_CHECK static int next_read_batch(pm_split_reader *r, pm_batch **out, pai
     }
     /* A plain read on a pool decodes the split's files ahead while the caller works on a
      * batch (a change read names the file being read in its errors: it stays on the caller's
-     * thread).  The schema cache is one thread's: every file's schema is read here first. */
+     * thread). */
     if (r->pool != NULL && r->raw_ra == NULL && r->kind_off == 0) {
-        for (size_t i = 0; i < r->split->file_count; i++) {
-            const pm_schema *fs = NULL;
-            if ((rc = schema_of(r, r->split->files[i]->file.schema_id, &fs, err)) != 0)
-                return rc;
-        }
         if ((rc = pm_readahead_new(&r->raw_ra, raw_next, NULL, r, r->pool, PM_SPLIT_READAHEAD,
                                    err)) != 0)
             return rc;
