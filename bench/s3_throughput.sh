@@ -23,11 +23,10 @@ S3_NODE="taskset -c 0 node"
 . tests/s3/lib.sh
 s3_start || exit 1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/s3bench.XXXXXX"); trap 's3_stop; rm -rf "$dir"' EXIT
-COLS='id BIGINT, n INT, d DOUBLE, s STRING'
-awk -v n="$rows" 'BEGIN { srand(7); print "id,n,d,s";
-  for (i = 0; i < n; i++) printf "%d,%d,%.4f,name-%d\n", i, int(rand() * 1000000), rand() * 1000, int(rand() * 100000000) }' > "$dir/rows.csv"
-echo "input: $rows rows, $(wc -c < "$dir/rows.csv") bytes of CSV"
 . bench/lib.sh
+COLS=$S3_BENCH_COLS
+s3_bench_rows "$rows" "$dir/rows.csv"
+echo "input: $rows rows, $(wc -c < "$dir/rows.csv") bytes of CSV"
 timed() { # timed LABEL CMD...: appends "WALL" to $dir/LABEL, prints the run
   /usr/bin/time -f '%e %U %S' -o "$dir/t.one" taskset -c 1 "$@" > /dev/null 2> "$dir/err" ||
     { echo "FAILED $1: $(cat "$dir/err")"; return 1; }

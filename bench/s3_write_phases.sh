@@ -23,9 +23,9 @@ S3_NODE="taskset -c 0 node"
 . tests/s3/lib.sh
 s3_start || exit 1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/s3phases.XXXXXX"); trap 's3_stop; rm -rf "$dir"' EXIT
-COLS='id BIGINT, n INT, d DOUBLE, s STRING'
-awk -v n="$rows" 'BEGIN { srand(7); print "id,n,d,s";
-  for (i = 0; i < n; i++) printf "%d,%d,%.4f,name-%d\n", i, int(rand() * 1000000), rand() * 1000, int(rand() * 100000000) }' > "$dir/rows.csv"
+. bench/lib.sh
+COLS=$S3_BENCH_COLS
+s3_bench_rows "$rows" "$dir/rows.csv"
 now() { date +%s.%N; }
 since() { printf '%.2f' "$(echo "$(now) - $1" | bc)"; }
 cpu() { read -r w u s m < "$1"; printf '%.2f s wall  %.2f s cpu  %d MB peak RSS' "$w" "$(echo "$u + $s" | bc)" $((m / 1024)); }
