@@ -787,11 +787,13 @@ PM_MUST_CHECK static int compress_raw(pq_wctx *x, const pm_buf **body, paimon_er
  * HEADER_ROOM bytes after the block's end, and its header, known once the body is, is then
  * put right in front of the body: a page is written with one write and its body is never
  * copied.  The gap before a header (HEADER_ROOM minus its length) is never written.  Blocks
- * grow from 1 MiB to 16 MiB and are kept for the next row group, so a chunk of any size
- * costs no realloc copy.
+ * grow from 64 KiB (or the first page's size) to 16 MiB and are kept for the next row
+ * group, so a chunk of any size costs no realloc copy, and a small file -- most files of a
+ * streaming commit -- takes 64 KiB per column, not the 1 MiB a first block used to take (a
+ * writer of 100 columns in 8 buckets held 800 MiB of empty blocks).
  */
 #define HEADER_ROOM 64 /* a v1 data page header without statistics takes under 40 bytes */
-#define BLOCK_MIN   (1u << 20)
+#define BLOCK_MIN   (64u << 10)
 #define BLOCK_MAX   (16u << 20)
 
 /* A block with room for `need` more bytes: the current one, or the next (reused or new). */
