@@ -6,8 +6,10 @@
  *   bench_write_threads continuous [ROWS] [KEYS] [COMMIT_EVERY]
  *       continuous ingest with a commit every COMMIT_EVERY rows and the writer's compaction
  *       on (defaults of the table: num-sorted-run.compaction-trigger 5): each commit's
- *       latency (prepare + commit) with compaction in the background (async, 2 threads)
- *       beside the same ingest whose commits wait for compaction (sync, 2 threads); p50,
+ *       latency (prepare + commit) with compaction in the background, its results taken
+ *       when finished (async: Java's streaming writer) or at the bucket's next flush or
+ *       commit (fixed), beside the same ingest whose commits wait for compaction (sync),
+ *       each on 2 threads; p50,
  *       p99 and max latency, sustained rows/s, the most sorted runs a bucket had at a
  *       commit, peak RSS
  *
@@ -85,7 +87,7 @@ static int by_value(const void *a, const void *b)
 }
 
 /* One run in this process: a new table, `rows` rows, a commit every `every`. */
-static result run(int64_t rows, int64_t keys, int64_t every, unsigned threads, bool async,
+static result run(int64_t rows, int64_t keys, int64_t every, unsigned threads, pm_compact_mode mode,
                   const char *dir)
 {
     paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
@@ -103,7 +105,7 @@ static result run(int64_t rows, int64_t keys, int64_t every, unsigned threads, b
     double t0, *lat = pm_calloc((size_t)(rows / every + 2), sizeof(double));
     result r;
     memset(&r, 0, sizeof(r));
-    snprintf(table, sizeof(table), "%s/t-%u-%d", dir, threads, async);
+    snprintf(table, sizeof(table), "%s/t-%u-%d", dir, threads, (int)mode);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", table);
     if (system(cmd) != 0)
         bench_die("rm", NULL);
@@ -118,7 +120,7 @@ static result run(int64_t rows, int64_t keys, int64_t every, unsigned threads, b
     pool = bench_write_pool(s->row, keys);
     if (pm_table_write_new(&w, fs, table, &wo, &err))
         bench_die("writer", &err);
-    pm_table_write_set_threads(w, threads, async);
+    pm_table_write_set_threads(w, threads, mode);
     t0 = bench_now();
     for (int64_t b = 0; written < rows; b++) {
         pm_batch *batch = pool[b % BENCH_WRITE_POOL];
@@ -173,8 +175,8 @@ static result run(int64_t rows, int64_t keys, int64_t every, unsigned threads, b
 }
 
 /* A run in a child process, so that its peak RSS is its own. */
-static result run_forked(int64_t rows, int64_t keys, int64_t every, unsigned threads, bool async,
-                         const char *dir)
+static result run_forked(int64_t rows, int64_t keys, int64_t every, unsigned threads,
+                         pm_compact_mode mode, const char *dir)
 {
     int fd[2];
     result r;
@@ -184,7 +186,7 @@ static result run_forked(int64_t rows, int64_t keys, int64_t every, unsigned thr
     fflush(stdout);
     if ((pid = fork()) == 0) {
         close(fd[0]);
-        r = run(rows, keys, every, threads, async, dir);
+        r = run(rows, keys, every, threads, mode, dir);
         if (write(fd[1], &r, sizeof(r)) != (ssize_t)sizeof(r))
             _exit(1);
         _exit(0);
@@ -234,8 +236,8 @@ int main(int argc, char **argv)
         if (runs > 16)
             runs = 16;
         for (int i = 0; i < runs; i++) {
-            result a = run_forked(rows, keys, every, 1, false, dir);
-            result b = run_forked(rows, keys, every, 2, false, dir);
+            result a = run_forked(rows, keys, every, 1, PM_COMPACT_SYNC, dir);
+            result b = run_forked(rows, keys, every, 2, PM_COMPACT_SYNC, dir);
             one[i] = a.seconds;
             two[i] = b.seconds;
             rss1 = a.rss_kb > rss1 ? a.rss_kb : rss1;
@@ -251,17 +253,18 @@ int main(int argc, char **argv)
         return 0;
     }
     for (int i = 0; i < runs; i++) {
-        result a = run_forked(rows, keys, every, 2, true, dir);
-        result s = run_forked(rows, keys, every, 2, false, dir);
+        static const pm_compact_mode modes[3] = {PM_COMPACT_ASYNC, PM_COMPACT_ASYNC_FIXED,
+                                                 PM_COMPACT_SYNC};
+        static const char *const names[3] = {"async", "fixed", "sync"};
         printf("run %d\n", i + 1);
-        printf("  async: %.2f M rows/s, commit p50 %.3f s, p99 %.3f s, max %.3f s (p99/p50 "
-               "%.2f), at most %d sorted runs a bucket, peak RSS %ld MB\n",
-               rows / a.seconds / 1e6, a.p50, a.p99, a.max, a.p50 > 0 ? a.p99 / a.p50 : 0.0,
-               a.max_runs, a.rss_kb / 1024);
-        printf("  sync:  %.2f M rows/s, commit p50 %.3f s, p99 %.3f s, max %.3f s (p99/p50 "
-               "%.2f), at most %d sorted runs a bucket, peak RSS %ld MB\n",
-               rows / s.seconds / 1e6, s.p50, s.p99, s.max, s.p50 > 0 ? s.p99 / s.p50 : 0.0,
-               s.max_runs, s.rss_kb / 1024);
+        for (int m = 0; m < 3; m++) {
+            result a = run_forked(rows, keys, every, 2, modes[m], dir);
+            printf("  %-5s: %.2f M rows/s, commit p50 %.3f s, p99 %.3f s, max %.3f s (p99/p50 "
+                   "%.2f), at most %d sorted runs a bucket, peak RSS %ld MB\n",
+                   names[m], rows / a.seconds / 1e6, a.p50, a.p99, a.max,
+                   a.p50 > 0 ? a.p99 / a.p50 : 0.0, a.max_runs, a.rss_kb / 1024);
+            fflush(stdout);
+        }
     }
     return 0;
 }

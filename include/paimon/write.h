@@ -285,17 +285,29 @@ typedef struct paimon_writer_options {
      * depend on it.  The buffers of all buckets together stay within the table's
      * write-buffer-size whatever the count. */
     unsigned int threads;
-    /* Version 2.  Non-zero: a bucket's compaction runs in the background while rows keep
-     * coming, and a prepare-commit waits for it only where Java's streaming writer waits
-     * (more than num-sorted-run.stop-trigger + 1 sorted runs, lookup-wait for tables that
-     * need lookups, full compactions); a compaction left running is taken at the bucket's
-     * next flush or prepare-commit, so a commit may hold the compaction the previous one
-     * started.  Call paimon_writer_end_input() before the last prepare-commit.  0 (the
-     * default): every prepare-commit waits for the compactions it starts, as a batch
-     * write's does.  A failure of a background compaction is the error of the writer's next
-     * call, and the writer is unusable afterwards (nothing of it is committed). */
+    /* Version 2.  When a bucket's compaction runs and its result is committed, one of:
+     *  PAIMON_COMPACTION_SYNC (0, the default): every prepare-commit waits for the
+     *    compactions it starts, as a batch write's does.
+     *  PAIMON_COMPACTION_ASYNC: Java's streaming writer.  A compaction runs in the
+     *    background while rows keep coming; a flush or prepare-commit takes its result only
+     *    once it is finished, and waits for it only where Java's writer waits (past
+     *    num-sorted-run.stop-trigger sorted runs at a flush, stop-trigger + 1 at a
+     *    prepare-commit, full compactions, lookup-wait for tables that need lookups, tables
+     *    with deletion vectors or lookups at a flush).  Commits do not stall on compaction;
+     *    which commit carries a compaction depends on timing and on `threads`.
+     *  PAIMON_COMPACTION_ASYNC_FIXED: as ASYNC, but a running compaction's result is taken
+     *    at the bucket's next flush or prepare-commit, waiting for it there: the files
+     *    committed are the same whatever the timing and `threads` (a commit may wait for the
+     *    compaction the previous one started).
+     * With either async mode, call paimon_writer_end_input() before the last
+     * prepare-commit.  A failure of a background compaction is the error of the writer's
+     * next call, and the writer is unusable afterwards (nothing of it is committed). */
     int async_compaction;
 } paimon_writer_options;
+
+#define PAIMON_COMPACTION_SYNC        0
+#define PAIMON_COMPACTION_ASYNC       1
+#define PAIMON_COMPACTION_ASYNC_FIXED 2
 
 #define PAIMON_WRITER_OPTIONS_VERSION 2 /* version 1 is still accepted */
 #define PAIMON_WRITER_OPTIONS_INIT                                                                 \

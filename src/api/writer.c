@@ -58,7 +58,14 @@ PAIMON_API int paimon_writer_open(paimon_writer **out, paimon_table *table,
         return pm_err_set(err, PAIMON_EINVALID, "paimon_writer_open: threads %u; at most %d",
                           given.threads, PM_POOL_MAX_THREADS);
     }
-    pm_table_write_set_threads(w->tw, given.threads, given.async_compaction != 0);
+    if (given.async_compaction < PAIMON_COMPACTION_SYNC ||
+        given.async_compaction > PAIMON_COMPACTION_ASYNC_FIXED) {
+        paimon_writer_free(w);
+        return pm_err_set(err, PAIMON_EINVALID,
+                          "paimon_writer_open: async_compaction %d; one of PAIMON_COMPACTION_*",
+                          given.async_compaction);
+    }
+    pm_table_write_set_threads(w->tw, given.threads, (pm_compact_mode)given.async_compaction);
     if ((w->datums = pm_calloc(pm_table_write_type(w->tw)->field_count + 1, sizeof(pm_datum))) ==
             NULL ||
         (w->nested = pm_calloc(pm_table_write_type(w->tw)->field_count + 1, sizeof(pm_column *))) ==

@@ -2,6 +2,7 @@
  * paimon write TABLE [--input FILE|-] [--format jsonl|csv|debezium-json]
  *                    [--commit-every ROWS | --overwrite [--partition k=v[,k=v..]]]
  *                    [--commit-user USER [--commit-identifier N]] [--threads N]
+ *                    [--fixed-compaction]
  *
  * Reads rows (standard input by default) and commits them (DESIGN.md): one commit at the
  * end, or one every ROWS rows.  A bad row stops the write with a message naming its input
@@ -21,10 +22,12 @@
  *
  * --threads N flushes and compacts N buckets at once (paimon_writer_options.threads); the
  * files, sequence numbers and rows do not depend on it.  With --commit-every the writer
- * compacts in the background (async_compaction): a commit waits for compaction only where
- * Java's streaming writer waits, and takes the compactions the previous commit left
- * running; the last commit waits for all of them (end of input), and when the input ends
- * right after a commit, one more commit holds what the compactions left running did.
+ * compacts in the background (PAIMON_COMPACTION_ASYNC): a commit waits for compaction only
+ * where Java's streaming writer waits, and takes the compactions that finished since; the
+ * last commit waits for all of them (end of input), and when the input ends right after a
+ * commit, one more commit holds what the compactions left running did.  --fixed-compaction
+ * (PAIMON_COMPACTION_ASYNC_FIXED) takes each result at the bucket's next flush or commit,
+ * waiting for it there, so that the files committed do not depend on timing or --threads.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,6 +43,7 @@ static const char USAGE[] =
     "usage: paimon write TABLE [--input FILE|-] [--format jsonl|csv|debezium-json]\n"
     "                          [--commit-every ROWS | --overwrite [--partition k=v[,k=v..]]]\n"
     "                          [--commit-user USER [--commit-identifier N]] [--threads N]\n"
+    "                          [--fixed-compaction]\n"
     "\n"
     "Writes rows into the table and commits them: once at the end, or every ROWS rows.\n"
     "--input     the rows (default - : standard input)\n"
@@ -58,10 +62,13 @@ static const char USAGE[] =
     "            before commits nothing again, so that re-running a write that failed or was\n"
     "            killed never duplicates rows; identifiers must grow from write to write\n"
     "--threads N buckets flushed and compacted at once (default: the processors online);\n"
-    "            the files and rows do not depend on it.  With --commit-every, compaction\n"
-    "            runs in the background and a commit waits for it only where Java's\n"
-    "            streaming writer does (num-sorted-run.stop-trigger, lookup-wait, full\n"
-    "            compaction); the last commit waits for all of it\n"
+    "            the rows do not depend on it.  With --commit-every, compaction runs in the\n"
+    "            background and a commit waits for it only where Java's streaming writer\n"
+    "            does (num-sorted-run.stop-trigger, lookup-wait, full compaction): a commit\n"
+    "            takes the compactions finished by then; the last commit waits for all\n"
+    "--fixed-compaction  with --commit-every: a compaction's result is taken at its\n"
+    "            bucket's next flush or commit, waiting for it there, so that the files\n"
+    "            committed do not depend on timing or --threads (commits may wait)\n"
     "Exit 0: every commit landed (or had landed before, with --commit-identifier).  When a\n"
     "commit's data landed but the writers' own compaction lost a conflict with another\n"
     "writer, the write still succeeded: stderr says so.  Exit 1: the commit that failed left\n"
@@ -77,6 +84,7 @@ static const cli_option OPTIONS[] = {
     {"commit-user", true, false},
     {"commit-identifier", true, false},
     {"threads", true, false},
+    {"fixed-compaction", false, false},
     {NULL, false, false},
 };
 
@@ -186,7 +194,9 @@ int cli_cmd_write(int argc, char **argv)
         free(part_copy);
         return rc;
     }
-    wo.async_compaction = every > 0;
+    wo.async_compaction = every == 0                        ? PAIMON_COMPACTION_SYNC
+                          : cli_has(&a, "fixed-compaction") ? PAIMON_COMPACTION_ASYNC_FIXED
+                                                            : PAIMON_COMPACTION_ASYNC;
 
     if (input_path == NULL || strcmp(input_path, "-") == 0) {
         file = stdin;

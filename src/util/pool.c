@@ -309,6 +309,17 @@ bool pm_group_failed(pm_group *g)
     return failed;
 }
 
+bool pm_group_finished(pm_group *g)
+{
+    bool finished;
+    if (g->pool == NULL)
+        return true;
+    pthread_mutex_lock(&g->pool->lock);
+    finished = g->pending == 0;
+    pthread_mutex_unlock(&g->pool->lock);
+    return finished;
+}
+
 /* Takes the oldest queued task of `g` off the queue, or NULL (pool->lock held). */
 static pm_pool_task *take_queued(pm_pool *pool, const pm_group *g)
 {

@@ -99,6 +99,11 @@ PM_MUST_CHECK int pm_group_submit(pm_group *g, pm_task_fn fn, void *arg, paimon_
 /* Whether a task of the group has failed so far (for tasks that want to stop early). */
 bool pm_group_failed(pm_group *g);
 
+/* Whether every task submitted so far has finished (true for a NULL pool), without waiting:
+ * a caller that only takes results that are ready asks this, then pm_group_wait() returns
+ * at once. */
+bool pm_group_finished(pm_group *g);
+
 /* Waits until every task submitted so far has finished, running queued ones itself (see
  * above).  The earliest-submitted failure's code and message, or 0.  PAIMON_EINVALID when
  * called from a task of `g` itself.  The group may be used again afterwards. */

@@ -204,6 +204,7 @@ PM_MUST_CHECK static int sync_compaction(pm_bucket_writer *w, paimon_error *err)
 PM_MUST_CHECK static int trigger_append(pm_bucket_writer *w, bool full, paimon_error *err);
 PM_MUST_CHECK static int drain_increment(pm_bucket_writer *w, pm_commit_messages *out,
                                          paimon_error *err);
+static size_t sorted_runs(const pm_bucket_writer *w);
 
 /* Adds a file to the levels, and to the lookup levels once they exist. */
 PM_MUST_CHECK static int levels_add(pm_bucket_writer *w, const pm_manifest_entry *e,
@@ -261,6 +262,24 @@ PM_MUST_CHECK static int ensure_lookup(pm_bucket_writer *w, paimon_error *err)
     return rc;
 }
 
+/* MergeTreeWriter.flushWriteBuffer's trySyncLatestCompaction(shouldWaitForLatestCompaction):
+ * the running compaction's result is taken, waiting for it, by a writer that takes results
+ * at fixed points (or is not async), for tables whose compaction uses the bucket's lookup
+ * levels or deletion vectors (the writer may not touch them while it runs), and past
+ * num-sorted-run.stop-trigger sorted runs (the flushed files not counted yet, as Java counts
+ * before adding them); otherwise it is taken only if finished, and left running if not. */
+PM_MUST_CHECK static int flush_sync(pm_bucket_writer *w, paimon_error *err)
+{
+    bool wait;
+    if (!w->bg_running)
+        return 0;
+    wait = !w->k->async || !w->k->when_done || w->k->need_lookup || w->dvs != NULL ||
+           (int64_t)sorted_runs(w) > w->k->stop_trigger;
+    if (!wait && !pm_group_finished(&w->bg))
+        return 0;
+    return sync_compaction(w, err);
+}
+
 /* Flushes the buffer as level-0 files (and input changelog files). */
 PM_MUST_CHECK static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
 {
@@ -268,7 +287,7 @@ PM_MUST_CHECK static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
     size_t first_new = w->pending.data_count;
     int rc;
     if (pm_kv_buffer_records(w->buffer) == 0)
-        return w->k != NULL ? sync_compaction(w, err) : 0;
+        return w->k != NULL ? flush_sync(w, err) : 0;
     PM_TRY(new_data_writer(w, false, &data, err));
     if (w->c->changelog_input)
         PM_TRY(new_data_writer(w, true, &changelog, err));
@@ -281,11 +300,11 @@ PM_MUST_CHECK static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
     PM_TRY(take_files(w, data, false, err));
     pm_data_writer_free(data);
     data = NULL;
-    /* the files were written while a compaction may have run; its result comes first, then
-     * the new files join the levels (the same levels as Java's addNewFile before the
-     * result's update) */
+    /* the files were written while a compaction may have run; its result, when taken, comes
+     * first, then the new files join the levels (the same levels as Java's addNewFile before
+     * the result's update); a result left running replaces its inputs whenever it is taken */
     if (w->k != NULL) {
-        PM_TRY(sync_compaction(w, err));
+        PM_TRY(flush_sync(w, err));
         for (size_t i = first_new; i < w->pending.data_count; i++)
             PM_TRY(levels_add(w, &w->pending.data[i], err));
     }
@@ -509,9 +528,8 @@ PM_MUST_CHECK static int submit(pm_bucket_writer *w, const pm_manifest_entry **f
 }
 
 /* The running compaction's result, waited for, into the levels and the increment
- * (getCompactionResult(blocking) + updateCompactResult).  paimon-c waits wherever Java takes
- * a finished result (at every flush and at prepare-commit), so that what is committed never
- * depends on timing: a compaction overlaps the rows written until the bucket's next flush. */
+ * (getCompactionResult(blocking) + updateCompactResult).  Where Java takes only a finished
+ * result, flush_sync() decides whether to come here. */
 PM_MUST_CHECK static int sync_compaction(pm_bucket_writer *w, paimon_error *err)
 {
     bg_task *t = &w->task;

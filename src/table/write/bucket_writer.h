@@ -18,10 +18,11 @@
  * (lsm/universal_compaction.h) is asked for a unit, which is compacted (compact_task.h) as
  * a task of the compactor's pool, in the background, while the writer takes more rows: one
  * compaction per bucket at a time, as Java's CompactFutureManager.  Its result is taken at
- * the bucket's next flush (or prepare-commit), waiting for it there if it still runs --
- * Java takes a finished result at those points and waits for one only past
- * num-sorted-run.stop-trigger; waiting at each keeps what is committed independent of
- * timing and of the thread count (with no pool the task runs at submission, with the same
+ * the bucket's next flush (or prepare-commit): as Java, only once finished, waiting for it
+ * only past num-sorted-run.stop-trigger sorted runs or when its compaction uses state the
+ * flush touches (lookup levels, deletion vectors), under PM_COMPACT_ASYNC; waiting for it
+ * at each, under PM_COMPACT_ASYNC_FIXED, which keeps what is committed independent of timing
+ * and of the thread count (with no pool the task runs at submission, with the same
  * result).  A prepare-commit waits for the compaction it triggered only where Java's
  * MergeTreeWriter.prepareCommit waits: when asked to (`wait`: a batch write's commit, the
  * end of the input), when the compactor is not async, for a full compaction, for tables

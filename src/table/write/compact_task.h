@@ -71,6 +71,8 @@ typedef struct pm_compactor {
     pm_pool *pool;        /* where background compactions run (NULL: at submission) */
     bool async;           /* prepare-commits wait for compactions only where Java's
                               streaming writer does (bucket_writer.h); else always */
+    bool when_done;       /* flushes take a result only once finished, as Java's writer
+                             (PM_COMPACT_ASYNC); else they wait for it (the fixed points) */
     int64_t stop_trigger; /* num-sorted-run.stop-trigger */
 } pm_compactor;
 

@@ -294,7 +294,7 @@ int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
             w->has_compactor = true;
         }
     }
-    pm_table_write_set_threads(w, 0, false);
+    pm_table_write_set_threads(w, 0, PM_COMPACT_SYNC);
     *out = w;
     return 0;
 done:
@@ -305,11 +305,12 @@ done:
     return rc;
 }
 
-void pm_table_write_set_threads(pm_table_write *w, unsigned int threads, bool async)
+void pm_table_write_set_threads(pm_table_write *w, unsigned int threads, pm_compact_mode mode)
 {
     w->pool = pm_pool_shared(threads);
     w->compactor.pool = w->pool;
-    w->compactor.async = async;
+    w->compactor.async = mode != PM_COMPACT_SYNC;
+    w->compactor.when_done = mode == PM_COMPACT_ASYNC;
 }
 
 const pm_type *pm_table_write_type(const pm_table_write *w)

@@ -1,5 +1,5 @@
 /* The writer's compaction in the background (table/write/bucket_writer.h), on 1 and on 4
- * threads:
+ * threads, its results taken at fixed points (PM_COMPACT_ASYNC_FIXED):
  *  - a commit does not wait for the compaction its prepare started (the compaction lands in
  *    the next commit), except where Java's writer waits: the end of the input;
  *  - a compaction that fails in the background is the error of the writer's next call,
@@ -7,7 +7,11 @@
  *    commits made before, whole;
  *  - a session of commits on a file system that fails at its N-th operation (every 12th N,
  *    from different starts on 1 and 4 threads, to keep the test short) leaves the table as
- *    it was after one of the session's commits, never in between. */
+ *    it was after one of the session's commits, never in between.
+ * And with Java's rule (PM_COMPACT_ASYNC) on 4 threads: a commit whose compaction has not
+ * run yet (every worker of the pool kept busy) neither runs it nor waits for it, and the
+ * end of the input still takes it. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,7 @@
 #include "util/alloc.h"
 
 static unsigned g_threads = 1;
+static pm_compact_mode g_mode = PM_COMPACT_ASYNC_FIXED;
 
 static char *create(const char *tag)
 {
@@ -36,7 +41,7 @@ static pm_table_write *open_write(pm_fs *fs, const char *t, paimon_error *err, i
     pm_table_write *w = NULL;
     pm_table_write_opts wo = {false, "u", false};
     if ((*rc = pm_table_write_new(&w, fs, t, &wo, err)) == 0)
-        pm_table_write_set_threads(w, g_threads, true);
+        pm_table_write_set_threads(w, g_threads, g_mode);
     return w;
 }
 
@@ -235,6 +240,87 @@ static void check_faults(void)
     pm_free(empty);
 }
 
+/* Tasks that keep every worker of a pool busy until released. */
+typedef struct blockers {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    size_t started;
+    bool released;
+} blockers;
+
+static int block_task(void *arg, paimon_error *err)
+{
+    blockers *b = arg;
+    (void)err;
+    pthread_mutex_lock(&b->lock);
+    b->started++;
+    pthread_cond_broadcast(&b->cond);
+    while (!b->released)
+        pthread_cond_wait(&b->cond, &b->lock);
+    pthread_mutex_unlock(&b->lock);
+    return 0;
+}
+
+/* Java's rule: a compaction that has not finished is neither waited for nor run by the
+ * commits that follow; the end of the input takes it.  Its task cannot start while every
+ * worker is busy, and a waiter would run it itself (util/pool.h): a commit that waited for
+ * it would hold its result. */
+static void check_takes_only_finished(void)
+{
+    char *t = create("async-java"), msg[256], *before, *after;
+    pm_fs *fs = pm_fs_local_new(false);
+    pm_pool *pool = pm_pool_shared(4);
+    size_t workers = pm_pool_threads(pool);
+    blockers b = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false};
+    pm_group busy;
+    pm_commit_messages m;
+    paimon_error err;
+    bool compacted[4];
+    int rc, top = -1;
+    pm_table_write *w = open_write(fs, t, &err, &rc);
+    assert_int_equal(rc, 0);
+    pm_group_init(&busy, pool);
+    for (int c = 0; c < 4; c++) {
+        assert_int_equal(put_rows(w, c * 40, c * 40 + 40, &err), 0);
+        if (c == 1) { /* commit 2 starts the compaction: no worker can run it */
+            for (size_t i = 0; i < workers; i++)
+                assert_int_equal(pm_group_submit(&busy, block_task, &b, &err), 0);
+            pthread_mutex_lock(&b.lock);
+            while (b.started < workers)
+                pthread_cond_wait(&b.cond, &b.lock);
+            pthread_mutex_unlock(&b.lock);
+        }
+        if (c == 3) { /* the workers free again; the end of the input waits */
+            pthread_mutex_lock(&b.lock);
+            b.released = true;
+            pthread_cond_broadcast(&b.cond);
+            pthread_mutex_unlock(&b.lock);
+            assert_int_equal(pm_group_wait(&busy, &err), 0);
+            pm_table_write_end_input(w);
+        }
+        before = pm_test_table_rows(t);
+        if (prepare_commit(fs, t, w, c + 1, &m, &compacted[c], &err) != 0)
+            fail_msg("commit %d: %s", c, err.message);
+        pm_commit_messages_release(&m);
+        after = pm_test_table_rows(t);
+        assert_true(before == NULL || strcmp(before, after) != 0);
+        pm_free(before);
+        pm_free(after);
+    }
+    pm_group_destroy(&busy);
+    /* commit 2 made the second sorted run of each bucket (trigger 2) and started its
+     * compaction; commit 3 found it not run and went on; commit 4 waited for it */
+    assert_false(compacted[0]);
+    assert_false(compacted[1]);
+    assert_false(compacted[2]);
+    assert_true(compacted[3]);
+    assert_int_equal(pm_test_check_lsm(t, msg, sizeof(msg), &top, NULL), 0);
+    assert_true(top >= 1);
+    pm_table_write_free(w);
+    pm_fs_free(fs);
+    pm_test_remove_table(t);
+}
+
 static void test_one_thread(void **state)
 {
     (void)state;
@@ -253,11 +339,21 @@ static void test_four_threads(void **state)
     check_faults();
 }
 
+static void test_java_rule(void **state)
+{
+    (void)state;
+    g_threads = 4;
+    g_mode = PM_COMPACT_ASYNC;
+    check_takes_only_finished();
+    g_mode = PM_COMPACT_ASYNC_FIXED;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_thread),
         cmocka_unit_test(test_four_threads),
+        cmocka_unit_test(test_java_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

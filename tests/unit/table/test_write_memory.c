@@ -61,7 +61,7 @@ static char *write_table(const char *path, unsigned threads, int *freed)
     size_t len = 0;
     *freed = 0;
     assert_int_equal(pm_table_write_new(&w, fs, path, &wo, &err), 0);
-    pm_table_write_set_threads(w, threads, false);
+    pm_table_write_set_threads(w, threads, PM_COMPACT_SYNC);
     for (int b = 0; b < BATCHES; b++) {
         pm_batch *batch = make_batch(w, b);
         size_t before = pm_table_write_memory(w), after;
