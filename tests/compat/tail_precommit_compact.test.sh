@@ -40,13 +40,17 @@ pair() {
   done
 }
 
-# run NAME ROUNDS JOB: writes both twins (JOB=1: `paimon compact --full` after each round)
+# run NAME ROUNDS JOB: writes both twins (JOB=1: `paimon compact --full` after each round);
+# --fixed-compaction, so that the writers' compactions land in the same commits of both twins
+# (under Java's rule a commit takes a compaction when it has finished, and the twins are
+# compared snapshot by snapshot)
 run() {
   name=$1; rounds=$2; job=$3
   for seed in $(seq 1 "$rounds"); do
     gen "$seed" 120 > "$tmp/in"
     for side in on off; do
-      $P write "$tmp/${name}_$side" --input "$tmp/in" --commit-every 40 > /dev/null ||
+      $P write "$tmp/${name}_$side" --input "$tmp/in" --commit-every 40 --fixed-compaction \
+        > /dev/null ||
         { echo "FAIL: write ${name}_$side seed $seed"; fail=1; }
       if [ "$job" = 1 ]; then
         $P compact "$tmp/${name}_$side" --full > /dev/null ||
