@@ -15,6 +15,14 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
+/* A walk over some of a split's files in order, one open at a time: a raw split's files,
+ * or the files of one sorted run of a merge (walk_next). */
+typedef struct file_walk {
+    size_t next;             /* the next file to open, an index into the walk's list */
+    size_t opened_at;        /* the split's index of the file opened last */
+    pm_file_reader *current; /* the open file, or NULL */
+} file_walk;
+
 struct pm_split_reader {
     paimon_table *t;
     const pm_scan_plan *plan;
@@ -35,9 +43,7 @@ struct pm_split_reader {
     pm_datum part_value[64];
     size_t part_count;
     pm_schema_cache schemas; /* of data files, by id */
-    /* raw reads */
-    size_t next_file;
-    pm_file_reader *current;
+    file_walk raw;           /* raw reads: the split's files */
     /* merged reads: sections read one after another, each a merge of its sorted runs */
     pm_arena arena; /* the sections */
     pm_section *sections;
@@ -156,8 +162,7 @@ typedef struct run_ctx {
     pm_split_reader *r;
     const pm_sorted_run *run;
     pm_run_source *source; /* whose level follows the file being read */
-    size_t next_file;
-    pm_file_reader *current;
+    file_walk walk;
     int32_t level;    /* of the file being read (written by whoever reads the run) */
     bool ahead;       /* read ahead on the pool: the merge's side takes `level` from `ra` */
     pm_readahead *ra; /* when ahead */
@@ -175,29 +180,49 @@ static size_t split_index(const pm_split *split, const pm_manifest_entry *e)
 PM_MUST_CHECK static int open_file(pm_split_reader *r, size_t i, bool system, pm_file_reader **out,
                                    paimon_error *err);
 
+/* The next batch of a walk over files[0..count), which are the split's own list or some of
+ * its entries (a sorted run's); `*opened` (may be NULL) is set to the entry of a file opened
+ * on the way, so that the caller knows which file the batch comes from. */
+PM_MUST_CHECK static int walk_next(pm_split_reader *r, file_walk *w,
+                                   const pm_manifest_entry **files, size_t count, bool system,
+                                   const pm_manifest_entry **opened, pm_batch **out,
+                                   paimon_error *err)
+{
+    for (;;) {
+        int rc;
+        if (w->current == NULL) {
+            const pm_manifest_entry *e;
+            size_t at;
+            if (w->next >= count)
+                return PAIMON_ITEROVER;
+            e = files[w->next++];
+            at = files == r->split->files ? w->next - 1 : split_index(r->split, e);
+            if ((rc = open_file(r, at, system, &w->current, err)) != 0)
+                return rc;
+            w->opened_at = at;
+            if (opened != NULL)
+                *opened = e;
+        }
+        rc = pm_file_reader_next(w->current, out, err);
+        if (rc != PAIMON_ITEROVER)
+            return rc;
+        pm_file_reader_free(w->current);
+        w->current = NULL;
+    }
+}
+
 PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     run_ctx *rc = ctx;
-    for (;;) {
-        int code;
-        if (rc->current == NULL) {
-            const pm_manifest_entry *e;
-            if (rc->next_file >= rc->run->file_count)
-                return PAIMON_ITEROVER;
-            e = rc->run->files[rc->next_file++];
-            if ((code = open_file(rc->r, split_index(rc->r->split, e), true, &rc->current, err)) !=
-                0)
-                return code;
-            rc->level = e->file.level;
-            if (!rc->ahead) /* else the level travels with the batch (run_tag) */
-                rc->source->level = rc->level;
-        }
-        code = pm_file_reader_next(rc->current, out, err);
-        if (code != PAIMON_ITEROVER)
-            return code;
-        pm_file_reader_free(rc->current);
-        rc->current = NULL;
+    const pm_manifest_entry *opened = NULL;
+    int code =
+        walk_next(rc->r, &rc->walk, rc->run->files, rc->run->file_count, true, &opened, out, err);
+    if (opened != NULL) {
+        rc->level = opened->file.level;
+        if (!rc->ahead) /* else the level travels with the batch (run_tag) */
+            rc->source->level = rc->level;
     }
+    return code;
 }
 
 /* A read-ahead run: the level of the file a batch came from, kept with the batch. */
@@ -224,7 +249,7 @@ static void close_section(pm_split_reader *r)
     for (size_t i = 0; r->run_ctxs != NULL && i < r->run_count; i++)
         pm_readahead_free(r->run_ctxs[i].ra);
     for (size_t i = 0; r->run_ctxs != NULL && i < r->run_count; i++)
-        pm_file_reader_free(r->run_ctxs[i].current);
+        pm_file_reader_free(r->run_ctxs[i].walk.current);
     pm_free(r->run_ctxs);
     pm_free(r->runs);
     r->run_ctxs = NULL;
@@ -604,8 +629,8 @@ void pm_split_reader_free(pm_split_reader *r)
     close_section(r);
     pm_arena_free(&r->arena);
     pm_merge_fn_free(r->fn);
-    pm_readahead_free(r->raw_ra); /* first: after it no worker touches r->current */
-    pm_file_reader_free(r->current);
+    pm_readahead_free(r->raw_ra); /* first: after it no worker touches r->raw */
+    pm_file_reader_free(r->raw.current);
     pm_schema_cache_release(&r->schemas);
     pthread_mutex_destroy(&r->schema_lock);
     pm_free(r->key_cols);
@@ -624,20 +649,8 @@ void pm_split_reader_free(pm_split_reader *r)
 PM_MUST_CHECK static int raw_next(void *ctx, pm_batch **out, paimon_error *err)
 {
     pm_split_reader *r = ctx;
-    for (;;) {
-        int rc;
-        if (r->current == NULL) {
-            if (r->next_file >= r->split->file_count)
-                return PAIMON_ITEROVER;
-            if ((rc = open_file(r, r->next_file++, r->kinds_stored, &r->current, err)) != 0)
-                return rc;
-        }
-        rc = pm_file_reader_next(r->current, out, err);
-        if (rc != PAIMON_ITEROVER)
-            return rc;
-        pm_file_reader_free(r->current);
-        r->current = NULL;
-    }
+    return walk_next(r, &r->raw, r->split->files, r->split->file_count, r->kinds_stored, NULL, out,
+                     err);
 }
 
 /* A batch in read_type (the first read_type columns of `b`) from the files or the merge. */
@@ -708,7 +721,7 @@ PM_MUST_CHECK static int fill_row_kinds(pm_split_reader *r, const pm_batch *in, 
             (kinds != NULL && kinds->null_count > 0 &&
              !(kinds->validity.data[i / 8] & (1u << (i % 8)))))
             return pm_corrupt(err, "%s: a row's _VALUE_KIND is %s, not a row kind (0 to 3)",
-                              r->next_file > 0 ? r->split->paths[r->next_file - 1] : r->t->path,
+                              r->raw.next > 0 ? r->split->paths[r->raw.opened_at] : r->t->path,
                               kind >= 0 && kind <= 3 ? "null" : "out of range");
         if (pm_column_append_bytes(out, NAMES[kind], 2) != 0)
             return pm_nomem(err);
