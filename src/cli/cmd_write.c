@@ -160,6 +160,9 @@ int cli_cmd_write(int argc, char **argv)
         if (every <= 0)
             return cli_usage_error("write", "--commit-every must be a positive number of rows");
     }
+    if (cli_has(&a, "fixed-compaction") && every == 0)
+        return cli_usage_error("write", "--fixed-compaction needs --commit-every (a single "
+                                        "commit always waits for its compactions)");
     if (part_text != NULL && !cli_has(&a, "overwrite"))
         return cli_usage_error("write", "--partition needs --overwrite");
     if (every > 0 && cli_has(&a, "overwrite"))

@@ -273,7 +273,7 @@ PM_MUST_CHECK static int flush_sync(pm_bucket_writer *w, paimon_error *err)
     bool wait;
     if (!w->bg_running)
         return 0;
-    wait = !w->k->async || !w->k->when_done || w->k->need_lookup || w->dvs != NULL ||
+    wait = w->k->mode != PM_COMPACT_ASYNC || w->k->need_lookup || w->dvs != NULL ||
            (int64_t)sorted_runs(w) > w->k->stop_trigger;
     if (!wait && !pm_group_finished(&w->bg))
         return 0;
@@ -326,7 +326,7 @@ int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err)
     /* MergeTreeWriter.flushWriteBuffer: a new compaction, left running when async */
     if ((rc = trigger_compaction(w, false, err)) != 0)
         return rc;
-    return w->k->async ? 0 : sync_compaction(w, err);
+    return w->k->mode != PM_COMPACT_SYNC ? 0 : sync_compaction(w, err);
 }
 
 /* ---- compaction ------------------------------------------------------------------------ */
@@ -927,7 +927,8 @@ int pm_bucket_writer_prepare(pm_bucket_writer *w, pm_commit_messages *out, bool 
             /* MergeTreeWriter.prepareCommit(waitCompaction): waits when asked to (a batch
              * write, the end of the input, lookup-wait for tables that need lookups), for a
              * full compaction, and past num-sorted-run.stop-trigger + 1 runs */
-            wait = wait || !w->k->async || full || (w->k->need_lookup && w->k->lookup_wait) ||
+            wait = wait || w->k->mode == PM_COMPACT_SYNC || full ||
+                   (w->k->need_lookup && w->k->lookup_wait) ||
                    (int64_t)sorted_runs(w) > w->k->stop_trigger + 1;
             if (wait && (rc = sync_compaction(w, err)) != 0)
                 return rc;

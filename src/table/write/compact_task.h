@@ -39,6 +39,21 @@
 #include "util/error.h"
 #include "util/pool.h"
 
+/* When a writer takes the result of a compaction that runs in the background
+ * (bucket_writer.h).  The values are the C API's async_compaction. */
+typedef enum pm_compact_mode {
+    /* every prepare-commit waits for the compactions it starts, as a batch write's do */
+    PM_COMPACT_SYNC = 0,
+    /* Java's streaming writer: a flush or prepare-commit takes a result only once it is
+     * finished, and waits for one only where Java does (past num-sorted-run.stop-trigger
+     * sorted runs, lookups, deletion vectors, full compactions, the end of the input): what
+     * is committed when depends on timing */
+    PM_COMPACT_ASYNC = 1,
+    /* results taken at the bucket's next flush or prepare-commit, waiting for them there:
+     * the files committed do not depend on timing or on the thread count */
+    PM_COMPACT_ASYNC_FIXED = 2,
+} pm_compact_mode;
+
 /* What the compactions of one table write share: the write context and the schemas of the
  * files they read. */
 typedef struct pm_compactor {
@@ -69,10 +84,7 @@ typedef struct pm_compactor {
      * built, updated, searched and freed under lookup_lock (held by the bucket writer). */
     pthread_mutex_t schema_lock, lookup_lock;
     pm_pool *pool;        /* where background compactions run (NULL: at submission) */
-    bool async;           /* prepare-commits wait for compactions only where Java's
-                              streaming writer does (bucket_writer.h); else always */
-    bool when_done;       /* flushes take a result only once finished, as Java's writer
-                             (PM_COMPACT_ASYNC); else they wait for it (the fixed points) */
+    pm_compact_mode mode; /* when background compactions' results are taken */
     int64_t stop_trigger; /* num-sorted-run.stop-trigger */
 } pm_compactor;
 

@@ -309,8 +309,7 @@ void pm_table_write_set_threads(pm_table_write *w, unsigned int threads, pm_comp
 {
     w->pool = pm_pool_shared(threads);
     w->compactor.pool = w->pool;
-    w->compactor.async = mode != PM_COMPACT_SYNC;
-    w->compactor.when_done = mode == PM_COMPACT_ASYNC;
+    w->compactor.mode = mode;
 }
 
 const pm_type *pm_table_write_type(const pm_table_write *w)

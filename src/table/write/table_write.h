@@ -56,21 +56,6 @@ typedef struct pm_table_write_opts {
 PM_MUST_CHECK int pm_table_write_new(pm_table_write **out, pm_fs *fs, const char *table,
                                      const pm_table_write_opts *o, paimon_error *err);
 
-/* When a writer takes the result of a compaction that runs in the background
- * (bucket_writer.h).  The values are the C API's async_compaction. */
-typedef enum pm_compact_mode {
-    /* every prepare-commit waits for the compactions it starts, as a batch write's do */
-    PM_COMPACT_SYNC = 0,
-    /* Java's streaming writer: a flush or prepare-commit takes a result only once it is
-     * finished, and waits for one only where Java does (past num-sorted-run.stop-trigger
-     * sorted runs, lookups, deletion vectors, full compactions, the end of the input): what
-     * is committed when depends on timing */
-    PM_COMPACT_ASYNC = 1,
-    /* results taken at the bucket's next flush or prepare-commit, waiting for them there:
-     * the files committed do not depend on timing or on the thread count */
-    PM_COMPACT_ASYNC_FIXED = 2,
-} pm_compact_mode;
-
 /* Before the first batch: the buckets flushed and compacted at once (0, the default: the
  * processors online; 1: the caller's thread only, no pool), and when compaction results are
  * taken (PM_COMPACT_SYNC is the default). */

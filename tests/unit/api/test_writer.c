@@ -230,6 +230,42 @@ static void *write_part(void *p)
     return NULL;
 }
 
+/* async_compaction takes the three PAIMON_COMPACTION_* values; anything else is refused,
+ * naming the field, and no writer is made. */
+static void test_compaction_modes(void **state)
+{
+    static const int bad[2] = {3, -1};
+    char *path = pm_test_table_path("writer-compaction-modes");
+    paimon_create_options co = PAIMON_CREATE_OPTIONS_INIT;
+    const char *pks[1] = {"id"};
+    paimon_table *t;
+    paimon_error err;
+    (void)state;
+    co.columns = "id BIGINT NOT NULL";
+    co.primary_keys = pks;
+    co.primary_key_count = 1;
+    assert_int_equal(paimon_table_create(path, &co, &err), 0);
+    assert_int_equal(paimon_table_open(&t, path, &err), 0);
+    for (int mode = PAIMON_COMPACTION_SYNC; mode <= PAIMON_COMPACTION_ASYNC_FIXED; mode++) {
+        paimon_writer_options o = PAIMON_WRITER_OPTIONS_INIT;
+        paimon_writer *w = NULL;
+        o.async_compaction = mode;
+        assert_int_equal(paimon_writer_open(&w, t, &o, &err), 0);
+        assert_non_null(w);
+        paimon_writer_free(w);
+    }
+    for (int i = 0; i < 2; i++) {
+        paimon_writer_options o = PAIMON_WRITER_OPTIONS_INIT;
+        paimon_writer *w = NULL;
+        o.async_compaction = bad[i];
+        assert_int_equal(paimon_writer_open(&w, t, &o, &err), PAIMON_EINVALID);
+        assert_null(w);
+        assert_non_null(strstr(err.message, "async_compaction"));
+    }
+    paimon_table_free(t);
+    pm_free(path);
+}
+
 static void test_threads(void **state)
 {
     char *path;
@@ -596,10 +632,11 @@ static void test_orc_avro(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rows_and_arrow), cmocka_unit_test(test_threads),
-        cmocka_unit_test(test_bad_rows),       cmocka_unit_test(test_overwrite),
-        cmocka_unit_test(test_partition_spec), cmocka_unit_test(test_input),
-        cmocka_unit_test(test_orc_avro),       cmocka_unit_test(test_float_range),
+        cmocka_unit_test(test_rows_and_arrow),   cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_bad_rows),         cmocka_unit_test(test_overwrite),
+        cmocka_unit_test(test_partition_spec),   cmocka_unit_test(test_input),
+        cmocka_unit_test(test_orc_avro),         cmocka_unit_test(test_float_range),
+        cmocka_unit_test(test_compaction_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
