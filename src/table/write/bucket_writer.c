@@ -60,6 +60,12 @@ struct pm_bucket_writer {
     pm_group bg;
     bool bg_running;
     bg_task task;
+    /* the buffer's spill running in the background (pm_bucket_writer_spill_start): at most
+     * one; its records count as the writer's memory until their run is adopted */
+    pm_group spill_g;
+    pm_kv_buffer *spilling[PM_SPILL_PARTS_MAX]; /* the detached records, a task each */
+    size_t spilling_count, spilling_mem;
+    int lost_rc; /* a spill that failed lost its records: every later flush fails (or 0) */
 };
 
 int pm_bucket_writer_new(pm_bucket_writer **out, pm_write_ctx *c, const uint8_t *partition,
@@ -196,7 +202,74 @@ int pm_bucket_writer_put(pm_bucket_writer *w, const pm_batch *b, const int64_t *
 
 size_t pm_bucket_writer_memory(const pm_bucket_writer *w)
 {
-    return w->buffer != NULL ? pm_kv_buffer_memory(w->buffer) : 0;
+    return w->buffer != NULL ? pm_kv_buffer_memory(w->buffer) + w->spilling_mem : 0;
+}
+
+/* ---- the spill in the background ------------------------------------------------------- */
+
+PM_MUST_CHECK static int spill_run(void *arg, paimon_error *err)
+{
+    return pm_kv_buffer_spill(arg, err);
+}
+
+int pm_bucket_writer_spill_start(pm_bucket_writer *w, pm_pool *pool, size_t parts,
+                                 paimon_error *err)
+{
+    size_t mem;
+    int rc;
+    if (w->buffer == NULL || !w->c->spillable || w->spilling_count > 0 || w->lost_rc != 0)
+        return 0;
+    if (parts > PM_SPILL_PARTS_MAX)
+        parts = PM_SPILL_PARTS_MAX;
+    mem = pm_kv_buffer_memory(w->buffer);
+    if ((rc = pm_kv_buffer_detach(w->buffer, parts, w->spilling, &w->spilling_count, err)) != 0 ||
+        w->spilling_count == 0)
+        return rc;
+    w->spilling_mem = mem;
+    pm_group_init(&w->spill_g, pool);
+    for (size_t i = 0; i < w->spilling_count; i++)
+        if (pm_group_submit(&w->spill_g, spill_run, w->spilling[i], err) != 0) {
+            /* not queued (no memory for the task): spill it here, as without a pool */
+            if ((rc = pm_kv_buffer_spill(w->spilling[i], err)) != 0)
+                w->lost_rc = rc; /* its rows are gone: the finish reports it */
+        }
+    return 0;
+}
+
+bool pm_bucket_writer_spilling(const pm_bucket_writer *w)
+{
+    return w->spilling_count > 0;
+}
+
+int pm_bucket_writer_spill_finish(pm_bucket_writer *w, bool wait, paimon_error *err)
+{
+    int rc;
+    if (w->spilling_count == 0) {
+        if (w->lost_rc == 0)
+            return 0;
+        return pm_err_set(err, w->lost_rc,
+                          "bucket %d: a spill of the write buffer failed earlier and lost rows",
+                          (int)w->bucket);
+    }
+    if (!wait && !pm_group_finished(&w->spill_g))
+        return 0;
+    rc = pm_group_wait(&w->spill_g, err);
+    pm_group_destroy(&w->spill_g);
+    for (size_t i = 0; i < w->spilling_count; i++) {
+        if (rc != 0) {
+            pm_kv_buffer_free(w->spilling[i]); /* with what it wrote */
+        } else if ((rc = pm_kv_buffer_adopt(w->buffer, w->spilling[i], err)) != 0) {
+            /* adopt freed it */
+        }
+        w->spilling[i] = NULL;
+    }
+    w->spilling_count = 0;
+    w->spilling_mem = 0;
+    if (rc == 0 && w->lost_rc != 0)
+        return pm_bucket_writer_spill_finish(w, false, err);
+    if (rc != 0)
+        w->lost_rc = rc;
+    return rc;
 }
 
 PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err);
@@ -286,6 +359,7 @@ PM_MUST_CHECK static int flush_buffer(pm_bucket_writer *w, paimon_error *err)
     pm_data_writer *data = NULL, *changelog = NULL;
     size_t first_new = w->pending.data_count;
     int rc;
+    PM_TRY(pm_bucket_writer_spill_finish(w, true, err));
     if (pm_kv_buffer_records(w->buffer) == 0)
         return w->k != NULL ? flush_sync(w, err) : 0;
     PM_TRY(new_data_writer(w, false, &data, err));
@@ -319,6 +393,8 @@ int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err)
     int rc;
     if (w->buffer == NULL)
         return 0;
+    if ((rc = pm_bucket_writer_spill_finish(w, true, err)) != 0)
+        return rc;
     if (w->c->spillable)
         return pm_kv_buffer_spill(w->buffer, err);
     if ((rc = flush_buffer(w, err)) != 0 || w->k == NULL)
@@ -1050,6 +1126,16 @@ void pm_bucket_writer_free(pm_bucket_writer *w)
         w->bg_running = false;
     }
     pm_group_destroy(&w->bg);
+    if (w->spilling_count > 0) { /* their records go with the writer */
+        paimon_error ignored;
+        paimon_error_clear(&ignored);
+        if (pm_group_wait(&w->spill_g, &ignored) != 0) {
+            /* the runs written, if any, are removed with the buffers below */
+        }
+        pm_group_destroy(&w->spill_g);
+        for (size_t i = 0; i < w->spilling_count; i++)
+            pm_kv_buffer_free(w->spilling[i]);
+    }
     pm_commit_messages_release(&w->task.res);
     pm_free(w->task.files);
     pm_merge_fn_free(w->merge);

@@ -17,14 +17,13 @@ struct pm_kv_buffer {
     pm_write_ctx *c;
     pm_batch **chunks; /* records in arrival order, CHUNK_ROWS per chunk */
     size_t chunk_count, chunk_cap;
-    pm_buf kinds;      /* int8 row kind per record */
-    int64_t count;     /* records in memory */
-    int64_t first_seq; /* sequence number of record 0 */
-    size_t full_mem;   /* bytes of the full chunks */
-    size_t mem;        /* bytes in memory */
-    pm_strlist runs;   /* spilled sorted runs (paths) */
-    int64_t spilled;   /* records in them */
-    long run_seq;
+    pm_buf kinds;       /* int8 row kind per record */
+    int64_t count;      /* records in memory */
+    int64_t first_seq;  /* sequence number of record 0 */
+    size_t full_mem;    /* bytes of the full chunks */
+    size_t mem;         /* bytes in memory */
+    pm_strlist runs;    /* spilled sorted runs (paths) */
+    int64_t spilled;    /* records in them */
     pm_type *run_type;  /* value columns, _SEQUENCE_NUMBER, _VALUE_KIND */
     pm_merge_fn *merge; /* this buffer's own: a merge keeps state, and buffers of different
                            buckets flush on different threads */
@@ -735,54 +734,88 @@ PM_MUST_CHECK static int out_flush(out_batch *o, pm_data_writer *w, paimon_error
 
 /* ---- spilling -------------------------------------------------------------------------- */
 
-/* A new run file for the sorted records of `m`'s cursors (raw, every record kept). */
-PM_MUST_CHECK static int write_run(pm_kv_buffer *b, merge_state *m, const char *path,
-                                   paimon_error *err)
+/* A batch in a run file's layout (run_type: the value columns, _SEQUENCE_NUMBER,
+ * _VALUE_KIND), filled through references as out_batch is for data files. */
+PM_MUST_CHECK static int run_out_init(out_batch *o, const pm_kv_buffer *b, paimon_error *err)
+{
+    size_t vc = b->c->value_type->field_count;
+    memset(o, 0, sizeof(*o));
+    if (pm_batch_new(&o->vals, b->c->value_type, err) != 0)
+        return PAIMON_ENOMEM;
+    if ((o->seq = pm_column_new(&seq_type)) == NULL ||
+        (o->kind = pm_column_new(&kind_type)) == NULL ||
+        (o->view_cols = pm_calloc(vc + 2, sizeof(pm_column *))) == NULL ||
+        (o->refs = pm_malloc(OUT_ROWS * sizeof(out_ref))) == NULL)
+        return pm_nomem(err);
+    o->ref_cap = OUT_ROWS;
+    for (size_t i = 0; i < vc; i++)
+        o->view_cols[i] = o->vals->columns[i];
+    o->view_cols[vc] = o->seq;
+    o->view_cols[vc + 1] = o->kind;
+    o->view.type = b->run_type;
+    o->view.columns = o->view_cols;
+    o->view.column_count = vc + 2;
+    return 0;
+}
+
+/* A new run file of sorted records (raw, every record kept): those of `m`'s cursors, or,
+ * with m NULL, the records in memory in the order of `perm`, without a merge.  The records
+ * are gathered column by column, OUT_ROWS at a time. */
+PM_MUST_CHECK static int write_run(pm_kv_buffer *b, merge_state *m, const int64_t *perm,
+                                   const char *path, paimon_error *err)
 {
     pm_file_writer *fw = NULL;
     out_batch o;
-    size_t vc = b->c->value_type->field_count;
+    int64_t next = 0;
     int rc;
-    memset(&o, 0, sizeof(o));
-    PM_TRY(pm_batch_new(&o.vals, b->run_type, err));
+    PM_TRY(run_out_init(&o, b, err));
     PM_TRY(pm_file_writer_open(&fw, &pm_parquet_file_format, b->c->tmp_fs, path, b->run_type,
                                b->c->spill_codec, &b->c->spill_opts, err));
-    while (m->heap_size > 0) {
-        rec_ref r;
-        PM_TRY(pop(m, &r, err));
-        for (size_t i = 0; i < vc && rc == 0; i++)
-            rc = pm_column_append_from(o.vals->columns[i], r.batch->columns[i], r.row);
-        if (rc == 0)
-            rc = pm_column_append_i64(o.vals->columns[vc], r.seq);
-        if (rc == 0)
-            rc = pm_column_append_i64(o.vals->columns[vc + 1], r.kind);
+    for (;;) {
+        bool more = m != NULL ? m->heap_size > 0 : next < b->count;
+        rc = 0;
+        if (more && m != NULL) {
+            rec_ref r;
+            PM_TRY(pop(m, &r, err));
+            rc = out_push_ref(&o, r.batch, r.row, r.seq, r.kind);
+        } else if (more) {
+            int64_t idx = perm[next++];
+            rc = out_push_ref(&o, b->chunks[idx / CHUNK_ROWS], idx % CHUNK_ROWS, b->first_seq + idx,
+                              (int8_t)b->kinds.data[idx]);
+        }
         if (rc != 0) {
             rc = pm_buf_error(err, rc);
             goto done;
         }
-        o.vals->row_count++;
-        if (o.vals->row_count == OUT_ROWS || m->heap_size == 0) {
-            PM_TRY(pm_file_writer_write(fw, o.vals, 0, o.vals->row_count, err));
-            pm_batch_reset(o.vals);
-            free_retired(m);
+        if (out_rows(&o) >= OUT_ROWS || (!more && out_rows(&o) > 0)) {
+            PM_TRY(out_materialize(&o, err));
+            PM_TRY(pm_file_writer_write(fw, &o.view, 0, o.view.row_count, err));
+            out_reset(&o);
+            if (m != NULL)
+                free_retired(m); /* the references into them are copied */
         }
+        if (!more)
+            break;
     }
     rc = pm_file_writer_close(fw, NULL, err);
     fw = NULL;
 done:
     pm_file_writer_abort(fw);
-    pm_batch_free(o.vals);
+    out_free(&o);
     return rc;
 }
 
+/* A new run file's path: numbered across every buffer of the process, since the runs of a
+ * detached buffer live on in the buffer that adopts them (a buffer's address may return). */
 PM_MUST_CHECK static int next_run_path(pm_kv_buffer *b, pm_buf *path, paimon_error *err)
 {
+    static long runs_made;
+    long n = __atomic_fetch_add(&runs_made, 1, __ATOMIC_RELAXED);
     int rc = pm_write_ctx_tmp_dir(b->c, err);
     if (rc != 0)
         return rc;
     path->len = 0;
-    if ((rc = pm_buf_printf(path, "%s/run-%p-%ld.parquet", b->c->tmp_dir, (void *)b,
-                            b->run_seq++)) != 0)
+    if ((rc = pm_buf_printf(path, "%s/run-%ld.parquet", b->c->tmp_dir, n)) != 0)
         return pm_buf_error(err, rc);
     return 0;
 }
@@ -797,7 +830,7 @@ PM_MUST_CHECK static int merge_runs(pm_kv_buffer *b, paimon_error *err)
     memset(&m, 0, sizeof(m));
     PM_TRY(next_run_path(b, &path, err));
     PM_TRY(merge_state_init(&m, b, NULL, err));
-    PM_TRY(write_run(b, &m, pm_buf_cstr(&path), err));
+    PM_TRY(write_run(b, &m, NULL, pm_buf_cstr(&path), err));
     merge_state_free(&m);
     memset(&m, 0, sizeof(m));
     {
@@ -817,7 +850,6 @@ done:
 
 int pm_kv_buffer_spill(pm_kv_buffer *b, paimon_error *err)
 {
-    merge_state m;
     int64_t *perm = NULL;
     pm_buf path;
     bool made = false;
@@ -825,20 +857,10 @@ int pm_kv_buffer_spill(pm_kv_buffer *b, paimon_error *err)
     if (b->count == 0)
         return 0;
     pm_buf_init(&path, 0);
-    memset(&m, 0, sizeof(m));
     PM_TRY(next_run_path(b, &path, err));
     PM_TRY(sort_memory(b, &perm, err));
-    {
-        /* only the memory run: a cursor over the sorted indexes */
-        pm_strlist saved = b->runs;
-        pm_strlist_init(&b->runs);
-        rc = merge_state_init(&m, b, perm, err);
-        b->runs = saved;
-        if (rc != 0)
-            goto done;
-    }
     made = true;
-    PM_TRY(write_run(b, &m, pm_buf_cstr(&path), err));
+    PM_TRY(write_run(b, NULL, perm, pm_buf_cstr(&path), err));
     if ((rc = pm_strlist_push(&b->runs, pm_buf_cstr(&path))) != 0) {
         rc = pm_buf_error(err, rc);
         goto done;
@@ -851,9 +873,102 @@ int pm_kv_buffer_spill(pm_kv_buffer *b, paimon_error *err)
 done:
     if (made)
         (void)b->c->tmp_fs->remove(b->c->tmp_fs, pm_buf_cstr(&path), NULL);
-    merge_state_free(&m);
     pm_free(perm);
     pm_buf_free(&path);
+    return rc;
+}
+
+/* Moves chunks [from, to) of b (whole ones, the last possibly partial) into the empty new
+ * buffer d with their kinds and sequence numbers. */
+static void move_chunks(pm_kv_buffer *b, size_t from, size_t to, pm_kv_buffer *d)
+{
+    int64_t first = (int64_t)from * CHUNK_ROWS, n = 0;
+    for (size_t i = from; i < to; i++) {
+        d->chunks[d->chunk_count++] = b->chunks[i];
+        n += b->chunks[i]->row_count;
+        d->mem += batch_bytes(b->chunks[i]);
+        b->chunks[i] = NULL;
+    }
+    memcpy(d->kinds.data, b->kinds.data + first, (size_t)n);
+    d->kinds.len = (size_t)n;
+    d->count = n;
+    d->first_seq = b->first_seq + first;
+    d->full_mem = d->mem; /* only read by put, which a detached buffer never sees */
+}
+
+int pm_kv_buffer_detach(pm_kv_buffer *b, size_t parts, pm_kv_buffer **out, size_t *made,
+                        paimon_error *err)
+{
+    size_t per;
+    int rc = 0;
+    *made = 0;
+    if (b->count == 0)
+        return 0;
+    if (parts > b->chunk_count)
+        parts = b->chunk_count;
+    if (parts == 0)
+        parts = 1;
+    per = (b->chunk_count + parts - 1) / parts;
+    for (size_t p = 0; p < parts && rc == 0; p++) {
+        size_t from = p * per, to = from + per < b->chunk_count ? from + per : b->chunk_count;
+        int64_t rows = 0;
+        pm_kv_buffer *d;
+        if (from >= to)
+            break;
+        for (size_t i = from; i < to; i++)
+            rows += b->chunks[i]->row_count;
+        if ((rc = pm_kv_buffer_new(&d, b->c, err)) != 0)
+            break;
+        out[(*made)++] = d;
+        if ((d->chunks = pm_malloc((to - from) * sizeof(pm_batch *))) == NULL ||
+            pm_buf_reserve(&d->kinds, (size_t)rows) != 0)
+            rc = pm_nomem(err);
+    }
+    if (rc != 0) { /* nothing moved yet: b keeps its records */
+        for (size_t i = 0; i < *made; i++)
+            pm_kv_buffer_free(out[i]);
+        *made = 0;
+        return rc;
+    }
+    for (size_t p = 0; p < *made; p++) {
+        size_t from = p * per, to = from + per < b->chunk_count ? from + per : b->chunk_count;
+        out[p]->chunk_cap = to - from;
+        move_chunks(b, from, to, out[p]);
+    }
+    /* b starts afresh */
+    b->chunk_count = 0;
+    b->kinds.len = 0;
+    b->count = 0;
+    b->full_mem = b->mem = 0;
+    return 0;
+}
+
+int pm_kv_buffer_adopt(pm_kv_buffer *b, pm_kv_buffer *spilled, paimon_error *err)
+{
+    int rc = 0;
+    if (spilled == NULL)
+        return 0;
+    if (spilled->count > 0) /* not spilled: the caller's mistake, and its records would be lost */
+        rc = pm_err_set(err, PAIMON_EINVALID, "write buffer: adopting a buffer not spilled");
+    for (size_t i = 0; rc == 0 && i < spilled->runs.count; i++)
+        if ((rc = pm_strlist_push(&b->runs, spilled->runs.items[i])) != 0) {
+            rc = pm_buf_error(err, rc);
+            /* the first i are b's now: only the others go with `spilled` */
+            for (size_t j = 0; j < i; j++)
+                pm_free(spilled->runs.items[j]);
+            memmove(spilled->runs.items, spilled->runs.items + i,
+                    (spilled->runs.count - i) * sizeof(char *));
+            spilled->runs.count -= i;
+        }
+    if (rc == 0) { /* every run is b's: forget the paths without removing the files */
+        pm_strlist_free(&spilled->runs);
+        pm_strlist_init(&spilled->runs);
+        b->spilled += spilled->spilled;
+        spilled->spilled = 0;
+    }
+    pm_kv_buffer_free(spilled); /* on failure, with the runs b did not take */
+    if (rc == 0 && (int64_t)b->runs.count > b->c->spill_fan_in)
+        rc = merge_runs(b, err);
     return rc;
 }
 

@@ -22,8 +22,15 @@
  *                                   spilled runs ---+--> k-way merge --> merge engine --> L0
  *                                                                    \--> changelog (input)
  *
- * Thread safety: one thread per buffer; buffers of one write may flush on different threads
- * at once (each has its own merge function).
+ * A spill in the background (the write's pool) detaches the records in memory into a buffer
+ * of their own, spills that on another thread while this one takes more records, and adopts
+ * the run it wrote; the records keep their sequence numbers, and a flush merges every run in
+ * key and sequence order, so the level-0 files do not depend on when or how often a buffer
+ * spilled.
+ *
+ * Thread safety: one thread per buffer; buffers of one write may flush or spill on different
+ * threads at once (each has its own merge function; the context's temporary directory is
+ * made under its lock).
  */
 #ifndef PM_TABLE_WRITE_KV_BUFFER_H
 #define PM_TABLE_WRITE_KV_BUFFER_H
@@ -50,6 +57,18 @@ int64_t pm_kv_buffer_records(const pm_kv_buffer *b);
 
 /* Writes the records in memory as a sorted run to a temporary file. */
 PM_MUST_CHECK int pm_kv_buffer_spill(pm_kv_buffer *b, paimon_error *err);
+
+/* Moves the records in memory to up to `parts` new buffers out[0..*made) (none when there are
+ * no records; parts of whole chunks, in arrival order), leaving this one empty;
+ * pm_kv_buffer_spill() of each may then run on another thread while this buffer takes more
+ * records, and pm_kv_buffer_adopt() gives their runs to this buffer.  A flush before the
+ * adoption would miss those records.  On failure nothing has moved. */
+PM_MUST_CHECK int pm_kv_buffer_detach(pm_kv_buffer *b, size_t parts, pm_kv_buffer **out,
+                                      size_t *made, paimon_error *err);
+
+/* Takes the runs of `spilled` (detached from b and spilled; NULL: nothing) and frees it, also
+ * on failure (then its records are lost with it: the write is unusable). */
+PM_MUST_CHECK int pm_kv_buffer_adopt(pm_kv_buffer *b, pm_kv_buffer *spilled, paimon_error *err);
 
 /* Merges every record into `data` (and, raw, into `changelog` when not NULL) and empties
  * the buffer. */

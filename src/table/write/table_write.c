@@ -752,23 +752,91 @@ PM_MUST_CHECK static int check_not_null(pm_table_write *w, const pm_batch *b, co
 }
 
 /* Spills (or flushes) the fullest writers until the buffers fit write-buffer-size. */
+/* The buffers pass this share of write-buffer-size (numerator over 4) before a spill starts in
+ * the background: the rest is what the rows that keep coming fill while it runs. */
+#define SPILL_EARLY_QUARTERS 3
+
+static void slot_memory_update(pm_table_write *w, size_t s)
+{
+    w->memory -= w->slots[s].memory;
+    w->slots[s].memory = pm_bucket_writer_memory(w->slots[s].w);
+    w->memory += w->slots[s].memory;
+}
+
+/* The slot whose buffer holds the most, or SIZE_MAX when none holds anything. */
+static size_t fullest_slot(const pm_table_write *w)
+{
+    size_t best = SIZE_MAX, best_mem = 0;
+    for (size_t i = 0; i < w->slot_ids.count; i++)
+        if (w->slots[i].memory > best_mem) {
+            best_mem = w->slots[i].memory;
+            best = i;
+        }
+    return best;
+}
+
+/* Starts the background spill of the fullest buffer, in as many pieces as the pool has
+ * workers; `*spilling`: its slot, unless it had nothing to spill. */
+PM_MUST_CHECK static int start_spill(pm_table_write *w, size_t *spilling, paimon_error *err)
+{
+    size_t best = fullest_slot(w);
+    int rc;
+    if (best == SIZE_MAX)
+        return 0;
+    if ((rc = pm_bucket_writer_spill_start(w->slots[best].w, w->pool, pm_pool_threads(w->pool),
+                                           err)) != 0)
+        return rc;
+    slot_memory_update(w, best);
+    if (pm_bucket_writer_spilling(w->slots[best].w))
+        *spilling = best;
+    return 0;
+}
+
+/* Keeps the write buffers together within write-buffer-size, as Java's shared spillable
+ * memory pool does by spilling the largest buffer.  With workers on the pool, the fullest
+ * buffer spills in the background, cut in pieces that the workers sort and write at once,
+ * from the moment the buffers pass SPILL_EARLY_QUARTERS / 4 of the size, so that rows keep
+ * coming meanwhile (one such spill at a time); its records count until their runs are
+ * adopted, and past the size the caller waits for it.  Which buffers spill, and when, then
+ * depends on timing; the files written do not, since a flush merges every run in key and
+ * sequence order (kv_buffer.h).  Without a pool, and for buffers that may not spill (they
+ * flush level-0 files, whose boundaries must not depend on timing), the fullest buffer
+ * frees its memory here once past the size. */
 PM_MUST_CHECK static int control_memory(pm_table_write *w, paimon_error *err)
 {
-    while ((int64_t)w->memory > w->ctx.buffer_size) {
-        size_t best = SIZE_MAX, best_mem = 0;
-        int rc;
-        for (size_t i = 0; i < w->slot_ids.count; i++)
-            if (w->slots[i].memory > best_mem) {
-                best_mem = w->slots[i].memory;
-                best = i;
-            }
-        if (best == SIZE_MAX)
-            return 0;
-        if ((rc = pm_bucket_writer_free_memory(w->slots[best].w, err)) != 0)
+    bool background = w->pool != NULL && w->ctx.spillable;
+    size_t spilling = SIZE_MAX, best;
+    int rc;
+    for (size_t i = 0; i < w->slot_ids.count; i++) {
+        if (!pm_bucket_writer_spilling(w->slots[i].w))
+            continue;
+        if ((rc = pm_bucket_writer_spill_finish(w->slots[i].w, false, err)) != 0)
             return rc;
-        w->memory -= w->slots[best].memory;
-        w->slots[best].memory = pm_bucket_writer_memory(w->slots[best].w);
-        w->memory += w->slots[best].memory;
+        slot_memory_update(w, i);
+        if (pm_bucket_writer_spilling(w->slots[i].w))
+            spilling = i;
+    }
+    if (background && spilling == SIZE_MAX &&
+        (int64_t)w->memory > w->ctx.buffer_size / 4 * SPILL_EARLY_QUARTERS &&
+        (rc = start_spill(w, &spilling, err)) != 0)
+        return rc;
+    while ((int64_t)w->memory > w->ctx.buffer_size) {
+        if (spilling != SIZE_MAX) {
+            rc = pm_bucket_writer_spill_finish(w->slots[spilling].w, true, err);
+            slot_memory_update(w, spilling);
+            spilling = SIZE_MAX;
+        } else if (background) {
+            size_t before = spilling;
+            if ((rc = start_spill(w, &spilling, err)) == 0 && spilling == before)
+                return 0; /* nothing left to spill */
+        } else if ((best = fullest_slot(w)) == SIZE_MAX) {
+            return 0;
+        } else {
+            rc = pm_bucket_writer_free_memory(w->slots[best].w, err);
+            slot_memory_update(w, best);
+        }
+        if (rc != 0)
+            return rc;
     }
     return 0;
 }

@@ -443,8 +443,11 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
     if (c->spill_fan_in < 4)
         c->spill_fan_in = 4;
     pm_options_init(&c->spill_opts);
+    /* spill files are read once, soon: no dictionaries (they cost the writer a hash lookup
+     * per value for little) */
     if (pm_options_set(&c->spill_opts, "parquet.block.size", "524288") != 0 ||
-        pm_options_set(&c->spill_opts, "parquet.page.size", "65536") != 0)
+        pm_options_set(&c->spill_opts, "parquet.page.size", "65536") != 0 ||
+        pm_options_set(&c->spill_opts, "parquet.enable.dictionary", "false") != 0)
         return pm_nomem(err);
     v = pm_options_get(o, "spill-compression");
     c->spill_codec = v != NULL && (strcasecmp(v, "none") == 0 || strcasecmp(v, "lz4") == 0)
