@@ -558,9 +558,13 @@ typedef struct out_batch {
 static pm_type seq_type = {.id = PM_TYPE_BIGINT, .nullable = false};
 static pm_type kind_type = {.id = PM_TYPE_TINYINT, .nullable = false};
 
-PM_MUST_CHECK static int out_init(out_batch *o, const pm_write_ctx *c, paimon_error *err)
+/* An empty batch in a data file's layout, or with `run_type` (a buffer's) in a run file's:
+ * the value columns, _SEQUENCE_NUMBER, _VALUE_KIND. */
+PM_MUST_CHECK static int out_init(out_batch *o, const pm_write_ctx *c, pm_type *run_type,
+                                  paimon_error *err)
 {
-    size_t n = c->file_type->field_count;
+    size_t vc = c->value_type->field_count;
+    size_t n = run_type != NULL ? vc + 2 : c->file_type->field_count;
     int rc;
     memset(o, 0, sizeof(*o));
     if ((rc = pm_batch_new(&o->vals, c->value_type, err)) != 0)
@@ -571,13 +575,20 @@ PM_MUST_CHECK static int out_init(out_batch *o, const pm_write_ctx *c, paimon_er
         (o->refs = pm_malloc(OUT_ROWS * sizeof(out_ref))) == NULL)
         return pm_nomem(err);
     o->ref_cap = OUT_ROWS;
-    for (size_t k = 0; k < c->value_start - 2; k++)
-        o->view_cols[k] = o->vals->columns[c->key_idx[k]];
-    o->view_cols[c->seq_col] = o->seq;
-    o->view_cols[c->kind_col] = o->kind;
-    for (size_t i = 0; i < c->value_type->field_count; i++)
-        o->view_cols[c->value_start + i] = o->vals->columns[i];
-    o->view.type = c->file_type;
+    if (run_type != NULL) {
+        for (size_t i = 0; i < vc; i++)
+            o->view_cols[i] = o->vals->columns[i];
+        o->view_cols[vc] = o->seq;
+        o->view_cols[vc + 1] = o->kind;
+    } else {
+        for (size_t k = 0; k < c->value_start - 2; k++)
+            o->view_cols[k] = o->vals->columns[c->key_idx[k]];
+        o->view_cols[c->seq_col] = o->seq;
+        o->view_cols[c->kind_col] = o->kind;
+        for (size_t i = 0; i < vc; i++)
+            o->view_cols[c->value_start + i] = o->vals->columns[i];
+    }
+    o->view.type = run_type != NULL ? run_type : c->file_type;
     o->view.columns = o->view_cols;
     o->view.column_count = n;
     return 0;
@@ -734,30 +745,6 @@ PM_MUST_CHECK static int out_flush(out_batch *o, pm_data_writer *w, paimon_error
 
 /* ---- spilling -------------------------------------------------------------------------- */
 
-/* A batch in a run file's layout (run_type: the value columns, _SEQUENCE_NUMBER,
- * _VALUE_KIND), filled through references as out_batch is for data files. */
-PM_MUST_CHECK static int run_out_init(out_batch *o, const pm_kv_buffer *b, paimon_error *err)
-{
-    size_t vc = b->c->value_type->field_count;
-    memset(o, 0, sizeof(*o));
-    if (pm_batch_new(&o->vals, b->c->value_type, err) != 0)
-        return PAIMON_ENOMEM;
-    if ((o->seq = pm_column_new(&seq_type)) == NULL ||
-        (o->kind = pm_column_new(&kind_type)) == NULL ||
-        (o->view_cols = pm_calloc(vc + 2, sizeof(pm_column *))) == NULL ||
-        (o->refs = pm_malloc(OUT_ROWS * sizeof(out_ref))) == NULL)
-        return pm_nomem(err);
-    o->ref_cap = OUT_ROWS;
-    for (size_t i = 0; i < vc; i++)
-        o->view_cols[i] = o->vals->columns[i];
-    o->view_cols[vc] = o->seq;
-    o->view_cols[vc + 1] = o->kind;
-    o->view.type = b->run_type;
-    o->view.columns = o->view_cols;
-    o->view.column_count = vc + 2;
-    return 0;
-}
-
 /* A new run file of sorted records (raw, every record kept): those of `m`'s cursors, or,
  * with m NULL, the records in memory in the order of `perm`, without a merge.  The records
  * are gathered column by column, OUT_ROWS at a time. */
@@ -768,7 +755,7 @@ PM_MUST_CHECK static int write_run(pm_kv_buffer *b, merge_state *m, const int64_
     out_batch o;
     int64_t next = 0;
     int rc;
-    PM_TRY(run_out_init(&o, b, err));
+    PM_TRY(out_init(&o, b->c, b->run_type, err));
     PM_TRY(pm_file_writer_open(&fw, &pm_parquet_file_format, b->c->tmp_fs, path, b->run_type,
                                b->c->spill_codec, &b->c->spill_opts, err));
     for (;;) {
@@ -988,9 +975,9 @@ int pm_kv_buffer_flush(pm_kv_buffer *b, pm_data_writer *data, pm_data_writer *ch
     memset(&m, 0, sizeof(m));
     memset(&out, 0, sizeof(out));
     memset(&cl, 0, sizeof(cl));
-    PM_TRY(out_init(&out, c, err));
+    PM_TRY(out_init(&out, c, NULL, err));
     if (changelog != NULL)
-        PM_TRY(out_init(&cl, c, err));
+        PM_TRY(out_init(&cl, c, NULL, err));
     /* With runs on disk, the records in memory become a run too: the merge then holds only
      * a row group per run, and the buffer's memory is free for the level-0 file's row group
      * (up to parquet.block.size) while it fills. */
