@@ -87,13 +87,14 @@ size_t pm_bucket_writer_memory(const pm_bucket_writer *w);
 PM_MUST_CHECK int pm_bucket_writer_free_memory(pm_bucket_writer *w, paimon_error *err);
 
 /* The spill in the background (table_write.c decides when): the records in memory are
- * detached in up to `parts` (at most PM_SPILL_PARTS_MAX) pieces, each written as a sorted run
- * by a task of `pool` (NULL: here and now) while the writer takes more rows; they count in pm_bucket_writer_memory() until
- * pm_bucket_writer_spill_finish() adopts the run (`wait`: waits for it; else only when it
- * is done).  A flush, a prepare, a compaction and pm_bucket_writer_free_memory() finish it
- * first.  Nothing to do for append writers, non-spillable buffers or while one runs.  A
- * spill that fails loses its rows: its error comes from the finish, and every flush after
- * it fails too, so that nothing incomplete is committed. */
+ * detached in up to `parts` (at most PM_SPILL_PARTS_MAX) pieces, each written as a sorted
+ * run by a task of `pool` (NULL: here and now) while the writer takes more rows; they count
+ * in pm_bucket_writer_memory() until pm_bucket_writer_spill_finish() adopts the runs
+ * (`wait`: waits for them; else only when they are done).  A flush, a prepare, a compaction
+ * and pm_bucket_writer_free_memory() finish it first.  Nothing to do for append writers,
+ * non-spillable buffers or while one runs.  A spill that fails loses its rows: its error
+ * comes from the finish, and every flush after it fails too, so that nothing incomplete is
+ * committed. */
 #define PM_SPILL_PARTS_MAX 4
 PM_MUST_CHECK int pm_bucket_writer_spill_start(pm_bucket_writer *w, pm_pool *pool, size_t parts,
                                                paimon_error *err);

@@ -22,9 +22,9 @@
  *                                   spilled runs ---+--> k-way merge --> merge engine --> L0
  *                                                                    \--> changelog (input)
  *
- * A spill in the background (the write's pool) detaches the records in memory into a buffer
- * of their own, spills that on another thread while this one takes more records, and adopts
- * the run it wrote; the records keep their sequence numbers, and a flush merges every run in
+ * A spill in the background (the write's pool) detaches the records in memory into buffers
+ * of their own (pieces of whole chunks), spills those on other threads while this one takes
+ * more records, and adopts the runs they wrote; the records keep their sequence numbers, and a flush merges every run in
  * key and sequence order, so the level-0 files do not depend on when or how often a buffer
  * spilled.
  *

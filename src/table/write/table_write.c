@@ -751,7 +751,6 @@ PM_MUST_CHECK static int check_not_null(pm_table_write *w, const pm_batch *b, co
     return 0;
 }
 
-/* Spills (or flushes) the fullest writers until the buffers fit write-buffer-size. */
 /* The buffers pass this share of write-buffer-size (numerator over 4) before a spill starts in
  * the background: the rest is what the rows that keep coming fill while it runs. */
 #define SPILL_EARLY_QUARTERS 3
