@@ -280,8 +280,9 @@ typedef struct paimon_writer_options {
     int overwrite;           /* rows for an overwrite commit (Java ignores previous files) */
     const char *commit_user; /* the commit user that will commit (may be NULL) */
     /* Version 2.  Buckets whose write buffers are flushed (sorted, encoded, compressed,
-     * written) and compacted at once, on the process's one thread pool: 0 (the default) the
-     * processors online, 1 the calling thread only.  Files, sequence numbers and rows do not
+     * written) and compacted at once, on the process's one thread pool, which also spills
+     * full buffers in the background: 0 (the default) the processors online, 1 the calling
+     * thread only.  Files, sequence numbers and rows do not
      * depend on it.  The buffers of all buckets together stay within the table's
      * write-buffer-size whatever the count. */
     unsigned int threads;
