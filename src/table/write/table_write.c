@@ -96,6 +96,7 @@ struct pm_table_write {
     pm_compactor compactor;
     bool has_compactor;
     pm_pool *pool;  /* buckets flushed and compacted at once (NULL: this thread) */
+    size_t threads; /* the write's thread count (the shared pool may have more workers) */
     bool end_input; /* prepares wait for every compaction */
 
     /* cross-partition upsert */
@@ -308,6 +309,7 @@ done:
 void pm_table_write_set_threads(pm_table_write *w, unsigned int threads, pm_compact_mode mode)
 {
     w->pool = pm_pool_shared(threads);
+    w->threads = threads > 0 ? threads : pm_pool_default_threads();
     w->compactor.pool = w->pool;
     w->compactor.mode = mode;
 }
@@ -774,16 +776,15 @@ static size_t fullest_slot(const pm_table_write *w)
     return best;
 }
 
-/* Starts the background spill of the fullest buffer, in as many pieces as the pool has
- * workers; `*spilling`: its slot, unless it had nothing to spill. */
+/* Starts the background spill of the fullest buffer, in as many pieces as the write has
+ * threads; `*spilling`: its slot, unless it had nothing to spill. */
 PM_MUST_CHECK static int start_spill(pm_table_write *w, size_t *spilling, paimon_error *err)
 {
     size_t best = fullest_slot(w);
     int rc;
     if (best == SIZE_MAX)
         return 0;
-    if ((rc = pm_bucket_writer_spill_start(w->slots[best].w, w->pool, pm_pool_threads(w->pool),
-                                           err)) != 0)
+    if ((rc = pm_bucket_writer_spill_start(w->slots[best].w, w->pool, w->threads, err)) != 0)
         return rc;
     slot_memory_update(w, best);
     if (pm_bucket_writer_spilling(w->slots[best].w))
