@@ -449,6 +449,17 @@ int pm_write_ctx_init(pm_write_ctx *c, pm_fs *fs, const char *table, const pm_sc
         pm_options_set(&c->spill_opts, "parquet.page.size", "65536") != 0 ||
         pm_options_set(&c->spill_opts, "parquet.enable.dictionary", "false") != 0)
         return pm_nomem(err);
+    {
+        /* Java's zstd also takes its library's fast levels (below 1) and nothing past 22: the
+         * Parquet writer's range, 1 to 22, is the nearest */
+        int64_t level = 1;
+        char text[24];
+        if ((rc = pm_options_get_i64(o, "spill-compression.zstd-level", &level, err)) != 0)
+            return rc;
+        snprintf(text, sizeof(text), "%d", level < 1 ? 1 : level > 22 ? 22 : (int)level);
+        if (pm_options_set(&c->spill_opts, "file.compression.zstd-level", text) != 0)
+            return pm_nomem(err);
+    }
     v = pm_options_get(o, "spill-compression");
     c->spill_codec = v != NULL && (strcasecmp(v, "none") == 0 || strcasecmp(v, "lz4") == 0)
                          ? v
