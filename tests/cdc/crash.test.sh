@@ -35,10 +35,26 @@ pause() {
   sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"
 }
 
+# How long a whole copy takes on this machine now: a probe copies into a table and slot of
+# its own and stops 1 s after (--idle-exit); the kills aimed at the copy then fall within
+# its first 80 %, however fast or loaded the machine (a fixed 100-900 ms missed the copy
+# whenever it took less than the first kill's delay)
+t0=$(date +%s%N)
+"$PAIMON" cdc postgres --dsn "$PG_DSN" --table public.t --into "$W/probe" --create --slot probe \
+  --option changelog-producer=input --option bucket=2 --idle-exit 1s 2>>"$W/cdc.err" ||
+  cdc_fail "the probe copy: $(tail -3 "$W/cdc.err")"
+copy_ms=$(( ($(date +%s%N) - t0) / 1000000 - 1000 ))
+pg_sql "SELECT pg_drop_replication_slot('probe'); DROP PUBLICATION probe;" >/dev/null ||
+  cdc_fail "dropping the probe's slot"
+rm -rf "$W/probe"
+kill_max=$((copy_ms * 8 / 10))
+[ $kill_max -gt 60 ] || kill_max=60
+echo "a copy takes $copy_ms ms: kills aimed at it wait 50 to $kill_max ms"
+
 copy_kills=0
 for i in $(seq 5); do
   start_cdc
-  pause 100 900
+  pause 50 $kill_max
   kill -9 $CDC 2>/dev/null
   wait $CDC 2>/dev/null
   [ -z "$("$PAIMON" inspect "$W/t" snapshots --format jsonl 2>/dev/null)" ] && copy_kills=$((copy_kills + 1))
