@@ -241,16 +241,21 @@ bool pm_bucket_writer_spilling(const pm_bucket_writer *w)
     return w->spilling_count > 0;
 }
 
+/* The error of every flush after a spill lost rows (0 when none did). */
+PM_MUST_CHECK static int lost_rows(const pm_bucket_writer *w, paimon_error *err)
+{
+    if (w->lost_rc == 0)
+        return 0;
+    return pm_err_set(err, w->lost_rc,
+                      "bucket %d: a spill of the write buffer failed earlier and lost rows",
+                      (int)w->bucket);
+}
+
 int pm_bucket_writer_spill_finish(pm_bucket_writer *w, bool wait, paimon_error *err)
 {
     int rc;
-    if (w->spilling_count == 0) {
-        if (w->lost_rc == 0)
-            return 0;
-        return pm_err_set(err, w->lost_rc,
-                          "bucket %d: a spill of the write buffer failed earlier and lost rows",
-                          (int)w->bucket);
-    }
+    if (w->spilling_count == 0)
+        return lost_rows(w, err);
     if (!wait && !pm_group_finished(&w->spill_g))
         return 0;
     rc = pm_group_wait(&w->spill_g, err);
@@ -265,11 +270,9 @@ int pm_bucket_writer_spill_finish(pm_bucket_writer *w, bool wait, paimon_error *
     }
     w->spilling_count = 0;
     w->spilling_mem = 0;
-    if (rc == 0 && w->lost_rc != 0)
-        return pm_bucket_writer_spill_finish(w, false, err);
     if (rc != 0)
         w->lost_rc = rc;
-    return rc;
+    return rc != 0 ? rc : lost_rows(w, err); /* a piece spilled at submission may have failed */
 }
 
 PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err);

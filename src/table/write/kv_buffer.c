@@ -883,6 +883,12 @@ static void move_chunks(pm_kv_buffer *b, size_t from, size_t to, pm_kv_buffer *d
     d->full_mem = d->mem; /* only read by put, which a detached buffer never sees */
 }
 
+/* The end (exclusive) of piece p's chunks when each piece takes `per` chunks. */
+static size_t piece_end(const pm_kv_buffer *b, size_t per, size_t p)
+{
+    return (p + 1) * per < b->chunk_count ? (p + 1) * per : b->chunk_count;
+}
+
 int pm_kv_buffer_detach(pm_kv_buffer *b, size_t parts, pm_kv_buffer **out, size_t *made,
                         paimon_error *err)
 {
@@ -897,7 +903,7 @@ int pm_kv_buffer_detach(pm_kv_buffer *b, size_t parts, pm_kv_buffer **out, size_
         parts = 1;
     per = (b->chunk_count + parts - 1) / parts;
     for (size_t p = 0; p < parts && rc == 0; p++) {
-        size_t from = p * per, to = from + per < b->chunk_count ? from + per : b->chunk_count;
+        size_t from = p * per, to = piece_end(b, per, p);
         int64_t rows = 0;
         pm_kv_buffer *d;
         if (from >= to)
@@ -918,9 +924,8 @@ int pm_kv_buffer_detach(pm_kv_buffer *b, size_t parts, pm_kv_buffer **out, size_
         return rc;
     }
     for (size_t p = 0; p < *made; p++) {
-        size_t from = p * per, to = from + per < b->chunk_count ? from + per : b->chunk_count;
-        out[p]->chunk_cap = to - from;
-        move_chunks(b, from, to, out[p]);
+        out[p]->chunk_cap = piece_end(b, per, p) - p * per;
+        move_chunks(b, p * per, piece_end(b, per, p), out[p]);
     }
     /* b starts afresh */
     b->chunk_count = 0;

@@ -826,8 +826,7 @@ PM_MUST_CHECK static int control_memory(pm_table_write *w, paimon_error *err)
             slot_memory_update(w, spilling);
             spilling = SIZE_MAX;
         } else if (background) {
-            size_t before = spilling;
-            if ((rc = start_spill(w, &spilling, err)) == 0 && spilling == before)
+            if ((rc = start_spill(w, &spilling, err)) == 0 && spilling == SIZE_MAX)
                 return 0; /* nothing left to spill */
         } else if ((best = fullest_slot(w)) == SIZE_MAX) {
             return 0;

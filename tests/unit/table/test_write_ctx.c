@@ -24,7 +24,9 @@ static void check_spill(const char *const *options, const char *codec, const cha
     if (pm_write_ctx_init(&c, fs, t, schema, &err) != 0)
         fail_msg("write context: %s", err.message);
     assert_string_equal(c.spill_codec, codec);
+    assert_non_null(pm_options_get(&c.spill_opts, "file.compression.zstd-level"));
     assert_string_equal(pm_options_get(&c.spill_opts, "file.compression.zstd-level"), level);
+    assert_non_null(pm_options_get(&c.spill_opts, "parquet.enable.dictionary"));
     assert_string_equal(pm_options_get(&c.spill_opts, "parquet.enable.dictionary"), "false");
     pm_write_ctx_release(&c);
     pm_schema_free(schema);
