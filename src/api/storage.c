@@ -34,7 +34,9 @@ void pm_api_settings_free(pm_options *o)
 }
 
 /* An unknown `s3.*` key or a malformed value is refused now, by loading a configuration of
- * this one setting: the loader names the key it refuses first (s3_config.h).  Failures that
+ * this setting over the others set so far (credentials left out): the loader names the key
+ * it refuses first (s3_config.h), and a value that depends on another setting (a part size
+ * under 5 MiB after s3.multipart.min-size-check=false) is judged with it.  Failures that
  * are not about this key (no credentials yet, ~/.aws unreadable) are not this call's to
  * report: they come when a file system is made.  Credentials are strings the loader only
  * pairs (an access key without its secret yet is fine here), so only their keys are
@@ -48,8 +50,19 @@ PM_MUST_CHECK static int check_setting(const char *key, const char *value, paimo
     int rc;
 
     pm_options_init(&one);
-    if (pm_options_set(&one, key, pm_s3_config_is_secret(key) ? "x" : value) != 0)
+    pthread_mutex_lock(&settings_lock);
+    for (size_t i = 0; i < settings.count; i++)
+        if (!pm_s3_config_is_secret(settings.keys[i]) &&
+            pm_options_set(&one, settings.keys[i], settings.values[i]) != 0) {
+            pthread_mutex_unlock(&settings_lock);
+            pm_options_free(&one);
+            return pm_nomem(err);
+        }
+    pthread_mutex_unlock(&settings_lock);
+    if (pm_options_set(&one, key, pm_s3_config_is_secret(key) ? "x" : value) != 0) {
+        pm_options_free(&one);
         return pm_nomem(err);
+    }
     memset(&e, 0, sizeof(e));
     rc = pm_s3_config_load(&c, &one, &e);
     pm_options_free(&one);

@@ -65,6 +65,20 @@ struct pm_output {
     int (*close)(pm_output *out, paimon_error *err);
     /* Removes the partial file and releases the output. */
     void (*abort)(pm_output *out);
+    /* Optional (NULL: write in order), for bytes whose order in the file is known before
+     * their offsets are (a Parquet row group's column chunks, each growing page by page while
+     * the others do).  segments_begin(out, n, max_bytes) opens n segments that follow the
+     * bytes written so far, which will hold at most about max_bytes in all (0: unknown; a
+     * hint to plan with, not a limit); segment_write(out, k, ...) appends to segment k, in
+     * any interleaving of the k; segments_end(out) places them one after the other, exactly as if their bytes had been
+     * written in segment order, and pos moves past them.  No write() between begin and end.
+     * A backend offers them when it can send a segment's bytes before the segments before it
+     * are complete (S3: multipart parts numbered within a range reserved for each segment),
+     * so that a file's upload overlaps its encoding.  On failure, abort() the output. */
+    int (*segments_begin)(pm_output *out, size_t count, uint64_t max_bytes, paimon_error *err);
+    int (*segment_write)(pm_output *out, size_t seg, const void *data, size_t len,
+                         paimon_error *err);
+    int (*segments_end)(pm_output *out, paimon_error *err);
     uint64_t pos;     /* bytes written so far: the exact size once closed */
     const char *path; /* borrowed from the output itself, for messages */
 };

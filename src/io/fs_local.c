@@ -276,6 +276,9 @@ PM_MUST_CHECK static int local_create(pm_fs *fs, const char *path, pm_output **o
     lo->base.write = output_write;
     lo->base.close = output_close;
     lo->base.abort = output_abort;
+    lo->base.segments_begin = NULL; /* in order: the Parquet writer keeps a row group's pages */
+    lo->base.segment_write = NULL;
+    lo->base.segments_end = NULL;
     lo->base.pos = 0;
     lo->base.path = lo->path;
     *out = &lo->base;

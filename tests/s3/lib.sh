@@ -97,6 +97,11 @@ s3_clear() { s3_admin /clear; }
 s3_reset() { s3_admin /reset; }
 s3_counts() { s3_admin /counts; }
 s3_log() { s3_admin /log ${1:+n=$1}; }
+# s3_count KIND: requests of that kind since the last reset (0 when none)
+s3_count() {
+  _s3_c=$(s3_counts | sed -n "s/.*\"byKind\":{[^}]*\"$1\":\([0-9]*\).*/\1/p")
+  echo "${_s3_c:-0}"
+}
 
 # For test scripts: s3_session starts the server and makes a scratch folder $tmp, both gone
 # at exit (do not set another EXIT trap).

@@ -9,6 +9,10 @@
 //  - its writes are not atomic (a GET can see half an object, a response can precede the
 //    flush): the proxy takes a per-key read/write lock around every object operation, and the
 //    store's putObject/putPart are replaced by write-to-temp-then-rename versions;
+//  - it takes any part list: the proxy refuses a CompleteMultipartUpload whose parts are not
+//    in ascending order (400 InvalidPartOrder), as AWS does, and, when told a minimum part
+//    size (admin /config?min_part=BYTES; AWS's is 5 MiB, the tests use smaller parts), one
+//    with a part but the last below it (400 EntityTooSmall);
 //  - it has no faults: the proxy injects them (500, 503 SlowDown, dropped connections before,
 //    during and after the request lands, latency) on command of an admin endpoint, and counts
 //    every request by method and kind, with a log of the last requests.
@@ -192,6 +196,7 @@ function resetCounts() {
 resetCounts();
 let faults = []; // {fault, nth, times, p, rng, method, kind, match, seen, fired}
 let latencyMs = 0;
+let minPart = 0; // /config?min_part: CompleteMultipartUpload's smallest part but the last
 
 const FAULTS = ['500', 'land-500', '503', '429', '400-timeout', 'drop', 'drop-body', 'land-drop', 'list-loop', 'list-nested'];
 
@@ -503,6 +508,23 @@ function forward(req, r, body) {
   });
 }
 
+// What AWS refuses in a CompleteMultipartUpload and s3rver takes: parts out of order, and
+// (with /config?min_part) a part but the last smaller than the minimum.  null when fine.
+async function checkPartList(r, body) {
+  const numbers = [...body.toString('utf8').matchAll(/<PartNumber>\s*(\d+)\s*<\/PartNumber>/g)].map((m) => Number(m[1]));
+  for (let i = 1; i < numbers.length; i++)
+    if (numbers[i] <= numbers[i - 1]) return ['InvalidPartOrder', `The list of parts was not in ascending order: ${numbers[i - 1]} before ${numbers[i]}.`];
+  if (numbers.some((n) => n < 1 || n > 10000)) return ['InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive.'];
+  if (minPart > 0) {
+    const dir = path.join(store.getResourcePath(r.bucket, undefined, 'uploads'), r.query.uploadId);
+    for (const n of numbers.slice(0, -1)) {
+      const st = await fsp.stat(path.join(dir, String(n))).catch(() => null);
+      if (st && st.size < minPart) return ['EntityTooSmall', `Your proposed upload is smaller than the minimum allowed size: part ${n} has ${st.size} bytes, the minimum is ${minPart}.`];
+    }
+  }
+  return null;
+}
+
 function keysOfBatchDelete(body) {
   const keys = [];
   for (const m of body.toString('utf8').matchAll(/<Key>([^<]*)<\/Key>/g))
@@ -618,6 +640,13 @@ async function handle(req, res) {
       if (!body) req.resume();
       return sendError(res, 409, 'FileAlreadyExists', 'The object you specified already exists and can not be overwritten.', r.rawPath);
     }
+    if (r.kind === 'MPU_COMPLETE') {
+      const bad = await checkPartList(r, body);
+      if (bad) {
+        counts.rejected++;
+        return sendError(res, 400, bad[0], bad[1], r.rawPath);
+      }
+    }
     answer = await forward(req, r, body);
   } catch (err) {
     if (!res.headersSent && !req.socket.destroyed) sendError(res, 500, 'InternalError', `proxy: ${err.message}`, r.rawPath);
@@ -681,7 +710,14 @@ function adminHandle(req, res) {
     case '/clear':
       faults = [];
       latencyMs = 0;
+      minPart = 0;
       return reply(200, { ok: true });
+    case '/config': {
+      const n = Number(q.min_part);
+      if (!Number.isInteger(n) || n < 0) return reply(400, { error: 'config: min_part must be an integer >= 0' });
+      minPart = n;
+      return reply(200, { ok: true, minPart });
+    }
     case '/latency': {
       const ms = Number(q.ms);
       if (!Number.isFinite(ms) || ms < 0) return reply(400, { error: 'latency: ms must be a number >= 0' });

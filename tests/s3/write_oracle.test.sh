@@ -5,7 +5,10 @@
 #   append          partitioned append table, 5 commits;
 #   pk_fixed        primary key, bucket=2, 5 commits with updates and deletes;
 #   pk_dynamic      primary key, dynamic bucket (bucket=-1), 5 commits with updates;
-#   pk_compacted    primary key, bucket=1, 5 commits, then `compact --full` on S3.
+#   pk_compacted    primary key, bucket=1, 5 commits, then `compact --full` on S3;
+#   streamed        append, one commit of 20,000 rows into one Parquet file of several row
+#                   groups (parquet.block.size 64 KiB) in parts of 16 KiB: its column chunks
+#                   went up as segments while they were encoded (io/s3/s3_output.c).
 # A URI whose scheme paimon-c does not support is refused, and nothing local appears.
 set -u
 : "${PAIMON_CLI:?}" "${ORACLE_DIR:?}"
@@ -50,11 +53,22 @@ gen() {
 "$P" create "$W/pk_compacted" --schema "$COLS" --primary-key id,p --option bucket=1 \
   --option num-sorted-run.compaction-trigger=10 > /dev/null || fail=1
 for kind in append pk_fixed pk_dynamic pk_compacted; do gen "$W/$kind" "$kind"; done
+"$P" create "$W/streamed" --schema "$COLS" --option parquet.block.size=65536 > /dev/null || fail=1
+awk 'BEGIN { srand(11); for (i = 0; i < 20000; i++)
+  printf "{\"id\":%d,\"p\":%d,\"v\":\"v%d-%d\",\"d\":%.3f}\n", i, i % 7, i, int(rand() * 1e6), rand() * 1000 }' \
+  > "$tmp/streamed.expected"
+s3_reset > /dev/null
+s3_admin /config min_part=16384 > /dev/null # every part but the last >= 16 KiB, as AWS's 5 MiB
+"$P" write "$W/streamed" --option s3.multipart.min-size-check=false --option s3.multipart.size=16kb \
+  < "$tmp/streamed.expected" > /dev/null 2> "$tmp/err" || { echo "FAIL streamed: write: $(cat "$tmp/err")"; fail=1; }
+s3_clear > /dev/null
+parts=$(s3_count UPLOAD_PART)
+[ "$parts" -ge 10 ] || { echo "FAIL streamed: $parts part uploads, the file was not sent in parts"; fail=1; }
 "$P" compact "$W/pk_compacted" --full > "$tmp/compact.out" 2>&1 ||
   { echo "FAIL pk_compacted: compact: $(cat "$tmp/compact.out")"; fail=1; }
 grep -q 'COMPACT' "$tmp/compact.out" || { echo "FAIL pk_compacted: no COMPACT snapshot: $(cat "$tmp/compact.out")"; fail=1; }
 
-for kind in append pk_fixed pk_dynamic pk_compacted; do
+for kind in append pk_fixed pk_dynamic pk_compacted streamed; do
   s3_oracle_same "$W/$kind" "$tmp/$kind" || fail=1
   for other in oracle cat; do
     node "$ORACLE_DIR/compare.mjs" "$tmp/$kind.expected" "$tmp/$kind.$other" > "$tmp/cmp" 2>&1 ||

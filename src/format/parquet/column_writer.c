@@ -75,6 +75,11 @@ struct pq_colw {
     pm_buf c_min, c_max;
     bool ci_ok; /* a column index can be written */
     int dict_pages, plain_pages;
+
+    /* streaming (pm_pq_colw_stream): each finished page goes to segment seg + 1 of `sink`
+     * at once and leaves the store; the dictionary page goes to segment seg at the end */
+    pm_output *sink;
+    size_t seg;
 };
 
 /* ---- setup ----------------------------------------------------------------------------- */
@@ -993,6 +998,13 @@ PM_MUST_CHECK static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
     memset(&rec, 0, sizeof(rec));
     if ((rc = store_page(c, x, &h, &rec, err)) != 0)
         return rc;
+    if (c->sink != NULL) {
+        const pm_buf *b = &c->blocks[rec.block];
+        if ((rc = c->sink->segment_write(c->sink, c->seg + 1, b->data + rec.block_off,
+                                         (size_t)rec.size, err)) != 0)
+            return rc;
+        c->block_used = 0; /* the store held this page only */
+    }
     rec.off = c->pages_len;
     rec.first_row = c->c_rows;
     rec.nulls = c->nulls;
@@ -1067,11 +1079,6 @@ int pm_pq_colw_maybe_flush(pq_colw *c, pq_wctx *x, bool force, paimon_error *err
 
 /* ---- chunks ---------------------------------------------------------------------------- */
 
-PM_MUST_CHECK static int out_write(pm_output *out, const void *p, size_t n, paimon_error *err)
-{
-    return n == 0 ? 0 : out->write(out, p, n, err);
-}
-
 static int boundary_order(const pq_colw *c, const page_rec *recs, uint32_t n)
 {
     bool asc = true, desc = true;
@@ -1093,14 +1100,31 @@ static int boundary_order(const pq_colw *c, const page_rec *recs, uint32_t n)
     return asc ? 1 : desc ? 2 : 0;
 }
 
-int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a, pq_column_chunk *cc,
-                      pq_column_index **ci_out, pq_offset_index **oi_out, paimon_error *err)
+void pm_pq_colw_stream(pq_colw *c, pm_output *sink, size_t seg)
+{
+    c->sink = sink;
+    c->seg = seg;
+}
+
+/* Bytes of the chunk: to its segment when streaming, else to the file in order. */
+PM_MUST_CHECK static int chunk_write(pq_colw *c, pm_output *out, size_t seg, const void *p,
+                                     size_t n, paimon_error *err)
+{
+    if (n == 0)
+        return 0;
+    return c->sink != NULL ? c->sink->segment_write(c->sink, seg, p, n, err)
+                           : out->write(out, p, n, err);
+}
+
+int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, int64_t start, pm_arena *a,
+                      pq_column_chunk *cc, pq_column_index **ci_out, pq_offset_index **oi_out,
+                      paimon_error *err)
 {
     const pq_wleaf *l = c->leaf;
     pq_column_meta *m = &cc->meta;
     const page_rec *recs;
     uint32_t n;
-    int64_t start = (int64_t)out->pos, dict_len = 0, dict_unc = 0;
+    int64_t dict_len = 0, dict_unc = 0;
     int rc;
 
     *ci_out = NULL;
@@ -1131,17 +1155,17 @@ int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a, pq_co
         pm_pq_write_page_header(&tw, &h);
         if (tw.rc != 0)
             return pm_buf_error(err, tw.rc);
-        if ((rc = out_write(out, x->hdr.data, x->hdr.len, err)) != 0 ||
-            (rc = out_write(out, body->data, body->len, err)) != 0)
+        if ((rc = chunk_write(c, out, c->seg, x->hdr.data, x->hdr.len, err)) != 0 ||
+            (rc = chunk_write(c, out, c->seg, body->data, body->len, err)) != 0)
             return rc;
         dict_len = (int64_t)(x->hdr.len + body->len);
         dict_unc = (int64_t)(x->hdr.len + x->raw.len);
     }
     recs = (const page_rec *)(const void *)c->recs.data;
     n = (uint32_t)(c->recs.len / sizeof(page_rec));
-    for (uint32_t i = 0; i < n; i++)
-        if ((rc = out_write(out, c->blocks[recs[i].block].data + recs[i].block_off,
-                            (size_t)recs[i].size, err)) != 0)
+    for (uint32_t i = 0; i < n && c->sink == NULL; i++) /* streamed pages went out already */
+        if ((rc = chunk_write(c, out, 0, c->blocks[recs[i].block].data + recs[i].block_off,
+                              (size_t)recs[i].size, err)) != 0)
             return rc;
 
     /* ColumnMetaData */
@@ -1236,6 +1260,7 @@ int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a, pq_co
     }
 
     /* reset for the next row group */
+    c->sink = NULL;
     c->recs.len = c->ci_bytes.len = 0;
     c->pages_len = 0;
     c->block_used = 0;

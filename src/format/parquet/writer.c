@@ -41,6 +41,7 @@ struct pm_pq_writer {
     int64_t rg_rows, rows;
     pm_buf def, rep, idx; /* shredding scratch */
     bool failed;
+    bool rg_streamed; /* the open row group's chunks stream into the output's segments */
 };
 
 /* ---- options --------------------------------------------------------------------------- */
@@ -349,7 +350,7 @@ PM_MUST_CHECK static int write_slice(pm_pq_writer *w, const pm_batch *b, int64_t
 PM_MUST_CHECK static int flush_row_group(pm_pq_writer *w, paimon_error *err)
 {
     rg_meta *g;
-    int64_t start = (int64_t)w->out->pos;
+    int64_t start = (int64_t)w->out->pos, at = 0; /* where the row group and its next chunk start */
     int rc;
 
     if (w->rg_rows == 0)
@@ -370,10 +371,16 @@ PM_MUST_CHECK static int flush_row_group(pm_pq_writer *w, paimon_error *err)
     if (g->rg.columns == NULL || g->ci == NULL || g->oi == NULL)
         return pm_nomem(err);
     for (int i = 0; i < w->leaf_count; i++) {
-        if ((rc = pm_pq_colw_finish(w->cols[i], &w->x, w->out, &w->arena, &g->rg.columns[i],
-                                    &g->ci[i], &g->oi[i], err)) != 0)
+        if ((rc = pm_pq_colw_finish(w->cols[i], &w->x, w->out, start + at, &w->arena,
+                                    &g->rg.columns[i], &g->ci[i], &g->oi[i], err)) != 0)
             return rc;
+        at += g->rg.columns[i].meta.total_compressed_size;
         g->rg.total_byte_size += g->rg.columns[i].meta.total_uncompressed_size;
+    }
+    if (w->rg_streamed) {
+        w->rg_streamed = false;
+        if ((rc = w->out->segments_end(w->out, err)) != 0)
+            return rc;
     }
     g->rg.column_count = (uint32_t)w->leaf_count;
     g->rg.num_rows = w->rg_rows;
@@ -413,6 +420,18 @@ int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, int64_t first, 
         }
         if (n > room)
             n = room;
+        if (!w->rg_streamed && w->rg_rows == 0 && w->out->segments_begin != NULL) {
+            /* a new row group on an output that can take its chunks out of order: each
+             * chunk's pages leave as they are finished (two segments a chunk: dictionary
+             * page, data pages), not all at the row group's end */
+            /* a row group passes block_size by one slice at most: twice is a safe bound */
+            if ((rc = w->out->segments_begin(w->out, 2 * (size_t)w->leaf_count,
+                                             2 * (uint64_t)w->o.block_size, err)) != 0)
+                break;
+            for (int i = 0; i < w->leaf_count; i++)
+                pm_pq_colw_stream(w->cols[i], w->out, 2 * (size_t)i);
+            w->rg_streamed = true;
+        }
         if ((rc = write_slice(w, b, r, n, err)) != 0)
             break;
         r += n;

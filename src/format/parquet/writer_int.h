@@ -102,11 +102,18 @@ int64_t pm_pq_colw_page_rows(const pq_colw *c);
 /* Bytes the column chunk holds so far (pages, dictionary, open page estimate). */
 int64_t pm_pq_colw_buffered(const pq_colw *c);
 
-/* Writes the chunk (dictionary page, data pages) to `out` at its position, fills the
- * chunk's metadata (stats bytes and page index entries copied into `a`) and resets the
- * writer for the next row group. */
-PM_MUST_CHECK int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, pm_arena *a,
-                                    pq_column_chunk *meta, pq_column_index **ci,
+/* Streams the open chunk into segments `seg` (its dictionary page) and `seg + 1` (its data
+ * pages) of `sink` (which has segments, fs.h): each page goes out as it is finished instead of
+ * waiting in memory for the row group's end.  Until the chunk is finished. */
+void pm_pq_colw_stream(pq_colw *c, pm_output *sink, size_t seg);
+
+/* Finishes the chunk, which starts at file offset `start`: writes it (dictionary page, data
+ * pages) to `out` in order (`start` is then out->pos), or, when streamed, its dictionary page
+ * to its segment; fills the chunk's metadata (stats bytes and page index entries copied into
+ * `a`) and resets the writer for the next row group.  The chunk is
+ * meta.total_compressed_size bytes long. */
+PM_MUST_CHECK int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, int64_t start,
+                                    pm_arena *a, pq_column_chunk *meta, pq_column_index **ci,
                                     pq_offset_index **oi, paimon_error *err);
 
 #endif /* PM_FORMAT_PARQUET_WRITER_INT_H */

@@ -1,5 +1,5 @@
 /* The storage settings and paths of include/paimon/storage.h: known keys are kept, unknown
- * ones refused without a change, NULL removes, reset clears, threads may set and read at
+ * ones refused without a change, a value judged with the settings before it, NULL removes, reset clears, threads may set and read at
  * once; the public functions that take a path refuse unsupported schemes before touching
  * anything, accept file: URIs as local paths, and paimon_path_exists asks the right fs. */
 #include <pthread.h>
@@ -45,6 +45,15 @@ static void test_set_and_reset(void **state)
     /* a typo of a credential key: the message names the key, never the value */
     assert_int_equal(paimon_storage_set("s3.secret_key", "VERY-SECRET", &err), PAIMON_EINVALID);
     assert_null(strstr(err.message, "VERY-SECRET"));
+
+    /* a value judged with the settings before it: parts under 5 MiB only once the check
+     * is off */
+    assert_int_equal(paimon_storage_set("s3.multipart.size", "16 kb", &err), PAIMON_EINVALID);
+    assert_non_null(strstr(err.message, "s3.multipart.size: invalid value"));
+    assert_int_equal(paimon_storage_set("s3.multipart.min-size-check", "false", &err), 0);
+    assert_int_equal(paimon_storage_set("s3.multipart.size", "16 kb", &err), 0);
+    assert_int_equal(paimon_storage_set("s3.multipart.size", NULL, &err), 0);
+    assert_int_equal(paimon_storage_set("s3.multipart.min-size-check", NULL, &err), 0);
 
     assert_int_equal(paimon_storage_set("s3.secret-key", NULL, &err), 0); /* removes */
     assert_int_equal(pm_api_settings_copy(&o, &err), 0);

@@ -2,10 +2,15 @@
  * others: the reader announces the chunks of a row group, or the streams of a stripe
  * (pm_input_prefetch), the S3 input fetches them at once (adjacent ones in one request), and
  * the bytes that cross the wire are the first window, the end of the file and those columns.  PAIMON_NEEDS_S3_SERVER: ctest runs this against tests/s3/server.mjs;
- * requests are counted by its proxy, bytes by the client's own counters. */
+ * requests are counted by its proxy, bytes by the client's own counters.
+ *
+ * And a Parquet file written to S3, whose column chunks stream out as multipart parts while
+ * the row group is encoded (the S3 output's segments), is byte for byte the file the writer
+ * makes on a local disk, and its part list is one AWS accepts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testlib.h"
 #include "s3_admin.h"
@@ -17,6 +22,7 @@
 #include "io/s3/s3_fs_int.h"
 #include "util/alloc.h"
 
+#define SAME_PATH "s3://warehouse/unit-s3fs-formats/same.parquet"
 #define FILE_PATH "s3://warehouse/unit-s3fs-formats/data-1.parquet"
 #define ORC_PATH  "s3://warehouse/unit-s3fs-formats/data-1.orc"
 #define ROWS      100000
@@ -180,11 +186,91 @@ static void test_orc_projection_fetches_its_streams(void **state)
     pm_fs_free(fs);
 }
 
+/* Rows for the streamed file: a sequence, a dictionary-encoded column with nulls (so chunks
+ * have dictionary pages, a segment of their own) and noise. */
+static pm_batch *mixed_rows(const pm_type *t)
+{
+    paimon_error err = {0};
+    pm_batch *b = NULL;
+    static const char *const words[] = {"alpha", "beta", "gamma", "delta", "epsilon"};
+    assert_int_equal(pm_batch_new(&b, t, &err), 0);
+    for (int64_t i = 0; i < ROWS; i++) {
+        char s[40];
+        pm_datum v[3];
+        uint64_t x = (uint64_t)i * 0x9E3779B97F4A7C15ull;
+        int n = snprintf(s, sizeof(s), "%016llx%08llx", (unsigned long long)x,
+                         (unsigned long long)(x >> 13));
+        const char *w = words[i % 5];
+        v[0] = pm_datum_int(i);
+        v[1] = i % 11 == 0 ? pm_datum_null() : pm_datum_bytes(w, strlen(w));
+        v[2] = pm_datum_bytes(s, (size_t)n);
+        ptu_row(b, v);
+    }
+    return b;
+}
+
+/* Several row groups of three chunks each, parts of 64 KiB: the S3 object and the file on a
+ * local disk are the same bytes. */
+static void test_streamed_file_is_the_local_file(void **state)
+{
+    pm_options o;
+    pm_fs *fs = NULL, *local = pm_fs_local_new(false);
+    paimon_error err = {0};
+    pm_type *t = ptu_type("a BIGINT, w STRING, b STRING");
+    pm_batch *b = NULL;
+    pm_pq_writer_options wo = PM_PQ_WRITER_OPTIONS_INIT;
+    pm_pq_reader *r;
+    char dir[] = "/tmp/pm-s3same-XXXXXX", path[64];
+    uint8_t *s3_bytes = NULL, *local_bytes = NULL;
+    size_t s3_len = 0, local_len = 0;
+    uint32_t groups;
+    (void)state;
+    pm_options_init(&o);
+    assert_int_equal(pm_options_set(&o, "s3.multipart.size", "64 kb"), 0);
+    assert_int_equal(pm_options_set(&o, "s3.multipart.min-size-check", "false"), 0);
+    if (pm_fs_s3_new(&fs, &o, &err) != 0)
+        fail_msg("pm_fs_s3_new: %s", err.message);
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/same.parquet", dir);
+    wo.block_size = 256 << 10; /* row groups of 256 KiB: several, each streamed */
+    b = mixed_rows(t);
+    pm_test_s3_admin_do("/reset");
+    pm_test_s3_admin_do("/config?min_part=65536");
+    ptu_write(fs, SAME_PATH, t, &b, 1, &wo);
+    pm_test_s3_admin_do("/clear");
+    ptu_write(local, path, t, &b, 1, &wo);
+    assert_int_equal(pm_fs_read_all(fs, SAME_PATH, 0, &s3_bytes, &s3_len, &err), 0);
+    assert_int_equal(pm_fs_read_all(local, path, 0, &local_bytes, &local_len, &err), 0);
+    assert_int_equal(s3_len, local_len);
+    assert_memory_equal(s3_bytes, local_bytes, local_len);
+    r = ptu_open(local, path);
+    groups = pm_pq_reader_meta(r)->row_group_count;
+    assert_true(groups >= 3);
+    assert_true(pm_pq_reader_meta(r)->row_groups[1].columns[1].meta.has_dictionary_page_offset);
+    pm_pq_reader_free(r);
+    /* parts near 64 KiB (96 KiB on average at most: nothing piled up until the close), and
+     * one Complete that passed the proxy's checks of the part list */
+    if (pm_test_s3_requests("UPLOAD_PART") * 3 * 32768 < (long)local_len)
+        fail_msg("%ld parts for %u row groups of %zu bytes", pm_test_s3_requests("UPLOAD_PART"),
+                 groups, local_len);
+    assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 1);
+    remove(path);
+    rmdir(dir);
+    pm_free(s3_bytes);
+    pm_free(local_bytes);
+    pm_batch_free(b);
+    pm_type_free(t);
+    pm_options_free(&o);
+    pm_fs_free(fs);
+    pm_fs_free(local);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_projection_fetches_its_chunks),
         cmocka_unit_test(test_orc_projection_fetches_its_streams),
+        cmocka_unit_test(test_streamed_file_is_the_local_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,15 @@
  *  - multipart parts are in flight together (s3.fast.upload.active.blocks): with 200 ms per
  *    request the proxy sees 8 of the 16 parts at once, never more; a part that fails while
  *    others are in flight fails the file, aborts the upload and leaves nothing under the
- *    name.  (Counted at the proxy, not timed: a wall-clock bound fails on a loaded machine.) */
+ *    name;
+ *  - segments (fs.h; a Parquet row group's column chunks): bytes written to segments in any
+ *    interleaving make the object they would make written in order, parts of a segment go
+ *    out before the segments are ended, the proxy checks the part list as AWS does
+ *    (ascending numbers, every part but the last at least the minimum: here the part size),
+ *    so many segments that no part numbers are left for them are held whole, and segments
+ *    of a file under s3.multipart.threshold make one PUT; a part of a
+ *    segment that fails fails the file, aborts the upload and leaves nothing.
+ *  (Counted at the proxy, not timed: a wall-clock bound fails on a loaded machine.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,8 +218,9 @@ static void test_parts_in_flight(void **state)
 }
 
 /* A part fails (after its retries) while others are in flight: the file fails, the upload is
- * aborted once the others end, nothing lands. */
-static void test_part_failure_aborts(void **state)
+ * aborted once the others end, nothing lands.  Written in order, or (`segments`) into two
+ * segments in turn, whose parts go out before the segments end. */
+static void fail_a_part(const char *name, bool segments)
 {
     static const char *const opts[] = {"s3.multipart.size",
                                        "4 kb",
@@ -226,29 +235,172 @@ static void test_part_failure_aborts(void **state)
     paimon_error err = {0};
     pm_output *out = NULL;
     uint8_t buf[1000];
+    char path[128], fault[160];
     bool exists = true;
     int rc = 0;
-    (void)state;
+    snprintf(path, sizeof(path), ROOT "/%s.bin", name);
+    snprintf(fault, sizeof(fault), "/fault?fault=500&kind=UPLOAD_PART&match=%s&nth=3&times=1000",
+             name);
     pm_test_s3_fill(buf, sizeof(buf), 0, 7);
     pm_test_s3_admin_do("/reset");
     /* from the 3rd part request on, every attempt fails; the first ones land */
-    pm_test_s3_admin_do("/fault?fault=500&kind=UPLOAD_PART&match=partfail&nth=3&times=1000");
-    assert_int_equal(fs->create(fs, ROOT "/partfail.bin", &out, &err), 0);
-    for (int i = 0; i < 40 && rc == 0; i++)
-        rc = out->write(out, buf, sizeof(buf), &err);
+    pm_test_s3_admin_do(fault);
+    assert_int_equal(fs->create(fs, path, &out, &err), 0);
+    if (segments)
+        rc = out->segments_begin(out, 2, 0, &err);
+    for (int i = 0; i < 60 && rc == 0; i++)
+        rc = segments ? out->segment_write(out, (size_t)(i % 2), buf, sizeof(buf), &err)
+                      : out->write(out, buf, sizeof(buf), &err);
+    if (rc == 0 && segments)
+        rc = out->segments_end(out, &err);
     if (rc == 0)
         rc = out->close(out, &err);
     else
         out->abort(out);
     pm_test_s3_admin_do("/clear");
     assert_int_equal(rc, PAIMON_EIO);
-    assert_non_null(strstr(err.message, "s3://warehouse/unit-s3stream/partfail.bin"));
+    assert_non_null(strstr(err.message, path));
     assert_non_null(strstr(err.message, "500"));
     assert_int_equal(pm_test_s3_requests("MPU_ABORT"), 1);
     assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 0);
-    assert_int_equal(pm_fs_exists(fs, ROOT "/partfail.bin", &exists, &err), 0);
+    assert_int_equal(pm_fs_exists(fs, path, &exists, &err), 0);
     assert_false(exists);
     pm_fs_free(fs);
+}
+
+static void test_part_failure_aborts(void **state)
+{
+    (void)state;
+    fail_a_part("partfail", false);
+}
+
+/* Segment sizes of the rounds of test_segments_in_order: empty, under a part, several parts
+ * with a tail, exactly the held head, head + one part (no tail), several parts. */
+static const size_t ROUND1[] = {0, 50, 40000, 8192, 2 * 8192, 30000};
+static const size_t ROUND2[] = {20000, 0, 7};
+
+/* Writes `count` segments of `sizes` bytes of `want` (from *at on) interleaved in
+ * pseudo-random pieces; *at moves past them. */
+static void write_segments(pm_output *out, const uint8_t *want, uint64_t *at, const size_t *sizes,
+                           size_t count, unsigned seed)
+{
+    paimon_error err = {0};
+    size_t done[8] = {0}, left = 0;
+    uint64_t start[8];
+    uint32_t x = seed;
+    assert_true(count <= 8);
+    for (size_t k = 0; k < count; k++) {
+        start[k] = *at;
+        *at += sizes[k];
+        left += sizes[k];
+    }
+    if (out->segments_begin(out, count, left, &err) != 0)
+        fail_msg("segments_begin: %s", err.message);
+    while (left > 0) {
+        size_t k, n;
+        x = x * 1103515245u + 12345u;
+        k = (x >> 8) % count;
+        n = 1 + (x >> 16) % 3000;
+        if (n > sizes[k] - done[k])
+            n = sizes[k] - done[k];
+        if (n == 0)
+            continue;
+        if (out->segment_write(out, k, want + start[k] + done[k], n, &err) != 0)
+            fail_msg("segment_write: %s", err.message);
+        done[k] += n;
+        left -= n;
+    }
+}
+
+static void test_segments_in_order(void **state)
+{
+    static const char *const opts[] = {"s3.multipart.size", "8 kb", "s3.multipart.min-size-check",
+                                       "false", NULL};
+    pm_fs *fs = s3(opts);
+    paimon_error err = {0};
+    pm_output *out = NULL;
+    uint8_t *want = pm_malloc(200000), *got = NULL;
+    uint64_t at = 0;
+    size_t len = 0;
+    long early;
+    (void)state;
+    pm_test_s3_fill(want, 200000, 0, 8);
+    pm_test_s3_admin_do("/reset");
+    pm_test_s3_admin_do("/config?min_part=8192");
+    assert_int_equal(fs->create(fs, ROOT "/segments.bin", &out, &err), 0);
+    assert_non_null(out->segments_begin);
+    assert_int_equal(out->write(out, want, 100, &err), 0);
+    at = 100;
+    write_segments(out, want, &at, ROUND1, 6, 1);
+    /* the 40000- and 30000-byte segments sent whole parts, the others held theirs */
+    early = pm_test_s3_requests("UPLOAD_PART");
+    if (early < 5)
+        fail_msg("%ld parts went out before the segments ended, not the 5 expected", early);
+    assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 0);
+    assert_int_equal(out->segments_end(out, &err), 0);
+    assert_int_equal(out->pos, at);
+    assert_int_equal(out->write(out, want + at, 5000, &err), 0);
+    at += 5000;
+    write_segments(out, want, &at, ROUND2, 3, 2);
+    assert_int_equal(out->segments_end(out, &err), 0);
+    assert_int_equal(out->write(out, want + at, 3, &err), 0);
+    at += 3;
+    if (out->close(out, &err) != 0)
+        fail_msg("close: %s", err.message);
+    pm_test_s3_admin_do("/clear");
+    assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 1);
+    assert_int_equal(pm_fs_read_all(fs, ROOT "/segments.bin", 0, &got, &len, &err), 0);
+    assert_int_equal(len, at);
+    assert_memory_equal(got, want, at);
+    pm_free(got);
+
+    /* more segments than part numbers to spare: each is held, the file is still right */
+    assert_int_equal(fs->create(fs, ROOT "/many.bin", &out, &err), 0);
+    assert_int_equal(out->segments_begin(out, 6000, 0, &err), 0);
+    for (size_t k = 6000; k-- > 0;) /* last segment first */
+        assert_int_equal(out->segment_write(out, k, want + 30 * k, 30, &err), 0);
+    assert_int_equal(out->segments_end(out, &err), 0);
+    if (out->close(out, &err) != 0)
+        fail_msg("close: %s", err.message);
+    assert_int_equal(pm_fs_read_all(fs, ROOT "/many.bin", 0, &got, &len, &err), 0);
+    assert_int_equal(len, 180000);
+    assert_memory_equal(got, want, 180000);
+    pm_free(got);
+    pm_fs_free(fs);
+
+    /* a file under s3.multipart.threshold is one PUT, segments or not */
+    {
+        static const char *const small[] = {"s3.multipart.size",
+                                            "8 kb",
+                                            "s3.multipart.min-size-check",
+                                            "false",
+                                            "s3.multipart.threshold",
+                                            "1 mb",
+                                            NULL};
+        fs = s3(small);
+        at = 0;
+        assert_int_equal(fs->create(fs, ROOT "/small.bin", &out, &err), 0);
+        pm_test_s3_admin_do("/reset");
+        write_segments(out, want, &at, ROUND1, 6, 3);
+        assert_int_equal(out->segments_end(out, &err), 0);
+        if (out->close(out, &err) != 0)
+            fail_msg("close: %s", err.message);
+        assert_int_equal(pm_test_s3_requests("MPU_INIT"), 0);
+        assert_int_equal(pm_test_s3_requests("UPLOAD_PART"), 0);
+        assert_int_equal(pm_test_s3_requests("PUT"), 1);
+        assert_int_equal(pm_fs_read_all(fs, ROOT "/small.bin", 0, &got, &len, &err), 0);
+        assert_int_equal(len, at);
+        assert_memory_equal(got, want, at);
+        pm_free(got);
+        pm_fs_free(fs);
+    }
+    pm_free(want);
+}
+
+static void test_segment_part_failure_aborts(void **state)
+{
+    (void)state;
+    fail_a_part("segfail", true);
 }
 
 int main(void)
@@ -259,6 +411,8 @@ int main(void)
         cmocka_unit_test(test_block_failures),
         cmocka_unit_test(test_parts_in_flight),
         cmocka_unit_test(test_part_failure_aborts),
+        cmocka_unit_test(test_segments_in_order),
+        cmocka_unit_test(test_segment_part_failure_aborts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
