@@ -256,18 +256,18 @@ PM_MUST_CHECK static int start_part(s3_output *o, uint8_t *data, size_t len, int
     if (o->in_flight == o->active)
         join_oldest(o);
     if ((rc = upload_failure(o, err)) != 0)
-        goto fail;
+        goto done;
     if (number > PART_NUMBER_MAX) {
         rc = pm_err_set(err, PAIMON_ELIMIT,
                         "%s: more than %d parts (raise s3.multipart.size for files this large)",
                         o->path, PART_NUMBER_MAX);
-        goto fail;
+        goto done;
     }
     if (number > o->etag_count) {
         char **grown = pm_realloc(o->etags, (size_t)number * sizeof(*o->etags));
         if (grown == NULL) {
             rc = pm_nomem(err);
-            goto fail;
+            goto done;
         }
         memset(grown + o->etag_count, 0, (size_t)(number - o->etag_count) * sizeof(*grown));
         o->etags = grown;
@@ -294,11 +294,11 @@ PM_MUST_CHECK static int start_part(s3_output *o, uint8_t *data, size_t len, int
         s->data = NULL;
         o->failed = rc;
         o->failure = *err;
-        goto fail;
+        goto done;
     }
     o->in_flight++;
     return 0;
-fail:
+done: /* failures only: the part's bytes are ours to free */
     pm_free(data);
     return rc;
 }
