@@ -7,6 +7,8 @@
 #include "testlib.h"
 #include "s3_admin.h"
 
+#include "util/alloc.h"
+
 json_t *pm_test_s3_admin(const char *what)
 {
     const char *base = getenv("S3_ADMIN");
@@ -63,4 +65,17 @@ void pm_test_s3_put(pm_fs *fs, const char *path, const void *data, size_t len)
     paimon_error err = {0};
     if (fs->write_atomic(fs, path, data, len, true, &err) != 0)
         fail_msg("put %s: %s", path, err.message);
+}
+
+void pm_test_s3_expect(pm_fs *fs, const char *path, const void *want, size_t len)
+{
+    paimon_error err = {0};
+    uint8_t *got = NULL;
+    size_t got_len = 0;
+    if (pm_fs_read_all(fs, path, 0, &got, &got_len, &err) != 0)
+        fail_msg("read %s: %s", path, err.message);
+    if (got_len != len)
+        fail_msg("%s: %zu bytes, expected %zu", path, got_len, len);
+    assert_memory_equal(got, want, len);
+    pm_free(got);
 }

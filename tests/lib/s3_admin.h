@@ -26,10 +26,12 @@ long pm_test_s3_requests(const char *kind);
  * arrival, latency included, to their answer): how many a client had in flight together. */
 long pm_test_s3_max_in_flight(const char *kind);
 
-/* Two helpers of the tests that write objects to the server: deterministic bytes (position
- * `from + i` of stream `seed`), and a create-if-absent whole-object write that fails the
- * test on error. */
+/* Helpers of the tests that write objects to the server: deterministic bytes (position
+ * `from + i` of stream `seed`), a whole-object write that fails the test on error, and a
+ * read-back that fails it unless the object holds exactly the bytes expected. */
 void pm_test_s3_fill(uint8_t *b, size_t n, uint64_t from, unsigned seed);
 void pm_test_s3_put(pm_fs *fs, const char *path, const void *data, size_t len);
+/* Fails the test unless the object at `path` is exactly `len` bytes equal to `want`. */
+void pm_test_s3_expect(pm_fs *fs, const char *path, const void *want, size_t len);
 
 #endif /* PM_TEST_S3_ADMIN_H */

@@ -402,29 +402,36 @@ PM_MUST_CHECK static int s3_segment_write(pm_output *base, size_t k, const void 
         src += n;
         len -= n;
     }
-    if (len > 0 && pm_buf_append(&g->cur, src, len) != 0)
-        return pm_nomem(err);
-    /* whole parts past the head go out now, under the segment's next numbers; not before
-     * the file has passed s3.multipart.threshold (a smaller one is still one PUT) */
-    while (g->next < g->limit && g->cur.len >= o->head) {
-        uint8_t *part;
-        size_t part_len = o->head;
-        if (o->upload_id == NULL) {
-            if (o->buf.len + o->seg_bytes <= o->threshold)
-                break;
-            PM_TRY(start_multipart(o, err));
+    /* Past the head, whole parts go out under the segment's next numbers as they fill: the
+     * bytes are added up to the part's end, so a full part is handed over as it is (no copy);
+     * before the file passes s3.multipart.threshold (a smaller one is still one PUT) they
+     * gather, and go out, copied part by part, once it has. */
+    while (len > 0) {
+        size_t n = g->cur.len < o->head && o->head - g->cur.len < len ? o->head - g->cur.len : len;
+        if (pm_buf_append(&g->cur, src, n) != 0)
+            return pm_nomem(err);
+        src += n;
+        len -= n;
+        while (g->next < g->limit && g->cur.len >= o->head) {
+            uint8_t *part;
+            size_t part_len = o->head;
+            if (o->upload_id == NULL) {
+                if (o->buf.len + o->seg_bytes <= o->threshold)
+                    break;
+                PM_TRY(start_multipart(o, err));
+            }
+            if (g->cur.len == o->head) {
+                part = pm_buf_detach(&g->cur, &part_len);
+            } else {
+                if ((part = pm_malloc(o->head)) == NULL)
+                    return pm_nomem(err);
+                memcpy(part, g->cur.data, o->head);
+                memmove(g->cur.data, g->cur.data + o->head, g->cur.len - o->head);
+                g->cur.len -= o->head;
+            }
+            PM_TRY(start_part(o, part, part_len, g->next++, err));
+            g->uploaded = true;
         }
-        if (g->cur.len == o->head) {
-            part = pm_buf_detach(&g->cur, &part_len);
-        } else {
-            if ((part = pm_malloc(o->head)) == NULL)
-                return pm_nomem(err);
-            memcpy(part, g->cur.data, o->head);
-            memmove(g->cur.data, g->cur.data + o->head, g->cur.len - o->head);
-            g->cur.len -= o->head;
-        }
-        PM_TRY(start_part(o, part, part_len, g->next++, err));
-        g->uploaded = true;
     }
 done:
     return rc;

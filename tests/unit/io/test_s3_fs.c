@@ -112,8 +112,8 @@ static void test_multipart(void **state)
     pm_options o;
     paimon_error err = {0};
     pm_output *out = NULL;
-    size_t total = 23 * 1024 + 17, at = 0, step = 777, len = 0;
-    uint8_t *want = pm_malloc(total), *got = NULL, part[100];
+    size_t total = 23 * 1024 + 17, at = 0, step = 777;
+    uint8_t *want = pm_malloc(total), part[100];
     (void)state;
     pm_options_init(&o);
     assert_int_equal(pm_options_set(&o, "s3.multipart.size", "5 kb"), 0);
@@ -136,9 +136,7 @@ static void test_multipart(void **state)
     assert_int_equal(pm_test_s3_requests("UPLOAD_PART"), 5);
     assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 1);
     assert_int_equal(pm_test_s3_requests("PUT"), 0);
-    assert_int_equal(pm_fs_read_all(fs, ROOT "/mp/big.bin", 0, &got, &len, &err), 0);
-    assert_int_equal(len, total);
-    assert_memory_equal(got, want, total);
+    pm_test_s3_expect(fs, ROOT "/mp/big.bin", want, total);
     assert_int_equal(pm_fs_read_range(fs, ROOT "/mp/big.bin", 5000, sizeof(part), part, &err), 0);
     assert_memory_equal(part, want + 5000, sizeof(part));
     /* a taken name: Complete is conditional too */
@@ -146,7 +144,6 @@ static void test_multipart(void **state)
     assert_int_equal(out->write(out, want, total, &err), 0);
     assert_int_equal(out->close(out, &err), PAIMON_EEXISTS);
     assert_non_null(strstr(err.message, "big.bin"));
-    pm_free(got);
     pm_free(want);
     pm_fs_free(fs);
 }
@@ -522,17 +519,13 @@ static void test_prefetch(void **state)
 static void test_large_read_parallel(void **state)
 {
     pm_fs *fs = s3(NULL, NULL, NULL, NULL);
-    paimon_error err = {0};
     size_t size = 9 * 1024 * 1024 + 5;
-    uint8_t *want = pm_malloc(size), *got = NULL;
-    size_t len = 0;
+    uint8_t *want = pm_malloc(size);
     (void)state;
     pm_test_s3_fill(want, size, 0, 4);
     pm_test_s3_put(fs, ROOT "/large/blob", want, size);
     pm_test_s3_admin_do("/reset");
-    assert_int_equal(pm_fs_read_all(fs, ROOT "/large/blob", 0, &got, &len, &err), 0);
-    assert_int_equal(len, size);
-    assert_memory_equal(got, want, size);
+    pm_test_s3_expect(fs, ROOT "/large/blob", want, size);
     /* the first window (1 MiB, the default read-ahead; its Content-Range gives the size, no
      * HEAD), and the other 8 MiB + 5 in three parallel chunks of at most 4 MiB, straight into
      * the caller's buffer */
@@ -543,7 +536,6 @@ static void test_large_read_parallel(void **state)
         pm_s3_client_stats(((pm_s3_fs *)fs)->client, &st);
         assert_true(st.bytes_in <= size + 4096); /* nothing fetched twice */
     }
-    pm_free(got);
     pm_free(want);
     pm_fs_free(fs);
 }

@@ -189,8 +189,7 @@ static void test_parts_in_flight(void **state)
     paimon_error err = {0};
     pm_output *out = NULL;
     size_t total = 16 * 8192;
-    uint8_t *want = pm_malloc(total), *got = NULL;
-    size_t len = 0;
+    uint8_t *want = pm_malloc(total);
     long most;
     (void)state;
     pm_test_s3_fill(want, total, 0, 6);
@@ -209,10 +208,7 @@ static void test_parts_in_flight(void **state)
     most = pm_test_s3_max_in_flight("UPLOAD_PART");
     if (most != 8)
         fail_msg("at most %ld of the 16 parts were in flight together, not 8", most);
-    assert_int_equal(pm_fs_read_all(fs, ROOT "/parts.bin", 0, &got, &len, &err), 0);
-    assert_int_equal(len, total);
-    assert_memory_equal(got, want, total);
-    pm_free(got);
+    pm_test_s3_expect(fs, ROOT "/parts.bin", want, total);
     pm_free(want);
     pm_fs_free(fs);
 }
@@ -319,9 +315,8 @@ static void test_segments_in_order(void **state)
     pm_fs *fs = s3(opts);
     paimon_error err = {0};
     pm_output *out = NULL;
-    uint8_t *want = pm_malloc(200000), *got = NULL;
+    uint8_t *want = pm_malloc(200000);
     uint64_t at = 0;
-    size_t len = 0;
     long early;
     (void)state;
     pm_test_s3_fill(want, 200000, 0, 8);
@@ -349,10 +344,7 @@ static void test_segments_in_order(void **state)
         fail_msg("close: %s", err.message);
     pm_test_s3_admin_do("/clear");
     assert_int_equal(pm_test_s3_requests("MPU_COMPLETE"), 1);
-    assert_int_equal(pm_fs_read_all(fs, ROOT "/segments.bin", 0, &got, &len, &err), 0);
-    assert_int_equal(len, at);
-    assert_memory_equal(got, want, at);
-    pm_free(got);
+    pm_test_s3_expect(fs, ROOT "/segments.bin", want, at);
 
     /* more segments than part numbers to spare: each is held, the file is still right */
     assert_int_equal(fs->create(fs, ROOT "/many.bin", &out, &err), 0);
@@ -362,10 +354,7 @@ static void test_segments_in_order(void **state)
     assert_int_equal(out->segments_end(out, &err), 0);
     if (out->close(out, &err) != 0)
         fail_msg("close: %s", err.message);
-    assert_int_equal(pm_fs_read_all(fs, ROOT "/many.bin", 0, &got, &len, &err), 0);
-    assert_int_equal(len, 180000);
-    assert_memory_equal(got, want, 180000);
-    pm_free(got);
+    pm_test_s3_expect(fs, ROOT "/many.bin", want, 180000);
     pm_fs_free(fs);
 
     /* a file under s3.multipart.threshold is one PUT, segments or not */
@@ -388,10 +377,7 @@ static void test_segments_in_order(void **state)
         assert_int_equal(pm_test_s3_requests("MPU_INIT"), 0);
         assert_int_equal(pm_test_s3_requests("UPLOAD_PART"), 0);
         assert_int_equal(pm_test_s3_requests("PUT"), 1);
-        assert_int_equal(pm_fs_read_all(fs, ROOT "/small.bin", 0, &got, &len, &err), 0);
-        assert_int_equal(len, at);
-        assert_memory_equal(got, want, at);
-        pm_free(got);
+        pm_test_s3_expect(fs, ROOT "/small.bin", want, at);
         pm_fs_free(fs);
     }
     pm_free(want);
