@@ -262,21 +262,37 @@ void pm_group_init(pm_group *g, pm_pool *pool)
     pthread_cond_init(&g->done, NULL);
 }
 
+/* Runs fn(arg) on the caller's thread as a task of `g`: its sequence number taken and its
+ * result recorded as a queued task's would be (under the pool's lock when there is one). */
+static void run_here(pm_group *g, pm_task_fn fn, void *arg)
+{
+    paimon_error e = {0, {0}};
+    frame f = {g, running};
+    size_t seq;
+    int rc;
+    if (g->pool != NULL)
+        pthread_mutex_lock(&g->pool->lock);
+    seq = g->submitted++;
+    if (g->pool != NULL)
+        pthread_mutex_unlock(&g->pool->lock);
+    running = &f;
+    rc = fn(arg, &e);
+    running = f.prev;
+    if (rc != 0 && e.code == 0)
+        e.code = rc;
+    if (g->pool != NULL)
+        pthread_mutex_lock(&g->pool->lock);
+    record(g, seq, rc, &e);
+    if (g->pool != NULL)
+        pthread_mutex_unlock(&g->pool->lock);
+}
+
 int pm_group_submit(pm_group *g, pm_task_fn fn, void *arg, paimon_error *err)
 {
     pm_pool *pool = g->pool;
     pm_pool_task *t;
     if (pool == NULL) {
-        paimon_error e = {0, {0}};
-        frame f = {g, running};
-        size_t seq = g->submitted++;
-        int rc;
-        running = &f;
-        rc = fn(arg, &e);
-        running = f.prev;
-        if (rc != 0 && e.code == 0)
-            e.code = rc;
-        record(g, seq, rc, &e);
+        run_here(g, fn, arg);
         return 0;
     }
     if ((t = pm_malloc(sizeof(*t))) == NULL)
@@ -296,6 +312,12 @@ int pm_group_submit(pm_group *g, pm_task_fn fn, void *arg, paimon_error *err)
     pthread_cond_signal(&pool->work);
     pthread_mutex_unlock(&pool->lock);
     return 0;
+}
+
+void pm_group_submit_or_run(pm_group *g, pm_task_fn fn, void *arg)
+{
+    if (pm_group_submit(g, fn, arg, NULL) != 0)
+        run_here(g, fn, arg);
 }
 
 bool pm_group_failed(pm_group *g)

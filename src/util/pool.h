@@ -96,6 +96,12 @@ void pm_group_init(pm_group *g, pm_pool *pool);
  * task cannot be queued (then it did not run and is not part of the group). */
 PM_MUST_CHECK int pm_group_submit(pm_group *g, pm_task_fn fn, void *arg, paimon_error *err);
 
+/* Queues fn(arg) in the group, or, when it cannot be queued (no memory for the task), runs
+ * it now on the caller's thread, as a NULL pool does; either way its result is part of the
+ * group's, as a queued task's is.  Never fails: for work that must happen once it is handed
+ * over (a spill of records already detached from their buffer). */
+void pm_group_submit_or_run(pm_group *g, pm_task_fn fn, void *arg);
+
 /* Whether a task of the group has failed so far (for tasks that want to stop early). */
 bool pm_group_failed(pm_group *g);
 

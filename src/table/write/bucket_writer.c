@@ -227,12 +227,9 @@ int pm_bucket_writer_spill_start(pm_bucket_writer *w, pm_pool *pool, size_t part
         return rc;
     w->spilling_mem = mem;
     pm_group_init(&w->spill_g, pool);
+    /* a piece that cannot be queued is spilled here; its failure is the group's either way */
     for (size_t i = 0; i < w->spilling_count; i++)
-        if (pm_group_submit(&w->spill_g, spill_run, w->spilling[i], err) != 0) {
-            /* not queued (no memory for the task): spill it here, as without a pool */
-            if ((rc = pm_kv_buffer_spill(w->spilling[i], err)) != 0)
-                w->lost_rc = rc; /* its rows are gone: the finish reports it */
-        }
+        pm_group_submit_or_run(&w->spill_g, spill_run, w->spilling[i]);
     return 0;
 }
 
@@ -272,7 +269,7 @@ int pm_bucket_writer_spill_finish(pm_bucket_writer *w, bool wait, paimon_error *
     w->spilling_mem = 0;
     if (rc != 0)
         w->lost_rc = rc;
-    return rc != 0 ? rc : lost_rows(w, err); /* a piece spilled at submission may have failed */
+    return rc != 0 ? rc : lost_rows(w, err);
 }
 
 PM_MUST_CHECK static int trigger_compaction(pm_bucket_writer *w, bool full, paimon_error *err);

@@ -2,7 +2,9 @@
  * their slots whatever thread ran them; the error a wait reports is the earliest-submitted
  * failure even when later tasks fail first; nested waits finish on a one-worker pool (the
  * waiter runs its own queued tasks); a task waiting for its own group is refused instead of
- * hanging; shutdown runs what is queued; a NULL pool runs tasks at submission. */
+ * hanging; shutdown runs what is queued; a NULL pool runs tasks at submission, as a pool
+ * does a task that cannot be queued when asked to (pm_group_submit_or_run). */
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -355,6 +357,53 @@ static void test_submit_out_of_memory(void **state)
     pm_pool_free(pool);
 }
 
+typedef struct here_work {
+    pthread_t thread; /* the thread that ran it */
+    int rc;           /* what it returns */
+    atomic_int ran;
+} here_work;
+
+static int note_thread(void *arg, paimon_error *err)
+{
+    here_work *w = arg;
+    w->thread = pthread_self();
+    atomic_fetch_add(&w->ran, 1);
+    return w->rc == 0 ? 0 : pm_err_set(err, w->rc, "task failed on purpose");
+}
+
+/* pm_group_submit_or_run: a task that cannot be queued (its allocation fails) runs at once
+ * on the caller's thread, and its result -- success or failure -- is the group's, beside
+ * the tasks that were queued: the earliest-submitted failure is reported. */
+static void test_submit_or_run_out_of_memory(void **state)
+{
+    pm_pool *pool = NULL;
+    here_work queued = {0}, here = {0}, failing = {0};
+    pm_group g;
+    paimon_error err = {0, {0}};
+    (void)state;
+    assert_int_equal(pm_pool_new(&pool, 2, NULL), 0);
+    pm_group_init(&g, pool);
+    pm_group_submit_or_run(&g, note_thread, &queued);
+    pm_alloc_fail_after(1);
+    pm_group_submit_or_run(&g, note_thread, &here);
+    pm_alloc_fail_after(0);
+    assert_int_equal(atomic_load(&here.ran), 1); /* ran before the call returned */
+    assert_true(pthread_equal(here.thread, pthread_self()));
+    assert_int_equal(pm_group_wait(&g, &err), 0);
+    assert_int_equal(atomic_load(&queued.ran), 1); /* on a worker, or by the wait */
+    /* a failure of a task run here is the group's */
+    failing.rc = PAIMON_EIO;
+    pm_alloc_fail_after(1);
+    pm_group_submit_or_run(&g, note_thread, &failing);
+    pm_alloc_fail_after(0);
+    assert_int_equal(atomic_load(&failing.ran), 1);
+    assert_true(pm_group_failed(&g));
+    assert_int_equal(pm_group_wait(&g, &err), PAIMON_EIO);
+    assert_string_equal(err.message, "task failed on purpose");
+    pm_group_destroy(&g);
+    pm_pool_free(pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_shutdown_runs_queued_tasks),
         cmocka_unit_test(test_sizes_and_shared_pool),
         cmocka_unit_test(test_submit_out_of_memory),
+        cmocka_unit_test(test_submit_or_run_out_of_memory),
         cmocka_unit_test(test_default_threads_from_environment),
         cmocka_unit_test(test_fork_child_gets_own_pool),
     };
