@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "data/readahead.h"
 #include "lsm/merge_reader.h"
 #include "meta/file_path.h"
 #include "meta/manifest_write.h"
@@ -20,6 +21,10 @@
  * 105 MB peak (massif), and it ran 7 % slower than with this (docs/PERFORMANCE.md,
  * "Batches of a compaction's merge"). */
 #define MERGE_BATCH_ROWS 4096
+
+/* Batches each run decodes ahead of the merge when the compaction has a pool (as a scan's
+ * merged split does: table/split_read.c). */
+#define MERGE_READAHEAD 2
 
 /* The needLookup family of options (CoreOptions.lookupStrategy, lookupCompact,
  * prepareCommitWaitCompaction). */
@@ -194,6 +199,9 @@ typedef struct run_ctx {
     size_t next_file;
     pm_file_reader *current;
     pm_buf path;
+    int32_t level;    /* of the file being read (written by whoever reads the run) */
+    bool ahead;       /* decoded ahead on the pool: the merge's side takes `level` from `ra` */
+    pm_readahead *ra; /* when ahead */
 } run_ctx;
 
 PM_MUST_CHECK static int open_file(task *t, const pm_manifest_entry *e, pm_buf *path,
@@ -230,7 +238,9 @@ PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
                 return rc;
             /* a run may join files of several levels (interval partition): a record's level
              * is its file's, as Java's reader tags each KeyValue */
-            r->src->level = e->file.level;
+            r->level = e->file.level;
+            if (!r->ahead) /* else the level travels with the batch (run_tag) */
+                r->src->level = r->level;
         }
         rc = pm_file_reader_next(r->current, out, err);
         if (rc != PAIMON_ITEROVER)
@@ -238,6 +248,22 @@ PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
         pm_file_reader_free(r->current);
         r->current = NULL;
     }
+}
+
+/* A run decoded ahead: the level of the file a batch came from, kept with the batch. */
+static int64_t run_tag(void *ctx)
+{
+    return ((run_ctx *)ctx)->level;
+}
+
+PM_MUST_CHECK static int run_next_ahead(void *ctx, pm_batch **out, paimon_error *err)
+{
+    run_ctx *r = ctx;
+    int64_t level = 0;
+    int rc = pm_readahead_next(r->ra, out, &level, err);
+    if (rc == 0)
+        r->src->level = (int32_t)level;
+    return rc;
 }
 
 /* The data-file layout over merged columns `b` (values, _SEQUENCE_NUMBER, _VALUE_KIND), as
@@ -318,6 +344,17 @@ PM_MUST_CHECK static int merge_section(task *t, const pm_section *sec, pm_data_w
         srcs[i].ctx = &ctxs[i];
         srcs[i].level = sec->runs[i].file_count > 0 ? sec->runs[i].files[0]->file.level : 0;
     }
+    /* With a pool, every run is decoded ahead on it while the merge and the writer work, so a
+     * compaction spreads over the cores the pool has free (a commit that waits for it, a
+     * compaction job with fewer buckets than threads).  Not under deletion vectors or the
+     * lookup wrapper: their files' vectors change while the merge runs. */
+    if (t->k->pool != NULL && sec->run_count > 1 && t->b->dvs == NULL && !t->lookup_path)
+        for (size_t i = 0; i < sec->run_count; i++) {
+            ctxs[i].ahead = true;
+            PM_TRY(pm_readahead_new(&ctxs[i].ra, run_next, run_tag, &ctxs[i], t->k->pool,
+                                    MERGE_READAHEAD, err));
+            srcs[i].next = run_next_ahead;
+        }
     memset(&mo, 0, sizeof(mo));
     mo.value_type = c->value_type;
     mo.key_cols = c->key_idx;
@@ -366,6 +403,9 @@ done:
     pm_batch_free(b);
     pm_batch_free(changes);
     pm_merge_reader_free(m);
+    /* the read-aheads first: after them no worker touches a run's file reader */
+    for (size_t i = 0; ctxs != NULL && i < sec->run_count; i++)
+        pm_readahead_free(ctxs[i].ra);
     for (size_t i = 0; ctxs != NULL && i < sec->run_count; i++) {
         pm_file_reader_free(ctxs[i].current);
         pm_buf_free(&ctxs[i].path);
