@@ -17,7 +17,7 @@
  * bucket = 4, write-buffer-size 256 mb, target-file-size 128 mb.
  * Defaults: ingest 4,000,000 rows over 1,000,000 keys, one commit at the end; continuous
  * 20,000,000 rows over 4,000,000 keys, a commit every 1,000,000.  Options: --runs N (3),
- * --dir DIR (/tmp/paimon-bench-wt). */
+ * --dir DIR (/tmp/paimon-bench-wt), --mode async|fixed|sync (continuous: that mode alone). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +201,7 @@ static result run_forked(int64_t rows, int64_t keys, int64_t every, unsigned thr
 
 int main(int argc, char **argv)
 {
-    const char *mode = argc > 1 ? argv[1] : "ingest", *dir = "/tmp/paimon-bench-wt";
+    const char *mode = argc > 1 ? argv[1] : "ingest", *dir = "/tmp/paimon-bench-wt", *only = NULL;
     int64_t pos[3] = {0, 0, 0};
     int npos = 0, runs = 3;
     bool continuous;
@@ -211,6 +211,8 @@ int main(int argc, char **argv)
             runs = v > 0 && v <= 16 ? (int)v : 1;
         } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
             dir = argv[++i];
+        else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
+            only = argv[++i];
         else if (npos < 3)
             pos[npos++] = strtoll(argv[i], NULL, 10);
     }
@@ -258,7 +260,10 @@ int main(int argc, char **argv)
         static const char *const names[3] = {"async", "fixed", "sync"};
         printf("run %d\n", i + 1);
         for (int m = 0; m < 3; m++) {
-            result a = run_forked(rows, keys, every, 2, modes[m], dir);
+            result a;
+            if (only != NULL && strcmp(only, names[m]) != 0)
+                continue;
+            a = run_forked(rows, keys, every, 2, modes[m], dir);
             printf("  %-5s: %.2f M rows/s, commit p50 %.3f s, p99 %.3f s, max %.3f s (p99/p50 "
                    "%.2f), at most %d sorted runs a bucket, peak RSS %ld MB\n",
                    names[m], rows / a.seconds / 1e6, a.p50, a.p99, a.max,
