@@ -2,7 +2,6 @@
 #include "table/write/compact_task.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
