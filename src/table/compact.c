@@ -131,6 +131,7 @@ typedef struct job_queue {
     size_t count;
     atomic_size_t next;
     atomic_bool stop;
+    unsigned int writer_threads; /* each worker's write: the threads the workers leave */
 } job_queue;
 
 /* A worker: one table write of its own (table_write.h: several writes of one table may run
@@ -150,6 +151,7 @@ PM_MUST_CHECK static int compact_one(compact_worker *k, bucket_job *j, paimon_er
         if ((rc = pm_table_write_new(&k->w, k->q->fs, k->q->table, &wo, err)) != 0)
             return rc;
         pm_table_write_keep_pending(k->w);
+        pm_table_write_set_threads(k->w, k->q->writer_threads, PM_COMPACT_SYNC);
     }
     if (pm_table_write_compactor(k->w) == NULL)
         return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: this table is not compacted by paimon-c",
@@ -239,7 +241,7 @@ PM_MUST_CHECK static int compact_buckets(job_queue *q, compact_worker *workers,
                                          size_t *worker_count, pm_partition_match match, void *arg,
                                          pm_commit_messages *out, paimon_error *err)
 {
-    size_t threads = q->o->threads > 0 ? q->o->threads : pm_pool_default_threads();
+    size_t total = q->o->threads > 0 ? q->o->threads : pm_pool_default_threads(), threads = total;
     pm_group group;
     int rc;
 
@@ -254,6 +256,11 @@ PM_MUST_CHECK static int compact_buckets(job_queue *q, compact_worker *workers,
     if (threads < 1)
         threads = 1;
     *worker_count = threads;
+    /* A worker's write gets the threads the workers leave (--threads 1: none, so the job
+     * runs on one thread; more threads than buckets: a bucket's compaction decodes its runs
+     * ahead on the pool, table/write/compact_task.c). */
+    q->writer_threads = (unsigned int)(total / threads > 0 ? total / threads : 1);
+    pm_table_write_set_threads(workers[0].w, q->writer_threads, PM_COMPACT_SYNC);
     for (size_t t = 1; t < threads; t++)
         workers[t].q = q;
     /* worker 0 runs on this thread, the others beside it on the process's pool; a worker

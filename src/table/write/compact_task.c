@@ -345,9 +345,9 @@ PM_MUST_CHECK static int merge_section(task *t, const pm_section *sec, pm_data_w
     }
     /* With a pool (a writer on more than one thread), every run is decoded ahead on it while
      * the merge and the writer work, so a compaction spreads over the cores the pool has free
-     * (when a commit waits for it).  `paimon compact`'s workers have none: they compact a
-     * bucket each.  Not under deletion vectors or the lookup wrapper: their files' vectors
-     * change while the merge runs. */
+     * (a commit that waits for it; `paimon compact` with more threads than buckets, whose
+     * workers' writes get the threads left over: table/compact.c).  Not under deletion
+     * vectors or the lookup wrapper: their files' vectors change while the merge runs. */
     if (t->k->pool != NULL && sec->run_count > 1 && t->b->dvs == NULL && !t->lookup_path)
         for (size_t i = 0; i < sec->run_count; i++) {
             ctxs[i].ahead = true;
