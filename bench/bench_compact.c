@@ -248,6 +248,7 @@ int main(int argc, char **argv)
         st[r] = scan_all(path, &scanned, &sc[r]);
         memset(&o, 0, sizeof(o));
         o.full = true;
+        o.threads = 1; /* the per-core figure: no read-ahead on the pool */
         o.commit_user = "bench-compact";
         t0 = bench_now();
         c0 = bench_cpu_now();
