@@ -216,6 +216,11 @@ int main(int argc, char **argv)
         else if (npos < 3)
             pos[npos++] = strtoll(argv[i], NULL, 10);
     }
+    if (only != NULL && strcmp(only, "async") != 0 && strcmp(only, "fixed") != 0 &&
+        strcmp(only, "sync") != 0) {
+        fprintf(stderr, "bench_write_threads: --mode is async, fixed or sync, not '%s'\n", only);
+        return 2;
+    }
     continuous = strcmp(mode, "continuous") == 0;
     if (!continuous && strcmp(mode, "ingest") != 0) {
         fprintf(stderr, "usage: bench_write_threads ingest|continuous [ROWS] [KEYS] [EVERY]\n");
