@@ -220,6 +220,7 @@ int main(int argc, char **argv)
     pm_fs *fs = pm_fs_local_new(false);
     pm_strlist keep;
     double t0;
+    bench_heap_init("bench_compact");
     if (repeats < 1 || repeats > 32)
         repeats = 3;
     density = argc > 4 ? atoi(argv[4]) : 50;

@@ -273,6 +273,7 @@ int main(int argc, char **argv)
     int64_t merged = 0, scanned = 0;
     pm_fs *fs = pm_fs_local_new(false);
     double t0;
+    bench_heap_init("bench_merge_read");
     if (repeats < 1 || repeats > 32)
         repeats = 5;
     density = argc > 4 ? atoi(argv[4]) : 20;

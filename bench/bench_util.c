@@ -4,8 +4,21 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+
+#include "paimon/heap.h"
+
+void bench_heap_init(const char *program)
+{
+    const char *plain = getenv("PAIMON_BENCH_PLAIN_HEAP");
+    if (plain != NULL && strcmp(plain, "1") == 0)
+        fprintf(stderr, "%s: glibc's default heap settings (PAIMON_BENCH_PLAIN_HEAP=1)\n", program);
+    else
+        fprintf(stderr, "%s: the paimon command's heap settings (huge pages %s)\n", program,
+                paimon_tune_process_heap() ? "advised" : "not set up");
+}
 
 double bench_now(void)
 {

@@ -205,6 +205,7 @@ int main(int argc, char **argv)
     int64_t pos[3] = {0, 0, 0};
     int npos = 0, runs = 3;
     bool continuous;
+    bench_heap_init("bench_write_threads");
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
             long v = strtol(argv[++i], NULL, 10);

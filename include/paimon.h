@@ -7,7 +7,8 @@
  * lists), scan.h (batch reads), changes.h (change reads), stream.h (following a table),
  * file.h (single data files), cursor.h (the rows of all of them), write.h (writers,
  * commits, compaction, schema changes), maintenance.h (tags, rollback, orphan files),
- * arrow.h (the Arrow C Data Interface), error.h and version.h.  Every fallible function
+ * arrow.h (the Arrow C Data Interface), heap.h (the paimon command's heap settings),
+ * error.h and version.h.  Every fallible function
  * returns 0 or a negative PAIMON_E* code and reports details through an optional
  * caller-owned paimon_error (paimon/error.h).
  *
@@ -50,5 +51,6 @@
 #include "paimon/partition_expire.h"
 #include "paimon/expire.h"
 #include "paimon/progress.h"
+#include "paimon/heap.h"
 
 #endif /* PAIMON_H */

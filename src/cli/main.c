@@ -2,7 +2,6 @@
  * `paimon`: the command-line tool.  Dispatches to one file per subcommand (commands.h);
  * the command-line contract is DESIGN.md's.
  */
-#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,21 +52,12 @@ static void usage(FILE *out)
         fprintf(out, "  %-*s %s\n", width, COMMANDS[i].name, COMMANDS[i].summary);
 }
 
-/* glibc serves allocations of 128 KiB and more with fresh mappings and gives freed heap
- * back at 128 KiB: a scan reads every column chunk into such a buffer and frees it, so each
- * chunk's pages were faulted in anew (a sixth of a primary-key scan's time went to page
- * faults, docs/PERFORMANCE.md "Scans on several threads").  The command keeps up to
- * 32 MiB allocations on the heap and retains up to 128 MiB of freed memory for reuse; a
- * library caller keeps its own allocator settings. */
-static void tune_allocator(void)
-{
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 128 << 20);
-}
-
 int main(int argc, char **argv)
 {
-    tune_allocator();
+    /* the heap settings of paimon/heap.h: a scan or compaction faults its buffers in 2 MiB
+     * pages rather than 4 KiB ones (docs/PERFORMANCE.md, "Huge pages for the paimon
+     * command") */
+    (void)paimon_tune_process_heap();
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;
