@@ -7,6 +7,7 @@
 
 #include "data/binary_row.h"
 #include "data/readahead.h"
+#include "lsm/run_ahead.h"
 #include "lsm/merge_reader.h"
 #include "lsm/partial_update.h"
 #include "meta/schema_cache.h"
@@ -169,9 +170,8 @@ typedef struct run_ctx {
     const pm_sorted_run *run;
     pm_run_source *source; /* whose level follows the file being read */
     file_walk walk;
-    int32_t level;    /* of the file being read (written by whoever reads the run) */
-    bool ahead;       /* read ahead on the pool: the merge's side takes `level` from `ra` */
-    pm_readahead *ra; /* when ahead */
+    int32_t level;       /* of the file being read (written by whoever reads the run) */
+    pm_run_ahead *ahead; /* decoded ahead on the pool, or NULL (lsm/run_ahead.h) */
 } run_ctx;
 
 /* The index of an entry in the split's file list. */
@@ -225,25 +225,9 @@ PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
         walk_next(rc->r, &rc->walk, rc->run->files, rc->run->file_count, true, &opened, out, err);
     if (opened != NULL) {
         rc->level = opened->file.level;
-        if (!rc->ahead) /* else the level travels with the batch (run_tag) */
+        if (rc->ahead == NULL) /* else the level travels with the batch (lsm/run_ahead.h) */
             rc->source->level = rc->level;
     }
-    return code;
-}
-
-/* A read-ahead run: the level of the file a batch came from, kept with the batch. */
-static int64_t run_tag(void *ctx)
-{
-    return ((run_ctx *)ctx)->level;
-}
-
-PM_MUST_CHECK static int run_next_ahead(void *ctx, pm_batch **out, paimon_error *err)
-{
-    run_ctx *rc = ctx;
-    int64_t level = 0;
-    int code = pm_readahead_next(rc->ra, out, &level, err);
-    if (code == 0)
-        rc->source->level = (int32_t)level;
     return code;
 }
 
@@ -253,7 +237,7 @@ static void close_section(pm_split_reader *r)
     r->merge = NULL;
     /* the read-aheads first: after them no worker touches a run's file reader */
     for (size_t i = 0; r->run_ctxs != NULL && i < r->run_count; i++)
-        pm_readahead_free(r->run_ctxs[i].ra);
+        pm_run_ahead_stop(r->run_ctxs[i].ahead);
     for (size_t i = 0; r->run_ctxs != NULL && i < r->run_count; i++)
         pm_file_reader_free(r->run_ctxs[i].walk.current);
     pm_free(r->run_ctxs);
@@ -285,13 +269,11 @@ PM_MUST_CHECK static int open_section(pm_split_reader *r, paimon_error *err)
     if (r->pool != NULL && sec->run_count > 1) {
         for (size_t i = 0; i < sec->run_count; i++) {
             int rc;
-            r->run_ctxs[i].ahead = true;
             r->run_ctxs[i].walk.batch_rows =
                 r->batch_rows > PM_SPLIT_READAHEAD_ROWS ? r->batch_rows : PM_SPLIT_READAHEAD_ROWS;
-            if ((rc = pm_readahead_new(&r->run_ctxs[i].ra, run_next, run_tag, &r->run_ctxs[i],
-                                       r->pool, PM_SPLIT_READAHEAD, err)) != 0)
+            if ((rc = pm_run_ahead_start(&r->run_ctxs[i].ahead, &r->runs[i], &r->run_ctxs[i].level,
+                                         r->pool, PM_SPLIT_READAHEAD, err)) != 0)
                 return rc;
-            r->runs[i].next = run_next_ahead;
         }
     }
     return pm_merge_reader_new(&r->merge, r->runs, sec->run_count, r->fn, &r->merge_options, err);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "data/readahead.h"
+#include "lsm/run_ahead.h"
 #include "lsm/merge_reader.h"
 #include "meta/file_path.h"
 #include "meta/manifest_write.h"
@@ -198,9 +198,8 @@ typedef struct run_ctx {
     size_t next_file;
     pm_file_reader *current;
     pm_buf path;
-    int32_t level;    /* of the file being read (written by whoever reads the run) */
-    bool ahead;       /* decoded ahead on the pool: the merge's side takes `level` from `ra` */
-    pm_readahead *ra; /* when ahead */
+    int32_t level;       /* of the file being read (written by whoever reads the run) */
+    pm_run_ahead *ahead; /* decoded ahead on the pool, or NULL (lsm/run_ahead.h) */
 } run_ctx;
 
 PM_MUST_CHECK static int open_file(task *t, const pm_manifest_entry *e, pm_buf *path,
@@ -238,7 +237,7 @@ PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
             /* a run may join files of several levels (interval partition): a record's level
              * is its file's, as Java's reader tags each KeyValue */
             r->level = e->file.level;
-            if (!r->ahead) /* else the level travels with the batch (run_tag) */
+            if (r->ahead == NULL) /* else the level travels with the batch (lsm/run_ahead.h) */
                 r->src->level = r->level;
         }
         rc = pm_file_reader_next(r->current, out, err);
@@ -247,22 +246,6 @@ PM_MUST_CHECK static int run_next(void *ctx, pm_batch **out, paimon_error *err)
         pm_file_reader_free(r->current);
         r->current = NULL;
     }
-}
-
-/* A run decoded ahead: the level of the file a batch came from, kept with the batch. */
-static int64_t run_tag(void *ctx)
-{
-    return ((run_ctx *)ctx)->level;
-}
-
-PM_MUST_CHECK static int run_next_ahead(void *ctx, pm_batch **out, paimon_error *err)
-{
-    run_ctx *r = ctx;
-    int64_t level = 0;
-    int rc = pm_readahead_next(r->ra, out, &level, err);
-    if (rc == 0)
-        r->src->level = (int32_t)level;
-    return rc;
 }
 
 /* The data-file layout over merged columns `b` (values, _SEQUENCE_NUMBER, _VALUE_KIND), as
@@ -350,10 +333,8 @@ PM_MUST_CHECK static int merge_section(task *t, const pm_section *sec, pm_data_w
      * vectors or the lookup wrapper: their files' vectors change while the merge runs. */
     if (t->k->pool != NULL && sec->run_count > 1 && t->b->dvs == NULL && !t->lookup_path)
         for (size_t i = 0; i < sec->run_count; i++) {
-            ctxs[i].ahead = true;
-            PM_TRY(pm_readahead_new(&ctxs[i].ra, run_next, run_tag, &ctxs[i], t->k->pool,
-                                    MERGE_READAHEAD, err));
-            srcs[i].next = run_next_ahead;
+            PM_TRY(pm_run_ahead_start(&ctxs[i].ahead, &srcs[i], &ctxs[i].level, t->k->pool,
+                                      MERGE_READAHEAD, err));
         }
     memset(&mo, 0, sizeof(mo));
     mo.value_type = c->value_type;
@@ -405,7 +386,7 @@ done:
     pm_merge_reader_free(m);
     /* the read-aheads first: after them no worker touches a run's file reader */
     for (size_t i = 0; ctxs != NULL && i < sec->run_count; i++)
-        pm_readahead_free(ctxs[i].ra);
+        pm_run_ahead_stop(ctxs[i].ahead);
     for (size_t i = 0; ctxs != NULL && i < sec->run_count; i++) {
         pm_file_reader_free(ctxs[i].current);
         pm_buf_free(&ctxs[i].path);
