@@ -16,17 +16,19 @@
  *
  * What holds after the call (each step a documented mallopt or madvise; a step that the
  * allocator or the kernel refuses costs speed, never correctness):
- *   - blocks under 32 MiB come from the heap, and up to 128 MiB of freed heap is kept for
- *     reuse rather than handed back (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD);
  *   - every thread allocates from the main arena (M_ARENA_MAX 1; small blocks still come
- *     from each thread's cache without the arena's lock), so the whole heap lies in the
- *     range advised below;
+ *     from each thread's cache without the arena's lock), so every thread's blocks come
+ *     from the one heap advised below;
  *   - the heap grows 256 MiB at a time (M_TOP_PAD), and its first 256 MiB are advised
  *     MADV_HUGEPAGE: where transparent huge pages are on (`madvise` or `always` in
  *     /sys/kernel/mm/transparent_hugepage/enabled) the kernel backs them with 2 MiB pages,
  *     one fault where there were 512.  Address space, not memory: a page is resident once
- *     touched.  Past 256 MiB the heap grows in ordinary pages; with the pad, a trim never
- *     hands the advised range back.
+ *     touched.  The pad is also what a trim leaves: up to 256 MiB of freed heap stays for
+ *     reuse, and the advised range is never handed back.  Past 256 MiB the heap grows in
+ *     ordinary pages;
+ *   - blocks under 32 MiB come from the heap even once it has outgrown the pad, instead of a
+ *     mapping of their own that is faulted in afresh and unmapped at free (M_MMAP_THRESHOLD;
+ *     glibc's is 128 KiB once any of these settings is made).
  *
  * Returns 1 when the huge-page range was set up, 0 when it was not (another allocator, a
  * heap that cannot grow with brk, a kernel without transparent huge pages).  Not

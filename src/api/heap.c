@@ -19,7 +19,6 @@ int paimon_tune_process_heap(void)
     uintptr_t start, end;
 
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 128 << 20);
     mallopt(M_ARENA_MAX, 1);
     mallopt(M_TOP_PAD, (int)PAIMON_HEAP_HUGE_RANGE);
     /* A block larger than the heap's spare room makes glibc extend the heap with brk by

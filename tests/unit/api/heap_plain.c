@@ -5,7 +5,8 @@
  * the kernel has transparent huge pages; afterwards a block of a few MiB, whether the main
  * thread or another thread allocates it, ends in heap advised for huge pages (the heap's
  * first bytes, below its first aligned 2 MiB, are not advised); a 24 MiB block comes from
- * that heap rather than a mapping of its own; freeing it hands nothing back to the kernel.
+ * that heap rather than a mapping of its own, and so does one once the heap has outgrown
+ * its 256 MiB pad; freeing it hands nothing back to the kernel.
  * Plain asserts, no test library: this program links nothing but the source it checks. */
 #include <pthread.h>
 #include <stdint.h>
@@ -32,9 +33,10 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-/* Whether the mapping holding `p` is advised for huge pages: its VmFlags in
- * /proc/self/smaps name "hg".  -1 when no mapping holds it. */
-static int advised_huge(const void *p)
+/* The mapping holding `p` in /proc/self/smaps: whether its VmFlags name "hg" (advised for
+ * huge pages) and whether it is the heap ("[heap]", grown with brk).  -1 when no mapping
+ * holds `p`, else 0. */
+static int mapping_of(const void *p, int *advised, int *heap)
 {
     FILE *f = fopen("/proc/self/smaps", "r");
     char line[512];
@@ -43,15 +45,32 @@ static int advised_huge(const void *p)
         return -1;
     while (fgets(line, sizeof(line), f) != NULL) {
         unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
             in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
-        else if (in && strncmp(line, "VmFlags:", 8) == 0) {
-            found = strstr(line, " hg") != NULL;
+            if (in)
+                *heap = strstr(line, "[heap]") != NULL;
+        } else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+            *advised = strstr(line, " hg") != NULL;
+            found = 0;
             break;
         }
     }
     fclose(f);
     return found;
+}
+
+/* Whether the mapping holding `p` is advised for huge pages (-1: no mapping holds it). */
+static int advised_huge(const void *p)
+{
+    int advised = 0, heap = 0;
+    return mapping_of(p, &advised, &heap) == 0 ? advised : -1;
+}
+
+/* Whether `p` lies in the heap (grown with brk) rather than a mapping of its own. */
+static int in_heap(const void *p)
+{
+    int advised = 0, heap = 0;
+    return mapping_of(p, &advised, &heap) == 0 && heap;
 }
 
 static void *thread_block(void *arg)
@@ -92,6 +111,21 @@ static int check_one(void)
     CHECK(end_before == end_after, "freeing 24 MiB moved the heap's end from %p to %p",
           (void *)end_before, (void *)end_after);
 
+    /* Past the pad: 11 more blocks of 24 MiB (264 MiB, untouched) outgrow the advised
+     * range, and the next 24 MiB block still comes from the heap, which grows with brk,
+     * rather than from a mapping of its own (glibc's threshold would be 128 KiB). */
+    {
+        char *held[11], *past;
+        for (size_t i = 0; i < 11; i++)
+            held[i] = malloc(24 << 20);
+        past = malloc(24 << 20);
+        CHECK(past != NULL && in_heap(past) && in_heap(past + (24 << 20) - 1),
+              "a 24 MiB block past the 256 MiB pad at %p (a mapping of its own?)", (void *)past);
+        free(past);
+        for (size_t i = 0; i < 11; i++)
+            free(held[i]);
+    }
+
     free(own);
     free(theirs);
     return failures == 0 ? 0 : 1;
@@ -123,7 +157,7 @@ int main(int argc, char **argv)
     }
     if (bad == 0)
         printf("heap_plain: ok in %d processes (huge pages advised; main thread, other thread, "
-               "24 MiB block)\n",
+               "24 MiB blocks, one past the pad)\n",
                RUNS);
     return bad == 0 ? 0 : 1;
 }
