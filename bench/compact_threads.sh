@@ -1,10 +1,13 @@
 #!/bin/sh
 # Compaction throughput against the thread count (issue 15): `paimon compact TABLE --full`
 # with --threads 1 and --threads 2, alternating, in the same run, each on a fresh copy of a
-# 4-bucket primary-key table of ROWS rows.
-#   sh bench/compact_threads.sh [ROWS] [RUNS] [CPUS]     (defaults 4000000 5 0,1)
+# BUCKETS-bucket primary-key table of ROWS rows.
+#   sh bench/compact_threads.sh [ROWS] [RUNS] [CPUS] [BUCKETS]  (defaults 4000000 5 0,1 4)
 #
-# The table: `k BIGINT, v1 BIGINT, v2 DOUBLE, v3 STRING`, primary key k, bucket = 4,
+# BUCKETS 4 times the job's buckets on two threads at once; BUCKETS 1 one compaction spread
+# over both (its runs decoded ahead and its pages compressed on the pool).
+#
+# The table: `k BIGINT, v1 BIGINT, v2 DOUBLE, v3 STRING`, primary key k, bucket = BUCKETS,
 # write-only (nothing compacts while writing), written by the release build's
 # `paimon write --format csv --commit-every ROWS/4` from rows made by awk (keys 0..ROWS-1 in
 # a scrambled order): four level-0 runs per bucket that the full compaction merges into
@@ -19,7 +22,9 @@ cd "$(dirname "$0")/.."
 rows=${1:-4000000}
 runs=${2:-5}
 cpus=${3:-0,1}
+buckets=${4:-4}
 dir=${BENCH_DIR:-build/release/bench-compact-threads}
+[ "$buckets" = 4 ] || dir="$dir-b$buckets"
 paimon=build/release/paimon
 if [ ! -x "$paimon" ]; then
   cmake --preset release >/dev/null
@@ -37,7 +42,7 @@ if [ ! -f "$dir/rows-$rows" ]; then
       }
     }' > "$dir/rows.csv"
   "$paimon" create "$dir/t" --schema 'k BIGINT, v1 BIGINT, v2 DOUBLE, v3 STRING' \
-    --primary-key k --option bucket=4 --option write-only=true >/dev/null
+    --primary-key k --option bucket="$buckets" --option write-only=true >/dev/null
   "$paimon" write "$dir/t" --format csv --input "$dir/rows.csv" \
     --commit-every $((rows / 4)) >/dev/null
   rm -f "$dir/rows.csv"

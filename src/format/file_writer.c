@@ -61,7 +61,12 @@ int64_t pm_file_writer_data_size(const pm_file_writer *w)
     return w->format->data_size(w->impl);
 }
 
-bool pm_file_writer_reach_target(const pm_file_writer *w, bool suggested, int64_t target)
+int pm_file_writer_set_pool(pm_file_writer *w, pm_pool *pool, paimon_error *err)
+{
+    return w->format->set_pool != NULL ? w->format->set_pool(w->impl, pool, err) : 0;
+}
+
+bool pm_file_writer_reach_target(pm_file_writer *w, bool suggested, int64_t target)
 {
     if (w->format->reach_target != NULL)
         return w->format->reach_target(w->impl, suggested, target);

@@ -19,6 +19,7 @@
 #include "util/options.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 /* Where a format's file statistics come from (table/write/col_stats.h). */
 typedef enum pm_file_stats_kind {
@@ -52,10 +53,14 @@ typedef struct pm_file_format {
     /* Java's FormatWriter.reachTargetSize(suggestedCheck, targetSize): asked after each
      * chunk the table writer hands over; `suggested` is true every 1,000 records
      * (RollingFileWriter).  NULL: suggested && data_size >= target. */
-    bool (*reach_target)(const void *impl, bool suggested, int64_t target);
+    bool (*reach_target)(void *impl, bool suggested, int64_t target);
     /* Rows until reach_target may next answer yes on its own (ORC: the end of Paimon's
      * row batch), so the table writer cuts its chunks there.  NULL: only every 1,000. */
     int64_t (*rows_until_check)(const void *impl);
+    /* Optional (NULL: the format does all its work on the writer's thread).  Lets the
+     * format do part of its work on `pool` (Parquet: compress its pages), before the first
+     * row; the file written is the same. */
+    int (*set_pool)(void *impl, pm_pool *pool, paimon_error *err);
     /* Finishes the file (freeing the writer, also on failure); *size is its exact size. */
     int (*close)(void *impl, uint64_t *size, paimon_error *err);
     void (*abort)(void *impl); /* drops the partial file and frees the writer */
@@ -84,7 +89,9 @@ PM_MUST_CHECK int pm_file_writer_open(pm_file_writer **out, const pm_file_format
 PM_MUST_CHECK int pm_file_writer_write(pm_file_writer *w, const pm_batch *b, int64_t first,
                                        int64_t count, paimon_error *err);
 int64_t pm_file_writer_data_size(const pm_file_writer *w);
-bool pm_file_writer_reach_target(const pm_file_writer *w, bool suggested, int64_t target);
+bool pm_file_writer_reach_target(pm_file_writer *w, bool suggested, int64_t target);
+/* The format's set_pool, when it has one; 0 otherwise. */
+PM_MUST_CHECK int pm_file_writer_set_pool(pm_file_writer *w, pm_pool *pool, paimon_error *err);
 /* Rows until the format's own rolling check point; 0 when it has none. */
 int64_t pm_file_writer_rows_until_check(const pm_file_writer *w);
 /* Frees the writer, also on failure (the partial file is then removed). */

@@ -48,7 +48,7 @@ static int64_t orc_data_size(const void *impl)
            (int64_t)ceil((double)pm_orc_file_writer_buffered(w) * 0.2);
 }
 
-static bool orc_reach_target(const void *impl, bool suggested, int64_t target)
+static bool orc_reach_target(void *impl, bool suggested, int64_t target)
 {
     const pm_orc_file_writer *w = impl;
     (void)suggested; /* OrcBulkWriter ignores it */

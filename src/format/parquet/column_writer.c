@@ -68,6 +68,7 @@ struct pq_colw {
     uint32_t block_count; /* blocks allocated (kept across row groups) */
     uint32_t block_used;  /* blocks holding pages of the open chunk */
     int64_t pages_len;    /* bytes of the finished data pages (headers + bodies) */
+    int64_t pending;      /* the most bytes its pages out on compression jobs can take */
     pm_buf recs;          /* page_rec per finished page */
     pm_buf ci_bytes;      /* column index bounds */
     int64_t c_values, c_rows, c_unc, c_comp, c_nulls;
@@ -749,8 +750,8 @@ int64_t pm_pq_colw_page_rows(const pq_colw *c)
 
 int64_t pm_pq_colw_buffered(const pq_colw *c)
 {
-    return (int64_t)(c->pages_len + c->dplain.len + c->plain.len + c->idx.len / 2 + c->def.len / 4 +
-                     c->rep.len / 4);
+    return (int64_t)(c->pages_len + c->pending + c->dplain.len + c->plain.len + c->idx.len / 2 +
+                     c->def.len / 4 + c->rep.len / 4);
 }
 
 /* ---- pages ----------------------------------------------------------------------------- */
@@ -774,17 +775,14 @@ static int put_levels(pm_buf *raw, const pm_buf *levels, int max)
 /* Compresses x->raw into the body (x->comp, or x->raw itself for UNCOMPRESSED). */
 PM_MUST_CHECK static int compress_raw(pq_wctx *x, const pm_buf **body, paimon_error *err)
 {
-    pm_codec codec;
-    switch (x->o->codec) {
-    case PQ_UNCOMPRESSED: *body = &x->raw; return 0;
-    case PQ_SNAPPY: codec = PM_CODEC_SNAPPY; break;
-    case PQ_GZIP: codec = PM_CODEC_GZIP; break;
-    case PQ_LZ4_RAW: codec = PM_CODEC_LZ4_RAW; break;
-    default: codec = PM_CODEC_ZSTD; break;
+    if (x->o->codec == PQ_UNCOMPRESSED) {
+        *body = &x->raw;
+        return 0;
     }
     x->comp.len = 0;
     *body = &x->comp;
-    return pm_compress(x->codec, codec, x->o->level, x->raw.data, x->raw.len, &x->comp, err);
+    return pm_compress(x->codec, pm_pq_codec_of(x->o->codec), x->o->level, x->raw.data, x->raw.len,
+                       &x->comp, err);
 }
 
 /*
@@ -833,12 +831,15 @@ static int store_block(pq_colw *c, size_t need, pm_buf **out)
     return 0;
 }
 
+PM_MUST_CHECK static int put_header(pq_colw *c, pq_wctx *x, pq_page_header *h, pm_buf *b,
+                                    size_t body_off, size_t body_len, uint32_t crc, page_rec *rec,
+                                    paimon_error *err);
+
 /* Compresses x->raw into the store; `h` gets the sizes and CRC, then its header is written
  * in front of the body.  Fills rec->block, rec->block_off and rec->size. */
 PM_MUST_CHECK static int store_page(pq_colw *c, pq_wctx *x, pq_page_header *h, page_rec *rec,
                                     paimon_error *err)
 {
-    pm_thrift_writer tw;
     pm_buf *b;
     size_t body_off, body_len;
     /* room for the header and the compressed body; zstd's bound is the raw size plus
@@ -853,19 +854,26 @@ PM_MUST_CHECK static int store_page(pq_colw *c, pq_wctx *x, pq_page_header *h, p
     if (x->o->codec == PQ_UNCOMPRESSED) {
         if ((rc = pm_buf_append(b, x->raw.data, x->raw.len)) != 0)
             return pm_buf_error(err, rc);
-    } else {
-        pm_codec codec = x->o->codec == PQ_SNAPPY    ? PM_CODEC_SNAPPY
-                         : x->o->codec == PQ_GZIP    ? PM_CODEC_GZIP
-                         : x->o->codec == PQ_LZ4_RAW ? PM_CODEC_LZ4_RAW
-                                                     : PM_CODEC_ZSTD;
-        if ((rc = pm_compress(x->codec, codec, x->o->level, x->raw.data, x->raw.len, b, err)) != 0)
-            return rc;
+    } else if ((rc = pm_compress(x->codec, pm_pq_codec_of(x->o->codec), x->o->level, x->raw.data,
+                                 x->raw.len, b, err)) != 0) {
+        return rc;
     }
     body_len = b->len - body_off;
+    return put_header(c, x, h, b, body_off, body_len,
+                      (uint32_t)pm_crc32(b->data + body_off, body_len), rec, err);
+}
+
+/* Writes the header of the page whose body is b[body_off, + body_len) in front of it
+ * (HEADER_ROOM was left there) and fills rec->block, rec->block_off and rec->size. */
+PM_MUST_CHECK static int put_header(pq_colw *c, pq_wctx *x, pq_page_header *h, pm_buf *b,
+                                    size_t body_off, size_t body_len, uint32_t crc, page_rec *rec,
+                                    paimon_error *err)
+{
+    pm_thrift_writer tw;
     if (body_len > INT32_MAX)
         return pm_err_set(err, PAIMON_ELIMIT, "parquet: a page larger than 2 GiB");
     h->compressed_size = (int32_t)body_len;
-    h->crc = (int32_t)pm_crc32(b->data + body_off, body_len);
+    h->crc = (int32_t)crc;
     x->hdr.len = 0;
     pm_thrift_writer_init(&tw, &x->hdr);
     pm_pq_write_page_header(&tw, h);
@@ -877,6 +885,29 @@ PM_MUST_CHECK static int store_page(pq_colw *c, pq_wctx *x, pq_page_header *h, p
     rec->block = c->block_used - 1;
     rec->block_off = body_off - x->hdr.len;
     rec->size = (int32_t)(x->hdr.len + body_len);
+    return 0;
+}
+
+int pm_pq_colw_page_done(pq_colw *c, pq_wctx *x, size_t rec_at, pq_page_header *h,
+                         const pm_buf *body, size_t raw_len, uint32_t crc, paimon_error *err)
+{
+    page_rec *rec = (page_rec *)(void *)c->recs.data + rec_at;
+    pm_buf *b;
+    size_t body_off;
+    int rc;
+    if ((rc = store_block(c, HEADER_ROOM + body->len, &b)) != 0)
+        return pm_buf_error(err, rc);
+    b->len += HEADER_ROOM;
+    body_off = b->len;
+    if ((rc = pm_buf_append(b, body->data, body->len)) != 0)
+        return pm_buf_error(err, rc);
+    if ((rc = put_header(c, x, h, b, body_off, body->len, crc, rec, err)) != 0)
+        return rc;
+    rec->off = c->pages_len;
+    c->pages_len += rec->size;
+    c->c_unc += (int64_t)x->hdr.len + (int64_t)raw_len;
+    c->c_comp += rec->size;
+    c->pending -= (int64_t)pm_pq_page_jobs_bound(raw_len);
     return 0;
 }
 
@@ -945,6 +976,7 @@ PM_MUST_CHECK static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
     const pq_wleaf *l = c->leaf;
     pq_page_header h;
     page_rec rec;
+    bool async;
     int rc;
 
     if (c->entries == 0)
@@ -996,7 +1028,10 @@ PM_MUST_CHECK static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
     h.def_encoding = l->max_def > 0 ? PQ_RLE : PQ_BIT_PACKED;
     h.rep_encoding = l->max_rep > 0 ? PQ_RLE : PQ_BIT_PACKED;
     memset(&rec, 0, sizeof(rec));
-    if ((rc = store_page(c, x, &h, &rec, err)) != 0)
+    /* on a pool the page is compressed by a job and stored when it is taken back
+     * (pm_pq_colw_page_done); a streamed chunk's pages leave at once, in place */
+    async = x->jobs != NULL && c->sink == NULL && x->o->codec != PQ_UNCOMPRESSED;
+    if (!async && (rc = store_page(c, x, &h, &rec, err)) != 0)
         return rc;
     if (c->sink != NULL) {
         const pm_buf *b = &c->blocks[rec.block];
@@ -1043,9 +1078,15 @@ PM_MUST_CHECK static int flush_page(pq_colw *c, pq_wctx *x, paimon_error *err)
     }
     if ((rc = pm_buf_append(&c->recs, &rec, sizeof(rec))) != 0)
         return pm_buf_error(err, rc);
-    c->pages_len += rec.size;
-    c->c_unc += (int64_t)x->hdr.len + (int64_t)x->raw.len;
-    c->c_comp += rec.size;
+    if (async) {
+        c->pending += (int64_t)pm_pq_page_jobs_bound(x->raw.len);
+        if ((rc = pm_pq_page_jobs_submit(x, c, c->recs.len / sizeof(rec) - 1, &h, err)) != 0)
+            return rc;
+    } else {
+        c->pages_len += rec.size;
+        c->c_unc += (int64_t)x->hdr.len + (int64_t)x->raw.len;
+        c->c_comp += rec.size;
+    }
     c->c_values += c->entries;
     c->c_rows += c->rows;
     c->c_nulls += c->nulls;
@@ -1129,7 +1170,9 @@ int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, int64_t start, pm_
 
     *ci_out = NULL;
     *oi_out = NULL;
-    if ((rc = flush_page(c, x, err)) != 0)
+    /* the open page, then every page still on a job (of any column: they come back in
+     * order) */
+    if ((rc = flush_page(c, x, err)) != 0 || (rc = pm_pq_page_jobs_drain(x, err)) != 0)
         return rc;
     memset(cc, 0, sizeof(*cc));
     if (c->dict_used) {
@@ -1205,9 +1248,10 @@ int pm_pq_colw_finish(pq_colw *c, pq_wctx *x, pm_output *out, int64_t start, pm_
     if (c->c_has && c->c_min.len + c->c_max.len < MAX_STATS_BYTES) {
         uint8_t *lo = pm_arena_dup(a, c->c_min.data, c->c_min.len);
         uint8_t *hi = pm_arena_dup(a, c->c_max.data, c->c_max.len);
-        bool same = c->c_min.len == c->c_max.len && memcmp(lo, hi, c->c_min.len) == 0;
+        bool same;
         if (lo == NULL || hi == NULL)
             return pm_nomem(err);
+        same = c->c_min.len == c->c_max.len && memcmp(lo, hi, c->c_min.len) == 0;
         m->stats.has_min_value = m->stats.has_max_value = true;
         m->stats.min_value = (pq_bytes){lo, (uint32_t)c->c_min.len};
         m->stats.max_value = (pq_bytes){hi, (uint32_t)c->c_max.len};

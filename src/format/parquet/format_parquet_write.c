@@ -33,6 +33,17 @@ static int64_t pq_data_size(const void *impl)
     return pm_pq_writer_data_size(impl);
 }
 
+/* Java's rule (suggested && data size >= target), on the exact size. */
+static bool pq_reach_target(void *impl, bool suggested, int64_t target)
+{
+    return suggested && pm_pq_writer_reach_target(impl, target);
+}
+
+PM_MUST_CHECK static int pq_set_pool(void *impl, pm_pool *pool, paimon_error *err)
+{
+    return pm_pq_writer_set_pool(impl, pool, err);
+}
+
 PM_MUST_CHECK static int pq_close(void *impl, uint64_t *size, paimon_error *err)
 {
     return pm_pq_writer_close(impl, size, err);
@@ -49,6 +60,8 @@ const pm_file_format pm_parquet_file_format = {
     .open = pq_open,
     .write = pq_write,
     .data_size = pq_data_size,
+    .reach_target = pq_reach_target,
+    .set_pool = pq_set_pool,
     .close = pq_close,
     .abort = pq_abort,
 };

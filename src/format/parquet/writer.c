@@ -41,7 +41,8 @@ struct pm_pq_writer {
     int64_t rg_rows, rows;
     pm_buf def, rep, idx; /* shredding scratch */
     bool failed;
-    bool rg_streamed; /* the open row group's chunks stream into the output's segments */
+    paimon_error fail_err; /* why, when a page job failed (settle) */
+    bool rg_streamed;      /* the open row group's chunks stream into the output's segments */
 };
 
 /* ---- options --------------------------------------------------------------------------- */
@@ -136,6 +137,7 @@ static void writer_free(pm_pq_writer *w)
 {
     if (w == NULL)
         return;
+    pm_pq_page_jobs_free(w->x.jobs); /* first: it waits for the jobs still out */
     for (int i = 0; w->cols != NULL && i < w->leaf_count; i++)
         pm_pq_colw_free(w->cols[i]);
     pm_free(w->cols);
@@ -225,6 +227,40 @@ int64_t pm_pq_writer_data_size(const pm_pq_writer *w)
     for (int i = 0; i < w->leaf_count; i++)
         size += pm_pq_colw_buffered(w->cols[i]);
     return size;
+}
+
+/* Takes back the page jobs (writer_int.h) when an upper bound `size` of something reaches
+ * `limit`, so that the caller's decision is taken on the exact size; a failure of a job
+ * fails the writer, with the job's error, at the next call that can report it. */
+static bool settle(pm_pq_writer *w, int64_t size, int64_t limit)
+{
+    paimon_error e = {0, {0}};
+    if (size < limit || !pm_pq_page_jobs_pending(w->x.jobs))
+        return false;
+    if (pm_pq_page_jobs_drain(&w->x, &e) != 0 && !w->failed) {
+        w->failed = true;
+        w->fail_err = e;
+    }
+    return true;
+}
+
+bool pm_pq_writer_reach_target(pm_pq_writer *w, int64_t target)
+{
+    if (settle(w, pm_pq_writer_data_size(w), target) && w->failed)
+        return true; /* the close reports it */
+    return pm_pq_writer_data_size(w) >= target;
+}
+
+int pm_pq_writer_set_pool(pm_pq_writer *w, pm_pool *pool, paimon_error *err)
+{
+    size_t slots = (size_t)w->leaf_count + 1;
+    if (pool == NULL || w->x.jobs != NULL || w->o.codec == PQ_UNCOMPRESSED || w->rows > 0)
+        return 0;
+    /* one page of each column out at once: their pages end together (the same row limit) */
+    if (slots > PQ_PAGE_JOBS_MAX)
+        slots = PQ_PAGE_JOBS_MAX;
+    return pm_pq_page_jobs_new(&w->x.jobs, pool, w->o.codec, w->o.level, slots < 2 ? 2 : slots,
+                               err);
 }
 
 /* ---- shredding ------------------------------------------------------------------------- */
@@ -398,12 +434,23 @@ int pm_pq_writer_write(pm_pq_writer *w, const pm_batch *b, paimon_error *err)
     return pm_pq_writer_write_range(w, b, 0, b->row_count, err);
 }
 
+/* The error of a writer that failed: a page job's own, else the general one. */
+PM_MUST_CHECK static int failed_before(const pm_pq_writer *w, paimon_error *err)
+{
+    if (w->fail_err.code != 0) {
+        if (err != NULL)
+            *err = w->fail_err;
+        return w->fail_err.code;
+    }
+    return pm_err_set(err, PAIMON_EINVALID, "%s: the writer failed before", w->out->path);
+}
+
 int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, int64_t first, int64_t count,
                              paimon_error *err)
 {
     int rc = 0;
     if (w->failed)
-        return pm_err_set(err, PAIMON_EINVALID, "%s: the writer failed before", w->out->path);
+        return failed_before(w, err);
     if (b->column_count != w->type->field_count)
         return pm_err_set(err, PAIMON_EINVALID, "%s: batch of %zu columns, the file has %zu",
                           w->out->path, b->column_count, w->type->field_count);
@@ -439,6 +486,13 @@ int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, int64_t first, 
         w->rows += n;
         for (int i = 0; i < w->leaf_count; i++)
             buffered += pm_pq_colw_buffered(w->cols[i]);
+        if (settle(w, buffered, w->o.block_size)) {
+            if (w->failed)
+                return failed_before(w, err);
+            buffered = 0;
+            for (int i = 0; i < w->leaf_count; i++)
+                buffered += pm_pq_colw_buffered(w->cols[i]);
+        }
         if (buffered >= w->o.block_size)
             rc = flush_row_group(w, err);
     }
@@ -498,7 +552,7 @@ int pm_pq_writer_close(pm_pq_writer *w, uint64_t *file_size, paimon_error *err)
 
     pm_buf_init(&footer, 0);
     if (w->failed) {
-        rc = pm_err_set(err, PAIMON_EINVALID, "%s: the writer failed before", w->out->path);
+        rc = failed_before(w, err);
         goto done;
     }
     PM_TRY(flush_row_group(w, err));

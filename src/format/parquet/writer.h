@@ -34,6 +34,7 @@
 #include "data/batch.h"
 #include "io/fs.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 typedef struct pm_pq_writer pm_pq_writer;
 
@@ -83,8 +84,25 @@ PM_MUST_CHECK int pm_pq_writer_write_range(pm_pq_writer *w, const pm_batch *b, i
 int64_t pm_pq_writer_rows(const pm_pq_writer *w);
 
 /* Bytes of the file so far plus the bytes buffered for the open row group: parquet-java's
- * ParquetWriter.getDataSize(), which Paimon compares with target-file-size. */
+ * ParquetWriter.getDataSize(), which Paimon compares with target-file-size.  While pages
+ * are compressed on a pool (pm_pq_writer_set_pool), an upper bound of it. */
 int64_t pm_pq_writer_data_size(const pm_pq_writer *w);
+
+/* Whether the data size has reached `target`, on the exact size: the pages out on the pool
+ * are taken back first when the upper bound reaches it (so the answer never depends on how
+ * far the pool got).  A page that failed to compress answers yes; the close reports it. */
+bool pm_pq_writer_reach_target(pm_pq_writer *w, int64_t target);
+
+/* Most data pages out on the pool at once, per writer. */
+#define PQ_PAGE_JOBS_MAX 16
+
+/* Compresses the data pages on `pool` (NULL: each where it ends, as by default) while the
+ * writer encodes the next ones (writer_int.h, "data pages compressed on a pool").  The file
+ * is byte for byte the one written without it.  Before the first row; not for uncompressed
+ * files, nor for row groups streamed into an output's segments (those pages leave in
+ * place).  Memory: up to one page of each column (PQ_PAGE_JOBS_MAX at most) twice, before
+ * and after compression, and a codec state per page out. */
+PM_MUST_CHECK int pm_pq_writer_set_pool(pm_pq_writer *w, pm_pool *pool, paimon_error *err);
 
 /* Writes the rest of the file, closes the output and frees the writer (also on failure,
  * when the partial file is removed).  *file_size receives the exact size (may be NULL). */

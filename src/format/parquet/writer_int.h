@@ -11,6 +11,7 @@
 #include "util/arena.h"
 #include "util/compress.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 /* How a batch value becomes a physical Parquet value. */
 typedef enum pq_wconv {
@@ -74,13 +75,19 @@ PM_MUST_CHECK int pm_pq_wschema_build(const pm_type *row, pm_arena *a, pq_schema
 
 typedef struct pq_colw pq_colw;
 
+typedef struct pq_page_jobs pq_page_jobs;
+
 /* Per-writer context the column writers share. */
 typedef struct pq_wctx {
     const pm_pq_writer_options *o;
     pm_codec_ctx *codec;
     pm_buf raw, comp, hdr; /* scratch: a page's bytes before and after compression */
     pm_buf conv;           /* scratch: values widened to their physical type */
+    pq_page_jobs *jobs;    /* data pages compressed on a pool (page_jobs.c), or NULL */
 } pq_wctx;
+
+/* The library codec of a Parquet codec id (PQ_UNCOMPRESSED: PM_CODEC_NONE). */
+pm_codec pm_pq_codec_of(int codec);
 
 pq_colw *pm_pq_colw_new(const pq_wleaf *leaf, const pm_pq_writer_options *o);
 void pm_pq_colw_free(pq_colw *c);
@@ -99,8 +106,47 @@ PM_MUST_CHECK int pm_pq_colw_maybe_flush(pq_colw *c, pq_wctx *x, bool force, pai
 /* Rows in the open page. */
 int64_t pm_pq_colw_page_rows(const pq_colw *c);
 
-/* Bytes the column chunk holds so far (pages, dictionary, open page estimate). */
+/* Bytes the column chunk holds so far (pages, dictionary, open page estimate).  While some of
+ * its pages are being compressed on the pool, an upper bound: each such page counts as the
+ * most its codec can make of it (pm_pq_page_jobs_bound), so a decision "below the limit"
+ * taken on it is the one the exact size gives, and only one "at or above" needs the jobs
+ * drained (pm_pq_page_jobs_drain) and the size asked again. */
 int64_t pm_pq_colw_buffered(const pq_colw *c);
+
+/* A data page compressed by a job (page_jobs.c), taken in page order: its header (`h`, with
+ * the sizes and CRC still to fill) and `body` go into the chunk's store as the page's record
+ * `rec` (an index into the chunk's pages) says. */
+PM_MUST_CHECK int pm_pq_colw_page_done(pq_colw *c, pq_wctx *x, size_t rec, pq_page_header *h,
+                                       const pm_buf *body, size_t raw_len, uint32_t crc,
+                                       paimon_error *err);
+
+/* ---- data pages compressed on a pool (page_jobs.c) --------------------------------------
+ *
+ * A finished data page is handed to a job with its uncompressed bytes (x->raw, swapped for
+ * an empty buffer of the job's: nothing is copied) and compressed on the pool while the
+ * writer encodes the next pages; the jobs are taken back in the order they were given, each
+ * put into its chunk by pm_pq_colw_page_done().  The bytes written are the same as when each
+ * page is compressed in place: the same codec and level over the same bytes, the pages in
+ * the same order, and the writer's decisions on sizes (row groups, rolling files) taken on
+ * exact sizes (pm_pq_colw_buffered above).  At most `slots` pages are out at once; giving a
+ * page when all are out first takes back the oldest.  Errors of a job surface when it is
+ * taken back. */
+
+/* Jobs on `pool` (not NULL) for pages of codec `codec` (not PQ_UNCOMPRESSED) at `level`. */
+PM_MUST_CHECK int pm_pq_page_jobs_new(pq_page_jobs **out, pm_pool *pool, int codec, int level,
+                                      size_t slots, paimon_error *err);
+/* Waits for the jobs still out (their pages are dropped) and frees everything. */
+void pm_pq_page_jobs_free(pq_page_jobs *j);
+
+/* Gives page `rec` of `c`, whose header is `h` and bytes x->raw, to a job. */
+PM_MUST_CHECK int pm_pq_page_jobs_submit(pq_wctx *x, pq_colw *c, size_t rec,
+                                         const pq_page_header *h, paimon_error *err);
+/* Takes back every job out, in order. */
+PM_MUST_CHECK int pm_pq_page_jobs_drain(pq_wctx *x, paimon_error *err);
+/* Whether some job is out. */
+bool pm_pq_page_jobs_pending(const pq_page_jobs *j);
+/* The most bytes a page of `raw_len` bytes can take in the chunk (header and body). */
+size_t pm_pq_page_jobs_bound(size_t raw_len);
 
 /* Streams the open chunk into segments `seg` (its dictionary page) and `seg + 1` (its data
  * pages) of `sink` (which has segments, fs.h): each page goes out as it is finished instead of

@@ -488,6 +488,10 @@ PM_MUST_CHECK static int rewrite_impl(task *t, paimon_error *err)
     pm_write_ctx_writer_conf(t->k->c, t->b->dir, t->b->names, false, t->output, &t->unused_seq,
                              &dc);
     dc.compact = true;
+    /* its pages compressed on the pool while the merge goes on: with the runs decoded ahead
+     * (merge_section), a compaction spreads its read, merge and write over the cores the
+     * pool has free */
+    dc.pool = t->k->pool;
     PM_TRY(pm_data_writer_new(&dw, &dc, err));
     PM_TRY(changelog_writer(t, &cl, err));
     for (size_t i = 0; i < t->cand_count; i++)

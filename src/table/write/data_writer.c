@@ -84,7 +84,8 @@ PM_MUST_CHECK static int open_file(pm_data_writer *w, paimon_error *err)
         (rc = pm_buf_printf(&w->path, "%s/%s", w->c.dir, pm_buf_cstr(&w->name))) != 0)
         return pm_buf_error(err, rc);
     if ((rc = pm_file_writer_open(&w->fw, w->c.format, w->c.fs, pm_buf_cstr(&w->path), w->c.row,
-                                  w->c.codec, w->c.opts, err)) != 0)
+                                  w->c.codec, w->c.opts, err)) != 0 ||
+        (rc = pm_file_writer_set_pool(w->fw, w->c.pool, err)) != 0)
         return rc;
     if (w->c.index != NULL &&
         (rc = pm_file_index_writer_new(&w->index, w->c.index, w->c.row, err)) != 0)

@@ -63,6 +63,9 @@ typedef struct pm_data_writer_conf {
     int64_t *seq_counter;            /* append: the bucket's next sequence number (advanced) */
     int32_t level;                   /* the files' LSM level (0 for flushes) */
     bool compact;                    /* file source COMPACT (compaction output), else APPEND */
+    /* where the format may do part of its work while the writer goes on (Parquet compresses
+     * its pages there: format/file_writer.h set_pool), or NULL; the files are the same */
+    pm_pool *pool;
 } pm_data_writer_conf;
 
 typedef struct pm_data_writer pm_data_writer;

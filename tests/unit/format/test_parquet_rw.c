@@ -4,6 +4,7 @@
  * projection by id and by name, row ranges, pruning by statistics and page indexes. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "data/predicate.h"
 #include "format/parquet/column.h"
@@ -12,6 +13,7 @@
 #include "parquet_test_util.h"
 #include "util/bytes.h"
 #include "util/hash.h"
+#include "util/pool.h"
 
 static uint64_t seed = 12345;
 static uint64_t rnd(void)
@@ -540,6 +542,113 @@ static void test_large_chunks(void **state)
     pm_type_free(t);
 }
 
+/* Writes batches b[0..n) into `path` with pages compressed on `pool` (NULL: in place),
+ * recording after each batch whether the data size reached `target` (reach[i]). */
+static int write_on_pool(pm_fs *fs, const char *path, const pm_type *t, pm_batch *const *b,
+                         size_t n, const pm_pq_writer_options *o, pm_pool *pool, int64_t target,
+                         bool *reach, paimon_error *err)
+{
+    pm_output *out = NULL;
+    pm_pq_writer *w = NULL;
+    int rc;
+    fs->remove(fs, path, NULL);
+    if ((rc = fs->create(fs, path, &out, err)) != 0 ||
+        (rc = pm_pq_writer_open(&w, out, t, o, err)) != 0)
+        return rc;
+    if ((rc = pm_pq_writer_set_pool(w, pool, err)) != 0) {
+        pm_pq_writer_abort(w);
+        return rc;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((rc = pm_pq_writer_write(w, b[i], err)) != 0) {
+            pm_pq_writer_abort(w);
+            return rc;
+        }
+        reach[i] = pm_pq_writer_reach_target(w, target);
+    }
+    return pm_pq_writer_close(w, NULL, err);
+}
+
+/* Pages compressed on a pool (pm_pq_writer_set_pool): the file is byte for byte the one
+ * written in place, for every codec, with many pages and row groups; the size checks answer
+ * the same after every batch; a failed allocation anywhere fails the write cleanly. */
+static void test_pages_on_pool(void **state)
+{
+    static const int codecs[] = {PQ_ZSTD, PQ_SNAPPY, PQ_GZIP, PQ_LZ4_RAW, PQ_UNCOMPRESSED};
+    pm_type *t = ptu_type(ALL_TYPES);
+    pm_fs *fs = pm_fs_memory_new();
+    pm_pool *pool = NULL;
+    pm_batch *b[12];
+    bool reach_here[12], reach_pool[12];
+    paimon_error err = {0};
+    (void)state;
+    assert_int_equal(pm_pool_new(&pool, 3, &err), 0);
+    for (size_t i = 0; i < 12; i++)
+        b[i] = gen_batch(t, 300 + (int64_t)i * 17);
+    for (size_t k = 0; k < sizeof(codecs) / sizeof(codecs[0]); k++) {
+        pm_pq_writer_options o = PM_PQ_WRITER_OPTIONS_INIT;
+        uint8_t *here, *there;
+        size_t here_len, there_len;
+        pm_pq_reader *r;
+        o.codec = codecs[k];
+        o.page_size = 2048;
+        o.page_row_limit = 200;
+        o.block_size = 40000;
+        assert_int_equal(
+            write_on_pool(fs, "/here.parquet", t, b, 12, &o, NULL, 60000, reach_here, &err), 0);
+        assert_int_equal(
+            write_on_pool(fs, "/pool.parquet", t, b, 12, &o, pool, 60000, reach_pool, &err), 0);
+        here = ptu_file_bytes(fs, "/here.parquet", &here_len);
+        there = ptu_file_bytes(fs, "/pool.parquet", &there_len);
+        assert_int_equal(here_len, there_len);
+        assert_memory_equal(here, there, here_len);
+        assert_memory_equal(reach_here, reach_pool, sizeof(reach_here));
+        r = ptu_open(fs, "/pool.parquet");
+        assert_true(pm_pq_reader_meta(r)->row_group_count > 2);
+        assert_true(reach_here[11] && !reach_here[0]); /* the checks could fail both ways */
+        pm_pq_reader_free(r);
+        pm_free(here);
+        pm_free(there);
+    }
+    /* every allocation of a write on the pool failed in turn: a clean error or the same file */
+    {
+        pm_pq_writer_options o = PM_PQ_WRITER_OPTIONS_INIT;
+        uint8_t *want;
+        size_t want_len;
+        int failures = 0;
+        o.page_size = 2048;
+        o.page_row_limit = 200;
+        o.block_size = 40000;
+        assert_int_equal(
+            write_on_pool(fs, "/here.parquet", t, b, 3, &o, NULL, 60000, reach_here, &err), 0);
+        want = ptu_file_bytes(fs, "/here.parquet", &want_len);
+        for (long n = 1;; n++) {
+            int rc;
+            pm_alloc_fail_after(n);
+            rc = write_on_pool(fs, "/pool.parquet", t, b, 3, &o, pool, 60000, reach_pool, &err);
+            pm_alloc_fail_after(0);
+            if (rc == 0) {
+                uint8_t *got;
+                size_t got_len;
+                got = ptu_file_bytes(fs, "/pool.parquet", &got_len);
+                assert_int_equal(got_len, want_len);
+                assert_memory_equal(got, want, want_len);
+                pm_free(got);
+                break;
+            }
+            assert_int_equal(rc, PAIMON_ENOMEM);
+            failures++;
+        }
+        assert_true(failures > 50);
+        pm_free(want);
+    }
+    for (size_t i = 0; i < 12; i++)
+        pm_batch_free(b[i]);
+    pm_pool_free(pool);
+    pm_type_free(t);
+    pm_fs_free(fs);
+}
+
 /* Projection by field id (renamed columns), by name (files without ids), missing columns. */
 static void test_projection(void **state)
 {
@@ -780,8 +889,13 @@ int main(void)
         cmocka_unit_test(test_projection),
         cmocka_unit_test(test_row_ranges),
         cmocka_unit_test(test_large_chunks),
+        cmocka_unit_test(test_pages_on_pool),
         cmocka_unit_test(test_pruning),
         cmocka_unit_test(test_writer_errors_and_empty),
     };
+    /* PAIMON_TEST_FILTER=pattern runs the matching cases only (the TSan subset runs
+     * test_pages_on_pool: tests/threads/CMakeLists.txt) */
+    if (getenv("PAIMON_TEST_FILTER") != NULL)
+        cmocka_set_test_filter(getenv("PAIMON_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
