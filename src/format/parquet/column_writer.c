@@ -772,6 +772,17 @@ static int put_levels(pm_buf *raw, const pm_buf *levels, int max)
     return 0;
 }
 
+pm_codec pm_pq_codec_of(int codec)
+{
+    switch (codec) {
+    case PQ_UNCOMPRESSED: return PM_CODEC_NONE;
+    case PQ_SNAPPY: return PM_CODEC_SNAPPY;
+    case PQ_GZIP: return PM_CODEC_GZIP;
+    case PQ_LZ4_RAW: return PM_CODEC_LZ4_RAW;
+    default: return PM_CODEC_ZSTD;
+    }
+}
+
 /* Compresses x->raw into the body (x->comp, or x->raw itself for UNCOMPRESSED). */
 PM_MUST_CHECK static int compress_raw(pq_wctx *x, const pm_buf **body, paimon_error *err)
 {
@@ -789,7 +800,9 @@ PM_MUST_CHECK static int compress_raw(pq_wctx *x, const pm_buf **body, paimon_er
  * The page store.  A finished data page is compressed straight into a block of the store,
  * HEADER_ROOM bytes after the block's end, and its header, known once the body is, is then
  * put right in front of the body: a page is written with one write and its body is never
- * copied.  The gap before a header (HEADER_ROOM minus its length) is never written.  Blocks
+ * copied -- except a page compressed by a job on the pool (page_jobs.c), whose body is
+ * copied in once the job is taken back (the store's blocks may not be written from another
+ * thread while the writer fills them).  The gap before a header (HEADER_ROOM minus its length) is never written.  Blocks
  * grow from 64 KiB (or the first page's size) to 16 MiB and are kept for the next row
  * group, so a chunk of any size costs no realloc copy, and a small file -- most files of a
  * streaming commit -- reserves 64 KiB per column, not the 1 MiB a first block used to take

@@ -37,17 +37,6 @@ struct pq_page_jobs {
     size_t head, out; /* the oldest job out; how many are out */
 };
 
-pm_codec pm_pq_codec_of(int codec)
-{
-    switch (codec) {
-    case PQ_UNCOMPRESSED: return PM_CODEC_NONE;
-    case PQ_SNAPPY: return PM_CODEC_SNAPPY;
-    case PQ_GZIP: return PM_CODEC_GZIP;
-    case PQ_LZ4_RAW: return PM_CODEC_LZ4_RAW;
-    default: return PM_CODEC_ZSTD;
-    }
-}
-
 size_t pm_pq_page_jobs_bound(size_t raw_len)
 {
     /* zstd: ZSTD_COMPRESSBOUND is len + len / 256 + 64 at most; snappy 32 + len + len / 6;

@@ -259,8 +259,7 @@ int pm_pq_writer_set_pool(pm_pq_writer *w, pm_pool *pool, paimon_error *err)
     /* one page of each column out at once: their pages end together (the same row limit) */
     if (slots > PQ_PAGE_JOBS_MAX)
         slots = PQ_PAGE_JOBS_MAX;
-    return pm_pq_page_jobs_new(&w->x.jobs, pool, w->o.codec, w->o.level, slots < 2 ? 2 : slots,
-                               err);
+    return pm_pq_page_jobs_new(&w->x.jobs, pool, w->o.codec, w->o.level, slots, err);
 }
 
 /* ---- shredding ------------------------------------------------------------------------- */

@@ -86,7 +86,8 @@ typedef struct pq_wctx {
     pq_page_jobs *jobs;    /* data pages compressed on a pool (page_jobs.c), or NULL */
 } pq_wctx;
 
-/* The library codec of a Parquet codec id (PQ_UNCOMPRESSED: PM_CODEC_NONE). */
+/* The library codec of a Parquet codec id the writer writes (PQ_UNCOMPRESSED:
+ * PM_CODEC_NONE; column_writer.c). */
 pm_codec pm_pq_codec_of(int codec);
 
 pq_colw *pm_pq_colw_new(const pq_wleaf *leaf, const pm_pq_writer_options *o);

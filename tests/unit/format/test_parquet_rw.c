@@ -543,10 +543,11 @@ static void test_large_chunks(void **state)
 }
 
 /* Writes batches b[0..n) into `path` with pages compressed on `pool` (NULL: in place),
- * recording after each batch whether the data size reached `target` (reach[i]). */
+ * recording after each batch the data size reported (size[i], may be NULL) and whether it
+ * reached `target` (reach[i]). */
 static int write_on_pool(pm_fs *fs, const char *path, const pm_type *t, pm_batch *const *b,
                          size_t n, const pm_pq_writer_options *o, pm_pool *pool, int64_t target,
-                         bool *reach, paimon_error *err)
+                         bool *reach, int64_t *size, paimon_error *err)
 {
     pm_output *out = NULL;
     pm_pq_writer *w = NULL;
@@ -564,6 +565,8 @@ static int write_on_pool(pm_fs *fs, const char *path, const pm_type *t, pm_batch
             pm_pq_writer_abort(w);
             return rc;
         }
+        if (size != NULL)
+            size[i] = pm_pq_writer_data_size(w);
         reach[i] = pm_pq_writer_reach_target(w, target);
     }
     return pm_pq_writer_close(w, NULL, err);
@@ -580,6 +583,7 @@ static void test_pages_on_pool(void **state)
     pm_pool *pool = NULL;
     pm_batch *b[12];
     bool reach_here[12], reach_pool[12];
+    int64_t size_here[12], size_pool[12];
     paimon_error err = {0};
     (void)state;
     assert_int_equal(pm_pool_new(&pool, 3, &err), 0);
@@ -594,10 +598,12 @@ static void test_pages_on_pool(void **state)
         o.page_size = 2048;
         o.page_row_limit = 200;
         o.block_size = 40000;
-        assert_int_equal(
-            write_on_pool(fs, "/here.parquet", t, b, 12, &o, NULL, 60000, reach_here, &err), 0);
-        assert_int_equal(
-            write_on_pool(fs, "/pool.parquet", t, b, 12, &o, pool, 60000, reach_pool, &err), 0);
+        assert_int_equal(write_on_pool(fs, "/here.parquet", t, b, 12, &o, NULL, 60000, reach_here,
+                                       size_here, &err),
+                         0);
+        assert_int_equal(write_on_pool(fs, "/pool.parquet", t, b, 12, &o, pool, 60000, reach_pool,
+                                       size_pool, &err),
+                         0);
         here = ptu_file_bytes(fs, "/here.parquet", &here_len);
         there = ptu_file_bytes(fs, "/pool.parquet", &there_len);
         assert_int_equal(here_len, there_len);
@@ -607,6 +613,33 @@ static void test_pages_on_pool(void **state)
         assert_true(pm_pq_reader_meta(r)->row_group_count > 2);
         assert_true(reach_here[11] && !reach_here[0]); /* the checks could fail both ways */
         pm_pq_reader_free(r);
+        pm_free(here);
+        pm_free(there);
+    }
+    /* the pool is used: with one row group open across the batches, pages are still out
+     * when the size is asked (a bound above the exact size), and the file is the same */
+    {
+        pm_pq_writer_options o = PM_PQ_WRITER_OPTIONS_INIT;
+        uint8_t *here, *there;
+        size_t here_len, there_len;
+        bool out = false;
+        o.page_size = 2048;
+        o.page_row_limit = 200;
+        assert_int_equal(write_on_pool(fs, "/here.parquet", t, b, 12, &o, NULL, INT64_MAX,
+                                       reach_here, size_here, &err),
+                         0);
+        assert_int_equal(write_on_pool(fs, "/pool.parquet", t, b, 12, &o, pool, INT64_MAX,
+                                       reach_pool, size_pool, &err),
+                         0);
+        for (size_t i = 0; i < 12; i++) {
+            assert_true(size_pool[i] >= size_here[i]);
+            out |= size_pool[i] > size_here[i];
+        }
+        assert_true(out);
+        here = ptu_file_bytes(fs, "/here.parquet", &here_len);
+        there = ptu_file_bytes(fs, "/pool.parquet", &there_len);
+        assert_int_equal(here_len, there_len);
+        assert_memory_equal(here, there, here_len);
         pm_free(here);
         pm_free(there);
     }
@@ -620,12 +653,14 @@ static void test_pages_on_pool(void **state)
         o.page_row_limit = 200;
         o.block_size = 40000;
         assert_int_equal(
-            write_on_pool(fs, "/here.parquet", t, b, 3, &o, NULL, 60000, reach_here, &err), 0);
+            write_on_pool(fs, "/here.parquet", t, b, 3, &o, NULL, 60000, reach_here, NULL, &err),
+            0);
         want = ptu_file_bytes(fs, "/here.parquet", &want_len);
         for (long n = 1;; n++) {
             int rc;
             pm_alloc_fail_after(n);
-            rc = write_on_pool(fs, "/pool.parquet", t, b, 3, &o, pool, 60000, reach_pool, &err);
+            rc = write_on_pool(fs, "/pool.parquet", t, b, 3, &o, pool, 60000, reach_pool, NULL,
+                               &err);
             pm_alloc_fail_after(0);
             if (rc == 0) {
                 uint8_t *got;
