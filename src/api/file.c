@@ -9,6 +9,8 @@
  * each read on its own handle with the section as its row range (every format skips what
  * lies outside a range) on the thread pool, and returned in section order
  * (data/parallel_source.h): the rows are the ones, in the order, that one thread reads.
+ * A file read on one handle (fewer rows, or row ranges given) has its Parquet pages
+ * decompressed ahead on the pool instead (format/parquet/column.h).
  */
 #include "paimon/file.h"
 
@@ -19,6 +21,7 @@
 #include "format/data_file.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 struct paimon_file {
     pm_fs *fs;
@@ -339,6 +342,8 @@ PAIMON_API int paimon_file_cursor(paimon_cursor **out, paimon_file *f,
     memset(&ro, 0, sizeof(ro));
     ro.read_type = fs->read_type;
     ro.batch_rows = o.batch_rows;
+    /* one handle: its pages decompressed ahead on the pool (Parquet), NULL on one thread */
+    ro.pool = pm_pool_shared(o.threads > PM_POOL_MAX_THREADS ? PM_POOL_MAX_THREADS : o.threads);
     if (o.row_ranges != NULL && o.row_range_count > 0) {
         size_t n = o.row_range_count * 2;
         if (n / 2 != o.row_range_count || (fs->ranges = pm_calloc(n, sizeof(int64_t))) == NULL) {

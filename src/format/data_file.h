@@ -20,6 +20,7 @@
 #include "data/predicate.h"
 #include "io/fs.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 /* What to read; every field may be left 0 / NULL. */
 typedef struct pm_read_options {
@@ -28,6 +29,7 @@ typedef struct pm_read_options {
     const pm_predicate *filter; /* over read_type: prunes what cannot match (borrowed) */
     const int64_t *ranges;      /* [start, end) row position pairs, sorted (borrowed) */
     size_t range_count;
+    pm_pool *pool; /* where a format may decompress ahead (Parquet pages), or NULL */
 } pm_read_options;
 
 /* One format's implementation. */

@@ -169,6 +169,7 @@ int pm_file_reader_open(pm_file_reader **out, pm_fs *fs, const char *path,
     memset(&ro, 0, sizeof(ro));
     ro.read_type = r->read_type;
     ro.batch_rows = o->batch_rows;
+    ro.pool = o->pool;
     if (o->filter != NULL) {
         /* Only columns the file has with the very type read (no cast between). */
         int *map = pm_malloc((nout + 1) * sizeof(int));

@@ -22,6 +22,7 @@
 #include "meta/schema.h"
 #include "table/scan.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 #define PM_SEQUENCE_NUMBER_ID 2147483646
 #define PM_VALUE_KIND_ID      2147483645
@@ -41,6 +42,9 @@ typedef struct pm_file_reader_options {
     /* Over out_type, or NULL: lets the format skip row groups, stripes and pages that cannot
      * match (on columns the file stores with the same type); rows still need filtering. */
     const pm_predicate *filter;
+    /* Where the format may decompress ahead while a batch is decoded (Parquet's pages:
+     * format/parquet/column.h), or NULL; the batches are the same. */
+    pm_pool *pool;
 } pm_file_reader_options;
 
 /* Opens `path` (the entry's file) written with `file_schema`.  Borrows `fs`, `path` and

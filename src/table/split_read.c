@@ -293,6 +293,11 @@ PM_MUST_CHECK static int open_file(pm_split_reader *r, size_t i, bool system, in
     o.dv = r->split->dvs[i];
     o.batch_rows = batch_rows > 0 ? batch_rows : r->batch_rows;
     o.filter = r->file_filter;
+    /* A raw split's pages are decompressed ahead on the pool: its one reader is otherwise a
+     * chain that keeps one core busy.  A merge's runs are already decoded ahead, one task
+     * per run, which keeps the cores busy; pages ahead there measured no faster and held
+     * a quarter more memory (docs/PERFORMANCE.md, "Pages decompressed ahead"). */
+    o.pool = r->split->raw ? r->pool : NULL;
     return pm_file_reader_open(out, r->t->fs, r->split->paths[i], r->split->files[i], fs, &o, err);
 }
 

@@ -40,6 +40,7 @@ void pm_pq_col_init(pq_col_reader *r, const char *path, const pq_leaf *leaf, con
 void pm_pq_col_start(pq_col_reader *r, const uint8_t *chunk, size_t len, uint64_t chunk_off,
                      int64_t num_values, const pq_offset_index *oi)
 {
+    pm_pq_col_drop_ahead(r);
     r->chunk = chunk;
     r->in = NULL;
     r->win_len = 0;
@@ -67,6 +68,7 @@ void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t window, size_
 
 void pm_pq_col_free(pq_col_reader *r)
 {
+    pm_pq_col_free_ahead(r);
     pm_free(r->win);
     r->win = NULL;
     r->win_cap = r->win_len = 0;
@@ -165,7 +167,8 @@ PM_MUST_CHECK static int decompress(pq_col_reader *r, const uint8_t *src, size_t
         return page_corrupt(r, err, "page larger than 256 MiB");
     /* the buffer may not grow past what the header promises */
     r->page_buf.max = expected + PM_PQ_PADDING + 1;
-    rc = pm_pq_decompress(r->codec_ctx, r->codec, src, len, expected, &r->page_buf, err);
+    if (!pm_pq_col_take_ahead(r, src, len, expected, &rc, err))
+        rc = pm_pq_decompress(r->codec_ctx, r->codec, src, len, expected, &r->page_buf, err);
     if (rc == PAIMON_EUNSUPPORTED)
         return pm_err_prefix(err, rc, "%s: ", r->path);
     if (rc != 0)
@@ -405,8 +408,9 @@ PM_MUST_CHECK static int open_data_page(pq_col_reader *r, const pq_page_header *
     r->values_seen += r->page_levels;
     r->page_idx++;
     r->in_page = true;
-    rc = pm_pq_values_begin(r, err);
-    return rc != 0 ? page_error(r, err, rc) : 0;
+    if ((rc = pm_pq_values_begin(r, err)) != 0)
+        return page_error(r, err, rc);
+    return pm_pq_col_fill_ahead(r, err);
 }
 
 /* Moves to the next data page (reading a dictionary page on the way).  *eof is set at the
@@ -604,7 +608,9 @@ int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err)
         int64_t step = n < 4096 ? n : 4096;
         pm_column_reset(r->skip);
         def.len = rep.len = 0;
-        if (r->leaf->max_rep == 0)
+        /* read_flat spaces values by "level > 0": right for a top-level column only; a
+         * field of a ROW (max_def 2 and more, no repetition) takes the levels' way */
+        if (r->leaf->max_rep == 0 && r->leaf->max_def <= 1)
             rc = pm_pq_col_read_flat(r, step, r->skip, err);
         else
             rc = pm_pq_col_read_levels(r, step, &def, &rep, r->skip, err);

@@ -13,8 +13,8 @@
  * dictionaries are converted once when their page is read).
  *
  * Two ways to read:
- *  - flat columns (max_rep == 0): pm_pq_col_read_flat() appends `n` slots (values and
- *    nulls) to the column directly;
+ *  - top-level columns (max_rep 0, max_def 0 or 1): pm_pq_col_read_flat() appends `n`
+ *    slots (values and nulls) to the column directly;
  *  - nested columns: pm_pq_col_read_levels() appends the definition and repetition levels
  *    of `n` rows to two byte buffers and the non-null values, densely, to the column; the
  *    assembler (assemble.c) then builds offsets and validity and spaces the values out.
@@ -33,6 +33,7 @@
 #include "format/parquet/schema.h"
 #include "util/compress.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 /* Limits on what one page may claim, against hostile headers. */
 #define PQ_MAX_PAGE_BYTES  (256u << 20) /* decompressed page size */
@@ -90,6 +91,11 @@ typedef struct pq_col_reader {
     pm_buf indices;         /* dictionary indices */
     pm_column *tmp;         /* a column of the physical values, for conversions */
     pm_column *skip;        /* where skipped values are decoded and dropped */
+
+    /* pages decompressed ahead (page_ahead.c): the pool, or NULL to decompress in place */
+    pm_pool *pool;
+    struct pq_pages_ahead *ahead; /* the jobs, made when the first one is handed out */
+    int64_t pages_ahead;          /* pages taken from jobs so far (tests ask) */
 } pq_col_reader;
 
 void pm_pq_col_init(pq_col_reader *r, const char *path, const pq_leaf *leaf, const pq_plan *plan,
@@ -104,7 +110,7 @@ void pm_pq_col_start_stream(pq_col_reader *r, pm_input *in, size_t window, size_
                             uint64_t chunk_off, int64_t num_values, const pq_offset_index *oi);
 void pm_pq_col_free(pq_col_reader *r);
 
-/* Appends `n` slots of a flat column (max_rep 0) to `col`. */
+/* Appends `n` slots of a top-level column (max_rep 0, max_def 0 or 1) to `col`. */
 PM_MUST_CHECK int pm_pq_col_read_flat(pq_col_reader *r, int64_t n, pm_column *col,
                                       paimon_error *err);
 
@@ -114,6 +120,32 @@ PM_MUST_CHECK int pm_pq_col_read_levels(pq_col_reader *r, int64_t n, pm_buf *def
 
 /* Skips `n` rows. */
 PM_MUST_CHECK int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err);
+
+/* ---- pages decompressed ahead on a pool (page_ahead.c) ----------------------------------
+ *
+ * A column reader with a pool (r->pool, set after pm_pq_col_init()) hands the next
+ * PQ_PAGES_AHEAD compressed data pages of a chunk held whole to jobs that decompress them on
+ * the pool while it decodes the page before; decompress() takes a job's result where it
+ * would have decompressed in place.  Nothing else moves: headers, CRCs, levels and every
+ * check stay with the reader in page order, so the values and the errors are those of the
+ * reader without a pool.  Streamed chunks and uncompressed ones are read in place. */
+#define PQ_PAGES_AHEAD 2
+
+typedef struct pq_pages_ahead pq_pages_ahead;
+
+/* After a data page opened: hands the pages after it to jobs, up to PQ_PAGES_AHEAD out.  0,
+ * or PAIMON_ENOMEM. */
+PM_MUST_CHECK int pm_pq_col_fill_ahead(pq_col_reader *r, paimon_error *err);
+/* Whether a job holds the page whose compressed bytes are `src`, `len` (to `expected`
+ * bytes): then r->page_buf holds what pm_pq_decompress() made of them and *rc (with `err`)
+ * what it returned.  Jobs of pages before it (skipped) are dropped, and every job when it
+ * is not the next one out. */
+bool pm_pq_col_take_ahead(pq_col_reader *r, const uint8_t *src, size_t len, size_t expected,
+                          int *rc, paimon_error *err);
+/* Drops every job out (waits for those started): before the chunk's bytes change. */
+void pm_pq_col_drop_ahead(pq_col_reader *r);
+/* Drops the jobs and frees their slots. */
+void pm_pq_col_free_ahead(pq_col_reader *r);
 
 /* Decompresses a page body with a Parquet codec (PQ_*, Hadoop-framed LZ4 included),
  * appending exactly `expected` bytes to `out`. */

@@ -42,6 +42,7 @@ PM_MUST_CHECK static int pq_start(void *impl, const pm_read_options *o, paimon_e
         po.filter = o->filter;
         po.ranges = o->ranges;
         po.range_count = o->range_count;
+        po.pool = o->pool;
     }
     return pm_pq_reader_start(impl, &po, err);
 }

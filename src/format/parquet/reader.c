@@ -34,6 +34,7 @@ struct pm_pq_reader {
     size_t range_count;
     bool verify_crc;
     size_t stream_chunk, stream_window; /* see pm_pq_read_options */
+    pm_pool *pool;                      /* see pm_pq_read_options */
     bool *leaf_used;                    /* per leaf: read in this plan */
     bool *leaf_bound;                   /* per leaf: has a column in the batch (else scratch) */
     const pq_plan **leaf_plan; /* per leaf: the LEAF plan, or a stand-in for structure leaves */
@@ -61,6 +62,14 @@ struct pm_pq_reader {
 
     int64_t skipped_groups, skipped_rows;
 };
+
+int64_t pm_pq_reader_pages_ahead(const pm_pq_reader *r)
+{
+    int64_t n = 0;
+    for (int i = 0; r->cols != NULL && i < r->schema.leaf_count; i++)
+        n += r->cols[i].pages_ahead;
+    return n;
+}
 
 const pq_file_meta *pm_pq_reader_meta(const pm_pq_reader *r)
 {
@@ -110,6 +119,9 @@ static void free_chunks(pm_pq_reader *r)
 static void free_plan_state(pm_pq_reader *r)
 {
     int n = r->schema.leaf_count;
+    if (r->cols != NULL) /* jobs read the chunks: stopped before the chunks go */
+        for (int i = 0; i < n; i++)
+            pm_pq_col_drop_ahead(&r->cols[i]);
     free_chunks(r);
     if (r->cols != NULL)
         for (int i = 0; i < n; i++)
@@ -364,6 +376,7 @@ int pm_pq_reader_start(pm_pq_reader *r, const pm_pq_read_options *o, paimon_erro
     r->stream_chunk = o->stream_chunk_bytes > 0 ? o->stream_chunk_bytes : PM_PQ_STREAM_CHUNK_BYTES;
     r->stream_window =
         o->stream_window_bytes > 0 ? o->stream_window_bytes : PM_PQ_STREAM_WINDOW_BYTES;
+    r->pool = o->pool;
     if (r->read_type == NULL ||
         (r->cols = pm_calloc((size_t)n + 1, sizeof(pq_col_reader))) == NULL ||
         (r->chunks = pm_calloc((size_t)n + 1, sizeof(uint8_t *))) == NULL ||
@@ -726,6 +739,8 @@ PM_MUST_CHECK static int load_group(pm_pq_reader *r, paimon_error *err)
         if (r->cols[i].leaf == NULL)
             pm_pq_col_init(&r->cols[i], r->path, &r->schema.leaves[i], r->leaf_plan[i],
                            cc->meta.codec, r->codec);
+        pm_pq_col_drop_ahead(&r->cols[i]); /* its jobs read the chunk's buffer, reused below */
+        r->cols[i].pool = r->pool;
         r->cols[i].codec = cc->meta.codec;
         r->cols[i].verify_crc = r->verify_crc;
         if ((uint64_t)len > r->stream_chunk) {

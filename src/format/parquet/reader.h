@@ -26,6 +26,7 @@
 #include "format/parquet/schema.h"
 #include "io/fs.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 typedef struct pm_pq_reader pm_pq_reader;
 
@@ -39,6 +40,8 @@ typedef struct pm_pq_read_options {
     size_t stream_chunk_bytes;  /* column chunks larger than this are read page by page
                                    through a window; 0: PM_PQ_STREAM_CHUNK_BYTES */
     size_t stream_window_bytes; /* bytes read at a time then; 0: PM_PQ_STREAM_WINDOW_BYTES */
+    pm_pool *pool; /* decompress the next pages of each column here while a page is decoded
+                      (column.h, "pages decompressed ahead"), or NULL: in place */
 } pm_pq_read_options;
 
 #define PM_PQ_DEFAULT_BATCH_ROWS 65536
@@ -72,6 +75,11 @@ PM_MUST_CHECK int pm_pq_reader_next(pm_pq_reader *r, pm_batch **out, paimon_erro
 /* The same into a batch the caller owns and reuses (created with pm_batch_new() of the
  * read type): it is reset, then filled.  Reusing batches keeps their memory warm. */
 PM_MUST_CHECK int pm_pq_reader_next_into(pm_pq_reader *r, pm_batch *b, paimon_error *err);
+
+/* How many data pages of the read begun by the last pm_pq_reader_start() were decompressed
+ * by jobs on its pool (pm_pq_read_options.pool), for tests: the rest were decompressed in
+ * place. */
+int64_t pm_pq_reader_pages_ahead(const pm_pq_reader *r);
 
 /* The page indexes of a column chunk; *ci / *oi are NULL when the file has none.
  * Borrowed; valid until the next call or pm_pq_reader_free(). */

@@ -684,6 +684,152 @@ static void test_pages_on_pool(void **state)
     pm_fs_free(fs);
 }
 
+/* The rows of a read with pages decompressed ahead on `pool` and in place are the same, and
+ * so is its end (rc and message); returns the pages the pool decompressed. */
+static int64_t same_read_ahead(pm_pq_reader *r, const pm_pq_read_options *o, pm_pool *pool)
+{
+    pm_pq_read_options ahead = *o;
+    paimon_error e1 = {0}, e2 = {0};
+    int rc1, rc2;
+    char *here = ptu_read_json(r, o, &rc1, &e1), *there;
+    int64_t pages;
+    ahead.pool = pool;
+    there = ptu_read_json(r, &ahead, &rc2, &e2);
+    pages = pm_pq_reader_pages_ahead(r);
+    assert_int_equal(rc1, rc2);
+    assert_string_equal(e1.message, e2.message);
+    assert_string_equal(here != NULL ? here : "", there != NULL ? there : ""); /* NULL: no rows */
+    pm_free(here);
+    pm_free(there);
+    return pages;
+}
+
+/* Pages decompressed ahead on a pool (pm_pq_read_options.pool): the same rows as in place for
+ * every codec, with row ranges and pruning skipping pages; a corrupt page fails with the same
+ * message after the same rows; a failed allocation anywhere fails the read cleanly. */
+static void test_pages_decompressed_ahead(void **state)
+{
+    static const int codecs[] = {PQ_ZSTD, PQ_SNAPPY, PQ_GZIP, PQ_LZ4_RAW, PQ_UNCOMPRESSED};
+    pm_type *t = ptu_type(ALL_TYPES);
+    pm_fs *fs = pm_fs_memory_new();
+    pm_pool *pool = NULL;
+    pm_batch *b[6];
+    paimon_error err = {0};
+    int64_t ranges[] = {5, 10, 700, 703, 1100, 1460};
+    (void)state;
+    assert_int_equal(pm_pool_new(&pool, 2, &err), 0);
+    for (size_t i = 0; i < 6; i++)
+        b[i] = gen_batch(t, 250 + (int64_t)i * 13);
+    for (size_t k = 0; k < sizeof(codecs) / sizeof(codecs[0]); k++) {
+        pm_pq_writer_options wo = PM_PQ_WRITER_OPTIONS_INIT;
+        pm_pq_read_options o = {0};
+        pm_predicate *p = NULL;
+        pm_datum lit = pm_datum_int(990);
+        pm_pq_reader *r;
+        int64_t pages;
+        wo.codec = codecs[k];
+        wo.page_size = 2048;
+        wo.page_row_limit = 100;
+        wo.block_size = 60000;
+        ptu_write(fs, "/ahead.parquet", t, b, 6, &wo);
+        r = ptu_open(fs, "/ahead.parquet");
+        assert_true(pm_pq_reader_meta(r)->row_group_count > 1);
+        o.read_type = t;
+        o.batch_rows = 97;
+        pages = same_read_ahead(r, &o, pool);
+        /* every compressed data page but each chunk's first went through a job */
+        if (codecs[k] == PQ_UNCOMPRESSED)
+            assert_int_equal(pages, 0);
+        else
+            assert_true(pages > 100);
+        o.ranges = ranges; /* pages skipped between the ranges: their jobs are dropped */
+        o.range_count = 3;
+        (void)same_read_ahead(r, &o, pool);
+        /* i INT NOT NULL holds 0 to 999: pages without a value above 990 are pruned */
+        assert_int_equal(pm_predicate_compare(&p, PM_PRED_GT, t, 3, &lit, &err), 0);
+        o.filter = p;
+        (void)same_read_ahead(r, &o, pool);
+        pm_predicate_free(p);
+        pm_pq_reader_free(r);
+    }
+    /* corrupt bytes in page bodies: the same message at the same row for any byte */
+    {
+        pm_pq_writer_options wo = PM_PQ_WRITER_OPTIONS_INIT;
+        pm_pq_read_options o = {0};
+        uint8_t *good;
+        size_t len;
+        wo.codec = PQ_ZSTD;
+        wo.page_size = 2048;
+        wo.page_row_limit = 100;
+        ptu_write(fs, "/good.parquet", t, b, 6, &wo);
+        good = ptu_file_bytes(fs, "/good.parquet", &len);
+        o.read_type = t;
+        for (size_t at = 200; at < len - 2000; at += len / 23) {
+            uint8_t *bad = pm_malloc(len);
+            pm_pq_reader *r;
+            memcpy(bad, good, len);
+            for (size_t i = 0; i < 16; i++)
+                bad[at + i] ^= 0x5a;
+            fs->remove(fs, "/bad.parquet", NULL);
+            assert_int_equal(pm_fs_write_file(fs, "/bad.parquet", bad, len, &err), 0);
+            r = ptu_open(fs, "/bad.parquet");
+            for (int crc = 0; crc < 2; crc++) { /* the CRC first, then the codec's own checks */
+                o.skip_crc = crc == 1;
+                (void)same_read_ahead(r, &o, pool);
+            }
+            pm_pq_reader_free(r);
+            pm_free(bad);
+        }
+        pm_free(good);
+    }
+    /* every allocation of a read on the pool failed in turn: a clean error or the same rows
+     * (one batch of the rows, a few pages a column) */
+    {
+        pm_pq_writer_options wo = PM_PQ_WRITER_OPTIONS_INIT;
+        pm_pq_read_options o = {0};
+        pm_pq_reader *r;
+        wo.page_size = 2048;
+        wo.page_row_limit = 60;
+        ptu_write(fs, "/small.parquet", t, b, 1, &wo);
+        r = ptu_open(fs, "/small.parquet");
+        char *want;
+        int failures = 0;
+        o.read_type = t;
+        want = ptu_read_json(r, &o, NULL, &err);
+        o.pool = pool;
+        for (long n = 1;; n++) {
+            pm_batch *got[64];
+            size_t count = 0;
+            int rc;
+            pm_alloc_fail_after(n); /* the read only: the rows are compared after */
+            rc = pm_pq_reader_start(r, &o, &err);
+            while (rc == 0 && count < 64 && (rc = pm_pq_reader_next(r, &got[count], &err)) == 0)
+                count++;
+            pm_alloc_fail_after(0);
+            if (rc == PAIMON_ITEROVER) {
+                char *json = ptu_batches_json(got, count);
+                assert_string_equal(json, want);
+                pm_free(json);
+            } else {
+                assert_int_equal(rc, PAIMON_ENOMEM);
+                failures++;
+            }
+            for (size_t i = 0; i < count; i++)
+                pm_batch_free(got[i]);
+            if (rc == PAIMON_ITEROVER)
+                break;
+        }
+        assert_true(failures > 50);
+        pm_free(want);
+        pm_pq_reader_free(r);
+    }
+    for (size_t i = 0; i < 6; i++)
+        pm_batch_free(b[i]);
+    pm_pool_free(pool);
+    pm_type_free(t);
+    pm_fs_free(fs);
+}
+
 /* Projection by field id (renamed columns), by name (files without ids), missing columns. */
 static void test_projection(void **state)
 {
@@ -925,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_row_ranges),
         cmocka_unit_test(test_large_chunks),
         cmocka_unit_test(test_pages_on_pool),
+        cmocka_unit_test(test_pages_decompressed_ahead),
         cmocka_unit_test(test_pruning),
         cmocka_unit_test(test_writer_errors_and_empty),
     };
