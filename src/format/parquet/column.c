@@ -280,18 +280,17 @@ PM_MUST_CHECK static int chunk_bytes(pq_col_reader *r, size_t off, size_t len, c
     return 0;
 }
 
-PM_MUST_CHECK static int read_header(pq_col_reader *r, pq_page_header *h, size_t *body,
-                                     paimon_error *err)
+int pm_pq_col_header_at(pq_col_reader *r, size_t pos, pq_page_header *h, size_t *body,
+                        paimon_error *err)
 {
     pm_thrift_reader tr;
-    size_t left = r->chunk_len - r->pos, len = r->in == NULL || left < 256 ? left : 256;
+    size_t left = r->chunk_len - pos, len = r->in == NULL || left < 256 ? left : 256;
     const uint8_t *p;
     int rc;
-    r->page_off = r->chunk_off + r->pos;
     for (;;) {
-        if ((rc = chunk_bytes(r, r->pos, len, &p, err)) != 0)
+        if ((rc = chunk_bytes(r, pos, len, &p, err)) != 0)
             return rc;
-        pm_thrift_reader_init(&tr, p, len, r->page_off, r->path, err);
+        pm_thrift_reader_init(&tr, p, len, r->chunk_off + pos, r->path, err);
         if ((rc = pm_pq_read_page_header(&tr, h)) == 0)
             break;
         if (len == left)
@@ -299,10 +298,18 @@ PM_MUST_CHECK static int read_header(pq_col_reader *r, pq_page_header *h, size_t
         /* a streamed header longer than the bytes looked at: look at more */
         len = left / 16 < len ? left : len * 16;
     }
-    *body = r->pos + (size_t)(tr.p - tr.start);
+    *body = pos + (size_t)(tr.p - tr.start);
     if ((size_t)h->compressed_size > r->chunk_len - *body)
         return page_corrupt(r, err, "page body runs past its column chunk");
     return 0;
+}
+
+/* The header at r->pos, the page whose messages name its offset from now on. */
+PM_MUST_CHECK static int read_header(pq_col_reader *r, pq_page_header *h, size_t *body,
+                                     paimon_error *err)
+{
+    r->page_off = r->chunk_off + r->pos;
+    return pm_pq_col_header_at(r, r->pos, h, body, err);
 }
 
 PM_MUST_CHECK static int check_crc(pq_col_reader *r, const pq_page_header *h, const uint8_t *body,

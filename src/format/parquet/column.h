@@ -121,6 +121,12 @@ PM_MUST_CHECK int pm_pq_col_read_levels(pq_col_reader *r, int64_t n, pm_buf *def
 /* Skips `n` rows. */
 PM_MUST_CHECK int pm_pq_col_skip_rows(pq_col_reader *r, int64_t n, paimon_error *err);
 
+/* The page header at chunk offset `pos` and the offset of the page's body, checked to lie
+ * within the chunk; a streamed chunk's window may move.  Errors name the chunk offset of
+ * the header (page_corrupt's message names r->page_off, the page being read). */
+PM_MUST_CHECK int pm_pq_col_header_at(pq_col_reader *r, size_t pos, pq_page_header *h, size_t *body,
+                                      paimon_error *err);
+
 /* ---- pages decompressed ahead on a pool (page_ahead.c) ----------------------------------
  *
  * A column reader with a pool (r->pool, set after pm_pq_col_init()) hands the next

@@ -5,8 +5,8 @@
  * Decompression is most of a plain Parquet read's time (zstd 59 % of a scan of a compacted
  * table, docs/PERFORMANCE.md "Pages decompressed ahead"), and a page's decompression needs
  * nothing but its bytes, which a chunk read whole holds from the start.  So once a data
- * page is open, the headers of the next pages are looked at (a copy of the walk next_page
- * makes, on a scratch error) and each compressed data page is handed to a job: the jobs are
+ * page is open, the headers of the next pages are read (pm_pq_col_header_at(), into a
+ * scratch error) and each compressed data page is handed to a job: the jobs are
  * a ring of PQ_PAGES_AHEAD slots, [head, head + out) out, in chunk order.  A job owns its
  * output buffer and codec state, which stay with the slot for the next page; the buffer a
  * page is taken in is swapped with the reader's page buffer, so neither is copied.
@@ -29,7 +29,6 @@
 #include <string.h>
 
 #include "format/parquet/column.h"
-#include "format/parquet/thrift.h"
 #include "util/alloc.h"
 
 typedef struct page_ahead {
@@ -61,7 +60,7 @@ PM_MUST_CHECK static int decompress_page(void *arg, paimon_error *unused)
         return 0;
     pa->buf.len = 0;
     pa->buf.max = pa->expected + PM_PQ_PADDING + 1; /* as decompress() caps the page buffer */
-    if (pa->ctx == NULL && pa->codec != PQ_LZ4 && (pa->ctx = pm_codec_ctx_new()) == NULL) {
+    if (pa->ctx == NULL && (pa->ctx = pm_codec_ctx_new()) == NULL) {
         pa->rc = pm_nomem(&pa->err);
         return 0;
     }
@@ -112,9 +111,7 @@ void pm_pq_col_free_ahead(pq_col_reader *r)
 static bool compressed_part(const pq_col_reader *r, const pq_page_header *h, size_t body,
                             const uint8_t **src, size_t *len, size_t *expected)
 {
-    size_t lv = 0;
-    if (r->codec == PQ_UNCOMPRESSED || h->compressed_size < 0 || h->uncompressed_size < 0)
-        return false;
+    size_t lv = 0; /* the header's sizes are not negative (pm_pq_read_page_header) */
     if (h->type == PQ_DATA_PAGE_V2) {
         if (!h->has_v2 || !h->is_compressed || h->def_len < 0 || h->rep_len < 0)
             return false;
@@ -150,20 +147,15 @@ int pm_pq_col_fill_ahead(pq_col_reader *r, paimon_error *err)
     }
     while (!a->stop && a->out < PQ_PAGES_AHEAD && a->next_pos < r->chunk_len) {
         paimon_error scratch = {0, {0}};
-        pm_thrift_reader tr;
         pq_page_header h;
         size_t body;
         page_ahead *pa;
         const uint8_t *src;
         size_t len, expected;
-        pm_thrift_reader_init(&tr, r->chunk + a->next_pos, r->chunk_len - a->next_pos,
-                              r->chunk_off + a->next_pos, r->path, &scratch);
-        if (pm_pq_read_page_header(&tr, &h) != 0 || h.compressed_size < 0 ||
-            (size_t)h.compressed_size > r->chunk_len - a->next_pos - (size_t)(tr.p - tr.start)) {
-            a->stop = true;
+        if (pm_pq_col_header_at(r, a->next_pos, &h, &body, &scratch) != 0) {
+            a->stop = true; /* the reader meets it in place and reports it there */
             break;
         }
-        body = a->next_pos + (size_t)(tr.p - tr.start);
         a->next_pos = body + (size_t)h.compressed_size;
         if (!compressed_part(r, &h, body, &src, &len, &expected))
             continue; /* dictionary, index and uncompressed pages are read in place */

@@ -684,9 +684,29 @@ static void test_pages_on_pool(void **state)
     pm_fs_free(fs);
 }
 
+/* The lines of `all` (one row each) whose numbers lie in the [start, end) pairs of `ranges`
+ * (caller frees). */
+static char *lines_in_ranges(const char *all, const int64_t *ranges, size_t n)
+{
+    pm_buf out;
+    int64_t line = 0;
+    pm_buf_init(&out, 0);
+    for (const char *p = all; *p != '\0'; line++) {
+        const char *nl = strchr(p, '\n');
+        for (size_t k = 0; k < n; k++)
+            if (line >= ranges[2 * k] && line < ranges[2 * k + 1])
+                assert_int_equal(pm_buf_append(&out, p, (size_t)(nl - p) + 1), 0);
+        p = nl + 1;
+    }
+    pm_buf_cstr(&out);
+    return (char *)pm_buf_detach(&out, NULL);
+}
+
 /* The rows of a read with pages decompressed ahead on `pool` and in place are the same, and
- * so is its end (rc and message); returns the pages the pool decompressed. */
-static int64_t same_read_ahead(pm_pq_reader *r, const pm_pq_read_options *o, pm_pool *pool)
+ * so is its end (rc and message, into *end when not NULL); returns the pages the pool
+ * decompressed.  The rows go to *rows (caller frees) when it is not NULL. */
+static int64_t same_read_ahead(pm_pq_reader *r, const pm_pq_read_options *o, pm_pool *pool,
+                               paimon_error *end, char **rows)
 {
     pm_pq_read_options ahead = *o;
     paimon_error e1 = {0}, e2 = {0};
@@ -699,7 +719,14 @@ static int64_t same_read_ahead(pm_pq_reader *r, const pm_pq_read_options *o, pm_
     assert_int_equal(rc1, rc2);
     assert_string_equal(e1.message, e2.message);
     assert_string_equal(here != NULL ? here : "", there != NULL ? there : ""); /* NULL: no rows */
-    pm_free(here);
+    if (end != NULL) {
+        *end = e1;
+        end->code = rc1;
+    }
+    if (rows != NULL)
+        *rows = here;
+    else
+        pm_free(here);
     pm_free(there);
     return pages;
 }
@@ -727,6 +754,7 @@ static void test_pages_decompressed_ahead(void **state)
         pm_datum lit = pm_datum_int(990);
         pm_pq_reader *r;
         int64_t pages;
+        char *all = NULL, *got = NULL, *want;
         wo.codec = codecs[k];
         wo.page_size = 2048;
         wo.page_row_limit = 100;
@@ -736,19 +764,28 @@ static void test_pages_decompressed_ahead(void **state)
         assert_true(pm_pq_reader_meta(r)->row_group_count > 1);
         o.read_type = t;
         o.batch_rows = 97;
-        pages = same_read_ahead(r, &o, pool);
+        pages = same_read_ahead(r, &o, pool, NULL, &all);
         /* every compressed data page but each chunk's first went through a job */
         if (codecs[k] == PQ_UNCOMPRESSED)
             assert_int_equal(pages, 0);
         else
             assert_true(pages > 100);
-        o.ranges = ranges; /* pages skipped between the ranges: their jobs are dropped */
+        /* pages skipped between the ranges (their jobs are dropped): exactly the ranges' rows
+         * of the whole read, nested fields too (a ROW's nullable field skips through its
+         * levels: pm_pq_col_skip_rows) */
+        o.ranges = ranges;
         o.range_count = 3;
-        (void)same_read_ahead(r, &o, pool);
+        assert_true(same_read_ahead(r, &o, pool, NULL, &got) > 0 || codecs[k] == PQ_UNCOMPRESSED);
+        want = lines_in_ranges(all, ranges, 3);
+        assert_true(want != NULL && strlen(want) > 1000); /* the ranges hold rows */
+        assert_string_equal(got != NULL ? got : "", want);
+        pm_free(got);
+        pm_free(want);
+        pm_free(all);
         /* i INT NOT NULL holds 0 to 999: pages without a value above 990 are pruned */
         assert_int_equal(pm_predicate_compare(&p, PM_PRED_GT, t, 3, &lit, &err), 0);
         o.filter = p;
-        (void)same_read_ahead(r, &o, pool);
+        (void)same_read_ahead(r, &o, pool, NULL, NULL);
         pm_predicate_free(p);
         pm_pq_reader_free(r);
     }
@@ -758,6 +795,7 @@ static void test_pages_decompressed_ahead(void **state)
         pm_pq_read_options o = {0};
         uint8_t *good;
         size_t len;
+        int crc_failures = 0, codec_failures = 0;
         wo.codec = PQ_ZSTD;
         wo.page_size = 2048;
         wo.page_row_limit = 100;
@@ -774,12 +812,19 @@ static void test_pages_decompressed_ahead(void **state)
             assert_int_equal(pm_fs_write_file(fs, "/bad.parquet", bad, len, &err), 0);
             r = ptu_open(fs, "/bad.parquet");
             for (int crc = 0; crc < 2; crc++) { /* the CRC first, then the codec's own checks */
+                paimon_error end;
                 o.skip_crc = crc == 1;
-                (void)same_read_ahead(r, &o, pool);
+                (void)same_read_ahead(r, &o, pool, &end, NULL);
+                if (end.code != 0 && strstr(end.message, "CRC") != NULL)
+                    crc_failures++;
+                else if (end.code != 0 && crc == 1)
+                    codec_failures++;
             }
             pm_pq_reader_free(r);
             pm_free(bad);
         }
+        /* the comparisons above met both kinds of failure */
+        assert_true(crc_failures > 5 && codec_failures > 0);
         pm_free(good);
     }
     /* every allocation of a read on the pool failed in turn: a clean error or the same rows
@@ -788,12 +833,12 @@ static void test_pages_decompressed_ahead(void **state)
         pm_pq_writer_options wo = PM_PQ_WRITER_OPTIONS_INIT;
         pm_pq_read_options o = {0};
         pm_pq_reader *r;
+        char *want;
+        int failures = 0;
         wo.page_size = 2048;
         wo.page_row_limit = 60;
         ptu_write(fs, "/small.parquet", t, b, 1, &wo);
         r = ptu_open(fs, "/small.parquet");
-        char *want;
-        int failures = 0;
         o.read_type = t;
         want = ptu_read_json(r, &o, NULL, &err);
         o.pool = pool;
