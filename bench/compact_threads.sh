@@ -17,6 +17,8 @@
 # system), peak RSS (GNU time); MB/s is the bytes of the data files compacted (the input)
 # per wall second, MB/s per core the same per CPU second; speedup = wall(threads 1) /
 # wall(threads N).
+# PEER=path/to/another/paimon adds that build's two runs to every round (a before/after
+# comparison in the same minutes, on the same table).
 set -eu
 cd "$(dirname "$0")/.."
 rows=${1:-4000000}
@@ -52,16 +54,22 @@ bytes=$(find "$dir/t" -name 'data-*' -exec cat {} + | wc -c)
 echo "$rows rows, $(find "$dir/t" -name 'data-*' | wc -l) data files, $bytes bytes to" \
   "compact; $(nproc) processors online; pinned to CPUs $cpus;" \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-: > "$dir/t.1"; : > "$dir/t.2"
+: > "$dir/t.1"; : > "$dir/t.2"; : > "$dir/p.1"; : > "$dir/p.2"
+# one timed compaction of a fresh copy: binary, threads, file of figures
+timed() {
+  rm -rf "$dir/c"
+  cp -r "$dir/t" "$dir/c"
+  sync # the copy's write-back must not run on a CPU the timed job needs
+  taskset -c "$cpus" /usr/bin/time -f '%e %U %S %M' -o "$dir/t.one" \
+    "$1" compact "$dir/c" --full --threads "$2" > /dev/null
+  awk '{printf "%.3f %.3f %d\n", $1, $2 + $3, $4}' "$dir/t.one" >> "$3"
+}
 i=0
 while [ "$i" -lt "$runs" ]; do
   i=$((i + 1))
   for n in 1 2; do
-    rm -rf "$dir/c"
-    cp -r "$dir/t" "$dir/c"
-    taskset -c "$cpus" /usr/bin/time -f '%e %U %S %M' -o "$dir/t.one" \
-      "$paimon" compact "$dir/c" --full --threads "$n" > /dev/null
-    awk '{printf "%.3f %.3f %d\n", $1, $2 + $3, $4}' "$dir/t.one" >> "$dir/t.$n"
+    timed "$paimon" "$n" "$dir/t.$n"
+    if [ -n "${PEER:-}" ]; then timed "$PEER" "$n" "$dir/p.$n"; fi
   done
   echo "run $i (wall s, CPU s, peak KB): threads 1 $(tail -1 "$dir/t.1"), threads 2 $(tail -1 "$dir/t.2")"
 done
@@ -69,14 +77,18 @@ echo "after: $("$paimon" inspect "$dir/c" files --format jsonl | wc -l) live dat
   "rows $("$paimon" cat "$dir/c" --format none) (before: $("$paimon" cat "$dir/t" --format none))"
 rm -rf "$dir/c"
 col() { awk -v c="$1" '{print $c}' "$2" | median; }
-w1=$(col 1 "$dir/t.1")
 echo
-printf '%-30s %8s %8s %9s %14s %10s %9s\n' "median of $runs runs" "wall s" "CPU s" "MB/s" \
+printf '%-35s %8s %8s %9s %14s %10s %9s\n' "median of $runs runs" "wall s" "CPU s" "MB/s" \
   "MB/s per core" "peak MB" "speedup"
-for n in 1 2; do
-  w=$(col 1 "$dir/t.$n"); c=$(col 2 "$dir/t.$n"); m=$(col 3 "$dir/t.$n")
-  printf '%-30s %8s %8s %9.1f %14.1f %10.0f %9.2f\n' "compact --full --threads $n" "$w" "$c" \
-    "$(echo "$bytes $w" | awk '{print $1 / 1e6 / $2}')" \
-    "$(echo "$bytes $c" | awk '{print $1 / 1e6 / $2}')" \
-    "$(echo "$m" | awk '{print $1 / 1024}')" "$(echo "$w1 $w" | awk '{print $1 / $2}')"
+for who in t p; do
+  [ "$who" = p ] && [ -z "${PEER:-}" ] && continue
+  w1=$(col 1 "$dir/$who.1")
+  for n in 1 2; do
+    w=$(col 1 "$dir/$who.$n"); c=$(col 2 "$dir/$who.$n"); m=$(col 3 "$dir/$who.$n")
+    printf '%-35s %8s %8s %9.1f %14.1f %10.0f %9.2f\n' \
+      "$([ "$who" = p ] && echo "peer ")compact --full --threads $n" "$w" "$c" \
+      "$(echo "$bytes $w" | awk '{print $1 / 1e6 / $2}')" \
+      "$(echo "$bytes $c" | awk '{print $1 / 1e6 / $2}')" \
+      "$(echo "$m" | awk '{print $1 / 1024}')" "$(echo "$w1 $w" | awk '{print $1 / $2}')"
+  done
 done
