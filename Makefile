@@ -29,7 +29,7 @@ test: build
 TSAN_TARGETS = paimon_cli unit_util_test_pool unit_data_test_parallel_source unit_data_test_readahead \
                unit_table_test_compact_faults unit_table_test_write_faults unit_api_test_writer \
                unit_table_test_async_compact unit_table_test_write_memory \
-               unit_format_test_parquet_rw
+               unit_format_test_parquet_rw unit_format_test_orc_format
 tsan-subset: deps
 	cmake --preset tsan
 	cmake --build --preset tsan -j $(JOBS) --target $(TSAN_TARGETS)

@@ -11,6 +11,8 @@
 # taskset (both cores of this machine by default: one thread against two is the point).
 # SHAPE "compacted" times a copy of the table after `paimon compact --full` instead: one file
 # a bucket, read as raw splits with no merge (the shape of a table a batch job reads).
+# FORMAT=orc (or avro) writes the table in that file format instead of Parquet (its own
+# directory).
 # PEER=path/to/another/paimon adds that build's two runs to every round (a before/after
 # comparison in the same minutes; the table is the one this build wrote).
 # Each figure is the median of RUNS runs: wall clock, CPU time (user + system) and peak RSS
@@ -21,7 +23,9 @@ rows=${1:-10000000}
 runs=${2:-5}
 cpus=${3:-0,1}
 shape=${4:-runs}
+format=${FORMAT:-parquet}
 dir=${BENCH_DIR:-build/release/bench-scan-threads}
+[ "$format" = parquet ] || dir="$dir-$format"
 paimon=build/release/paimon
 if [ ! -x "$paimon" ]; then
   cmake --preset release >/dev/null
@@ -39,7 +43,7 @@ if [ ! -f "$dir/rows-$rows" ]; then
       }
     }' > "$dir/rows.csv"
   "$paimon" create "$dir/t" --schema 'k BIGINT, v1 BIGINT, v2 DOUBLE, v3 STRING' \
-    --primary-key k --option bucket=4 >/dev/null
+    --primary-key k --option bucket=4 --option file.format="$format" >/dev/null
   "$paimon" write "$dir/t" --format csv --input "$dir/rows.csv" \
     --commit-every $((rows / 4)) >/dev/null
   rm -f "$dir/rows.csv"
@@ -55,7 +59,7 @@ if [ "$shape" = compacted ]; then
   fi
   table=$dir/c
 fi
-echo "$rows rows ($shape), $("$paimon" inspect "$table" files --format jsonl | wc -l) live data files" \
+echo "$rows rows ($shape, $format), $("$paimon" inspect "$table" files --format jsonl | wc -l) live data files" \
   "of $("$paimon" inspect "$table" files --format jsonl | awk -F'"file_size":' '{split($2, a, ","); s += a[1]} END {print s}') bytes;" \
   "$(nproc) processors online;" \
   "pinned to CPUs $cpus; load average $(cut -d' ' -f1-3 /proc/loadavg)"

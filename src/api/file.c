@@ -9,8 +9,11 @@
  * each read on its own handle with the section as its row range (every format skips what
  * lies outside a range) on the thread pool, and returned in section order
  * (data/parallel_source.h): the rows are the ones, in the order, that one thread reads.
- * A file read on one handle (fewer rows, or row ranges given) has its Parquet pages
- * decompressed ahead on the pool instead (format/parquet/column.h).
+ * A section begins only where its format lets it begin without decoding again what the
+ * section before decodes (pm_data_file_sections(): an ORC stripe's first row).  A file read
+ * on one handle (fewer rows, one ORC stripe, or row ranges given) spreads its
+ * decompression over the pool instead: Parquet pages decompressed ahead
+ * (format/parquet/column.h), the streams of an ORC stripe at once (orc_stream_jobs.h).
  */
 #include "paimon/file.h"
 
@@ -200,8 +203,8 @@ typedef struct file_sections {
     pm_options settings;
     pm_type *read_type;
     int64_t batch_rows;
-    int64_t rows, per;     /* the file's rows; rows per section (the last has the rest) */
-    pm_batch_source inner; /* the parallel source over the sections */
+    int64_t bounds[2 * PM_POOL_MAX_THREADS + 1]; /* section i: rows [bounds[i], bounds[i+1]) */
+    pm_batch_source inner;                       /* the parallel source over the sections */
 } file_sections;
 
 static void sections_free(file_sections *fs)
@@ -214,17 +217,15 @@ static void sections_free(file_sections *fs)
     pm_free(fs);
 }
 
-/* Opens section `idx` on a pool thread: a handle of its own, rows [idx * per, next). */
+/* Opens section `idx` on a pool thread: a handle of its own, its rows as the range. */
 PM_MUST_CHECK static int section_open(void *ctx, size_t idx, pm_batch_source *out,
                                       paimon_error *err)
 {
     file_sections *ss = ctx;
     file_source *fs = NULL;
     pm_read_options ro;
-    int64_t start = (int64_t)idx * ss->per, end = start + ss->per;
+    int64_t start = ss->bounds[idx], end = ss->bounds[idx + 1];
     int rc = 0;
-    if (end > ss->rows || end < start)
-        end = ss->rows;
     if ((fs = pm_calloc(1, sizeof(*fs))) == NULL)
         return pm_nomem(err);
     if ((fs->ranges = pm_malloc(2 * sizeof(int64_t))) == NULL ||
@@ -282,14 +283,17 @@ PM_MUST_CHECK static int open_sections(pm_batch_source *src, paimon_file *f,
     if (n < 2 || rows < 2 * FILE_SECTION_MIN_ROWS)
         return 0;
     count = (size_t)(rows / FILE_SECTION_MIN_ROWS);
+    if (n > PM_POOL_MAX_THREADS)
+        n = PM_POOL_MAX_THREADS;
     if (count > 2 * n)
         count = 2 * n;
     if ((ss = pm_calloc(1, sizeof(*ss))) == NULL)
         return pm_nomem(err);
     pm_options_init(&ss->settings);
-    ss->rows = rows;
-    ss->per = (rows + (int64_t)count - 1) / (int64_t)count;
     ss->batch_rows = batch_rows;
+    PM_TRY(pm_data_file_sections(f->df, count, ss->bounds, &count, err));
+    if (count < 2) /* one ORC stripe: one handle, its streams decompressed on the pool */
+        goto done;
     if ((ss->path = pm_strdup(f->path)) == NULL ||
         (ss->read_type = pm_type_clone(read_type)) == NULL ||
         pm_options_copy(&ss->settings, &f->settings) != 0) {

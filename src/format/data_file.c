@@ -73,3 +73,56 @@ void pm_data_file_free(pm_data_file *f)
     f->format->close(f->impl);
     pm_free(f);
 }
+
+/* The start nearest `row` (ties: the lower one); `count` > 0. */
+static int64_t nearest_start(const int64_t *starts, size_t count, int64_t row)
+{
+    size_t lo = 0, hi = count; /* the first start >= row lies in [lo, hi] */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] < row)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == count)
+        return starts[count - 1];
+    if (lo > 0 && row - starts[lo - 1] <= starts[lo] - row)
+        return starts[lo - 1];
+    return starts[lo];
+}
+
+size_t pm_section_bounds(int64_t rows, size_t want, const int64_t *starts, size_t start_count,
+                         int64_t *bounds)
+{
+    int64_t per;
+    size_t n = 0;
+    if (want < 1)
+        want = 1;
+    per = rows > 0 ? (rows + (int64_t)want - 1) / (int64_t)want : 1;
+    bounds[0] = 0;
+    for (size_t i = 1; i < want; i++) {
+        int64_t b = (int64_t)i * per;
+        if (b >= rows)
+            break;
+        if (starts != NULL && start_count > 0)
+            b = nearest_start(starts, start_count, b);
+        if (b > bounds[n] && b < rows)
+            bounds[++n] = b;
+    }
+    bounds[++n] = rows > 0 ? rows : 0;
+    return n;
+}
+
+int pm_data_file_sections(pm_data_file *f, size_t want, int64_t *bounds, size_t *count,
+                          paimon_error *err)
+{
+    const int64_t *starts = NULL;
+    size_t n = 0;
+    int rc;
+    if (f->format->section_starts != NULL &&
+        (rc = f->format->section_starts(f->impl, &starts, &n, err)) != 0)
+        return rc;
+    *count = pm_section_bounds(f->format->row_count(f->impl), want, starts, n, bounds);
+    return 0;
+}

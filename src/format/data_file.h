@@ -29,7 +29,8 @@ typedef struct pm_read_options {
     const pm_predicate *filter; /* over read_type: prunes what cannot match (borrowed) */
     const int64_t *ranges;      /* [start, end) row position pairs, sorted (borrowed) */
     size_t range_count;
-    pm_pool *pool; /* where a format may decompress ahead (Parquet pages), or NULL */
+    pm_pool *pool; /* where a format may decompress at once (Parquet pages ahead, the streams
+                    * of an ORC stripe), or NULL */
 } pm_read_options;
 
 /* One format's implementation. */
@@ -45,6 +46,12 @@ typedef struct pm_data_format {
     int (*start)(void *impl, const pm_read_options *o, paimon_error *err);
     int (*next)(void *impl, pm_batch **out, paimon_error *err);  /* PAIMON_ITEROVER at the end */
     int (*describe)(void *impl, pm_buf *out, paimon_error *err); /* `paimon file meta` text */
+    /* The rows where a section of the file may begin without decoding again what the
+     * section before it decodes: `*starts` (held by the file, ascending, the first 0) and
+     * their count.  NULL: any row (Parquet skips pages by the offset index, Avro blocks by
+     * their sizes).  ORC: the first row of each stripe, whose streams are decompressed
+     * whole. */
+    int (*section_starts)(void *impl, const int64_t **starts, size_t *count, paimon_error *err);
 } pm_data_format;
 
 typedef struct pm_data_file {
@@ -57,6 +64,17 @@ typedef struct pm_data_file {
 PM_MUST_CHECK int pm_data_file_open(pm_data_file **out, pm_fs *fs, const char *path,
                                     paimon_error *err);
 void pm_data_file_free(pm_data_file *f);
+
+/* Cuts rows [0, rows) into at most `want` sections of about equal rows, each beginning at
+ * one of `starts` (ascending; NULL: anywhere), the nearest to where an equal cut would
+ * fall: writes the bounds to `bounds` (room for want + 1; bounds[0] = 0, bounds[count] =
+ * rows) and returns the count, 1 when the rows are best read whole. */
+size_t pm_section_bounds(int64_t rows, size_t want, const int64_t *starts, size_t start_count,
+                         int64_t *bounds);
+
+/* pm_section_bounds over file `f`'s rows and its format's section starts. */
+PM_MUST_CHECK int pm_data_file_sections(pm_data_file *f, size_t want, int64_t *bounds,
+                                        size_t *count, paimon_error *err);
 
 /* The Parquet implementation (format/parquet/format_parquet.c). */
 extern const pm_data_format pm_parquet_format;

@@ -47,7 +47,8 @@ typedef struct orc_file {
     pm_type *read_type; /* the read in progress (owned copy) */
     cplan root;
     const pm_predicate *filter;
-    int64_t *filter_cols; /* per read_type field: ORC column id for statistics, or -1 */
+    int64_t *filter_cols;   /* per read_type field: ORC column id for statistics, or -1 */
+    int64_t *stripe_starts; /* the first row of each stripe, made by orc_section_starts */
 } orc_file;
 
 /* ---- the file's Paimon types ----------------------------------------------------------- */
@@ -575,6 +576,7 @@ static void orc_close(void *impl)
         return;
     plan_free(&f->root);
     pm_free(f->filter_cols);
+    pm_free(f->stripe_starts);
     pm_type_free(f->read_type);
     pm_type_free(f->type);
     pm_orc_reader_free(f->r);
@@ -649,6 +651,7 @@ PM_MUST_CHECK static int orc_start(void *impl, const pm_read_options *o, paimon_
     memset(&ro, 0, sizeof(ro));
     ro.include = include;
     ro.batch_rows = o != NULL ? o->batch_rows : 0;
+    ro.pool = o != NULL ? o->pool : NULL;
     if (o != NULL && o->ranges != NULL) {
         ro.ranges = o->ranges;
         ro.range_count = o->range_count;
@@ -729,6 +732,27 @@ PM_MUST_CHECK static int orc_describe_text(void *impl, pm_buf *out, paimon_error
     return pm_orc_describe(f->r, NULL, out, err);
 }
 
+/* A section begins at a stripe: a stripe's streams are decompressed whole, so a section
+ * that began inside one would decompress it again (api/file.c). */
+PM_MUST_CHECK static int orc_section_starts(void *impl, const int64_t **starts, size_t *count,
+                                            paimon_error *err)
+{
+    orc_file *f = impl;
+    const pm_orc_footer *ft = pm_orc_reader_footer(f->r);
+    if (f->stripe_starts == NULL) {
+        int64_t row = 0;
+        if ((f->stripe_starts = pm_calloc(ft->stripe_count + 1, sizeof(int64_t))) == NULL)
+            return pm_nomem(err);
+        for (size_t i = 0; i < ft->stripe_count; i++) {
+            f->stripe_starts[i] = row;
+            row += (int64_t)ft->stripes[i].number_of_rows; /* their sum was checked at open */
+        }
+    }
+    *starts = f->stripe_starts;
+    *count = ft->stripe_count;
+    return 0;
+}
+
 const pm_data_format pm_orc_format = {
     .name = "orc",
     .magic = "ORC",
@@ -740,4 +764,5 @@ const pm_data_format pm_orc_format = {
     .start = orc_start,
     .next = orc_next,
     .describe = orc_describe_text,
+    .section_starts = orc_section_starts,
 };

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "format/orc/orc_column.h"
+#include "format/orc/orc_stream_jobs.h"
 #include "util/alloc.h"
+#include "util/assert.h"
 
 #define TAIL_READ 16384
 #define MAX_TAIL  ((size_t)256 << 20) /* footer + metadata */
@@ -63,6 +65,10 @@ struct pm_orc_reader {
     int64_t cur_rows;
     pm_orc_tz *tz;
     int64_t skipped_stripes, skipped_groups, skipped_rows;
+    /* the stripe's streams decompressed at once on opts.pool (load_streams) */
+    pm_orc_stream_jobs jobs;
+    bool jobs_loaded; /* for this stripe: setup_column takes the jobs' results */
+    size_t job_next;  /* the next job setup_column takes */
 };
 
 const pm_orc_postscript *pm_orc_reader_postscript(const pm_orc_reader *r)
@@ -83,6 +89,11 @@ const char *pm_orc_reader_path(const pm_orc_reader *r)
 uint64_t pm_orc_reader_file_size(const pm_orc_reader *r)
 {
     return r->size;
+}
+
+int64_t pm_orc_reader_streams_on_pool(const pm_orc_reader *r)
+{
+    return r->jobs.on_pool;
 }
 
 void pm_orc_reader_skipped(const pm_orc_reader *r, int64_t *stripes, int64_t *groups, int64_t *rows)
@@ -138,6 +149,7 @@ void pm_orc_reader_free(pm_orc_reader *r)
     pm_buf_free(&r->spans);
     pm_orc_tz_free(r->tz);
     pm_codec_ctx_free(r->codec.ctx);
+    pm_orc_stream_jobs_free(&r->jobs);
     pm_free(r);
 }
 
@@ -192,6 +204,7 @@ int pm_orc_reader_open(pm_orc_reader **out, pm_input *in, const char *path, paim
     }
     r->in = in;
     r->size = in->size;
+    pm_orc_stream_jobs_init(&r->jobs);
     pm_arena_init(&r->arena, 1 << 14);
     pm_arena_init(&r->insp_arena, 1 << 12);
     pm_arena_init(&r->stripe_arena, 1 << 14);
@@ -339,6 +352,8 @@ int pm_orc_reader_stripe_stats(pm_orc_reader *r, const pm_orc_stripe_stats **out
         pm_buf raw;
         int rc;
         pm_buf_init(&raw, 0);
+        /* a load that failed before may have left part of it: decompressing appends */
+        pm_buf_reset(&r->meta_buf);
         rc = read_range(r, meta_off, (size_t)r->ps.metadata_length, &raw, err);
         if (rc == 0)
             rc = pm_orc_decompress(&r->codec, raw.data, raw.len, meta_off, r->path, "metadata",
@@ -402,6 +417,12 @@ static const pm_orc_stream_info *find_stream(const pm_orc_stripe_footer *sf, uin
     return NULL;
 }
 
+/* How messages name stream `st`: "DATA stream of column 3". */
+static void stream_name(const pm_orc_stream_info *st, char *what, size_t size)
+{
+    snprintf(what, size, "%s stream of column %u", pm_orc_stream_kind_name(st->kind), st->column);
+}
+
 /* Reads and decompresses one stream of stripe `i`. */
 PM_MUST_CHECK static int load_stream(pm_orc_reader *r, size_t i, const pm_orc_stream_info *st,
                                      pm_buf *out, pm_orc_chunk_map *map, paimon_error *err)
@@ -409,8 +430,7 @@ PM_MUST_CHECK static int load_stream(pm_orc_reader *r, size_t i, const pm_orc_st
     uint64_t off = r->footer.stripes[i].offset + st->offset;
     char what[64];
     int rc;
-    snprintf(what, sizeof(what), "%s stream of column %u", pm_orc_stream_kind_name(st->kind),
-             st->column);
+    stream_name(st, what, sizeof(what));
     pm_buf_reset(out);
     if (map != NULL)
         pm_buf_reset(&map->pairs);
@@ -624,6 +644,17 @@ PM_MUST_CHECK static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, vo
     for (size_t k = 0; k < 5; k++) {
         const pm_orc_stream_info *st = find_stream(&r->sf, cr->column, kinds[k]);
         bufs[k]->exists = st != NULL;
+        if (st != NULL && r->jobs_loaded) {
+            /* decompressed on the pool (load_streams), in this order: its result here */
+            const pm_orc_stream_job *job = &r->jobs.jobs[r->job_next++];
+            PM_ASSERT(job->dst == bufs[k]);
+            if (job->rc != 0) {
+                if (err != NULL)
+                    *err = job->err;
+                return job->rc;
+            }
+            continue;
+        }
         pm_buf_reset(&bufs[k]->buf);
         pm_buf_reset(&bufs[k]->map.pairs);
         if (st != NULL && (rc = load_stream(r, stripe, st, &bufs[k]->buf, &bufs[k]->map, err)) != 0)
@@ -644,6 +675,53 @@ PM_MUST_CHECK static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, vo
         cr->base_seconds = BASE_2015;
     }
     return pm_orc_colreader_start(cr, &r->sf.encodings[cr->column], err);
+}
+
+/* Lists the streams setup_column would load for `cr`, in its order, as jobs, their
+ * compressed bytes read now; a read that fails stays with its job, so that setup_column
+ * meets it where it would have read in place. */
+PM_MUST_CHECK static int add_stream_jobs(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
+                                         paimon_error *err)
+{
+    pm_orc_sbuf *bufs[] = {&cr->present, &cr->data, &cr->length, &cr->secondary, &cr->dict};
+    (void)ctx;
+    if (cr->column >= r->sf.encoding_count)
+        return 0; /* setup_column stops at this column with its message */
+    for (size_t k = 0; k < 5; k++) {
+        const pm_orc_stream_info *st = find_stream(&r->sf, cr->column, column_streams[k]);
+        uint64_t off;
+        char what[64];
+        uint8_t *dst;
+        pm_orc_stream_job *job;
+        if (st == NULL)
+            continue;
+        off = r->footer.stripes[r->stripe].offset + st->offset;
+        stream_name(st, what, sizeof(what));
+        if ((dst = pm_orc_stream_jobs_add(&r->jobs, off, (size_t)st->length, what, bufs[k])) ==
+            NULL)
+            return pm_nomem(err);
+        job = &r->jobs.jobs[r->jobs.count - 1];
+        job->rc = r->in->read_at(r->in, off, (size_t)st->length, dst, &job->err);
+    }
+    return 0;
+}
+
+/* With a pool, the stripe's compressed streams are decompressed at once on it
+ * (orc_stream_jobs.h) before setup_column takes them; otherwise setup_column decompresses
+ * each in place. */
+PM_MUST_CHECK static int load_streams(pm_orc_reader *r, paimon_error *err)
+{
+    int rc;
+    r->jobs_loaded = false;
+    r->job_next = 0;
+    if (r->opts.pool == NULL || r->codec.kind == PM_ORC_NONE)
+        return 0;
+    pm_orc_stream_jobs_reset(&r->jobs);
+    if ((rc = each_reader(r, r->root, add_stream_jobs, NULL, err)) != 0 ||
+        (rc = pm_orc_stream_jobs_run(&r->jobs, &r->codec, r->path, r->opts.pool, err)) != 0)
+        return rc;
+    r->jobs_loaded = true;
+    return 0;
 }
 
 PM_MUST_CHECK static int seek_column(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
@@ -758,7 +836,7 @@ PM_MUST_CHECK static int plan_stripe(pm_orc_reader *r, bool *any, paimon_error *
         pm_orc_tz_free(r->tz);
         r->tz = NULL;
     }
-    if ((rc = prefetch_streams(r, err)) != 0)
+    if ((rc = prefetch_streams(r, err)) != 0 || (rc = load_streams(r, err)) != 0)
         goto done;
     if ((rc = each_reader(r, r->root, setup_column, &r->stripe, err)) != 0)
         goto done;

@@ -42,7 +42,8 @@
  * streams of the current stripe, decompressed, and one batch.  Limits (PAIMON_ELIMIT): a
  * decompressed stream of 2 GiB, `max_values` slots in one vector of a batch.
  *
- * Thread safety: one thread per reader.
+ * Thread safety: one thread per reader (with a pool, its tasks decompress a stripe's
+ * streams while the reader's thread waits for them).
  */
 #ifndef PM_FORMAT_ORC_READER_H
 #define PM_FORMAT_ORC_READER_H
@@ -55,6 +56,7 @@
 #include "io/fs.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 typedef struct pm_orc_vec pm_orc_vec;
 
@@ -89,6 +91,10 @@ typedef struct pm_orc_read_options {
     /* TIMESTAMP_INSTANT as stored (Paimon's orc.timestamp-ltz.legacy.type=false); by
      * default (legacy, Java's default) the wall clock of the writer's zone is undone */
     bool ltz_utc;
+    /* where the streams of each stripe are decompressed at once, several threads at a time
+     * (orc_stream_jobs.h), or NULL: one after another on the reader's thread.  The rows and
+     * the errors are the same either way. */
+    pm_pool *pool;
 } pm_orc_read_options;
 
 #define PM_ORC_DEFAULT_BATCH_ROWS 65536
@@ -135,6 +141,9 @@ PM_MUST_CHECK int pm_orc_reader_start(pm_orc_reader *r, const pm_orc_read_option
 /* Decodes the next batch.  *root is the STRUCT vector of the root column (children NULL
  * for columns not read), borrowed until the next call.  PAIMON_ITEROVER after the last. */
 PM_MUST_CHECK int pm_orc_reader_next(pm_orc_reader *r, const pm_orc_vec **root, paimon_error *err);
+
+/* Streams decompressed on opts.pool so far, over the reader's reads. */
+int64_t pm_orc_reader_streams_on_pool(const pm_orc_reader *r);
 
 /* What pruning skipped in the current read: stripes, row groups and rows. */
 void pm_orc_reader_skipped(const pm_orc_reader *r, int64_t *stripes, int64_t *groups,

@@ -4,7 +4,10 @@
  * the rows written, whatever the codec, stripe size and batch sizes; row ranges return
  * exactly their rows; predicates prune stripes and row groups by statistics and never lose
  * a matching row; the written layout is Java's (dictionary choice, encodings, row index
- * count, attributes); a null in a NOT NULL column is refused.
+ * count, attributes); a null in a NOT NULL column is refused.  Read with a pool, the streams
+ * of each stripe are decompressed at once on it (orc_stream_jobs.h): the same rows, and on
+ * a corrupt file or a failing read the same error after the same rows; a file's sections for several
+ * threads begin at its stripes (pm_data_file_sections).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,9 @@
 #include "format/data_file.h"
 #include "format/orc/orc_describe.h"
 #include "format/orc/orc_format.h"
+#include "format/orc/orc_reader.h"
 #include "util/alloc.h"
+#include "util/pool.h"
 
 static const char COLUMNS[] =
     "b BOOLEAN, t TINYINT, s SMALLINT, i INT NOT NULL, l BIGINT, f FLOAT, d DOUBLE, "
@@ -463,6 +468,266 @@ static void test_options(void **state)
     assert_int_equal(pm_orc_block_size(64 << 20, 3000), 4096);
 }
 
+/* Reads ORC bytes to their end through pm_orc_reader with `pool` (NULL: in place): the
+ * number of values of every column summed into `digest` with their bytes, the end's code
+ * and message, and the streams decompressed on the pool. */
+static int read_orc_bytes(const uint8_t *data, size_t len, pm_pool *pool, const int64_t *ranges,
+                          size_t range_count, uint64_t *digest, int64_t *rows_out,
+                          paimon_error *err, int64_t *on_pool)
+{
+    pm_orc_reader *r = NULL;
+    pm_orc_read_options o;
+    const pm_orc_vec *v;
+    int64_t rows = 0;
+    int rc;
+    *digest = 1469598103934665603ULL;
+    if ((rc = pm_orc_reader_open_memory(&r, data, len, "x.orc", err)) != 0)
+        return rc;
+    memset(&o, 0, sizeof(o));
+    o.pool = pool;
+    o.batch_rows = 777;
+    o.ranges = ranges;
+    o.range_count = range_count;
+    rc = pm_orc_reader_start(r, &o, err);
+    while (rc == 0 && (rc = pm_orc_reader_next(r, &v, err)) == 0) {
+        /* the root's children: every top-level column's values, offsets and validity */
+        rows += v->length;
+        for (size_t c = 0; c < v->child_count; c++) {
+            const pm_orc_vec *k = v->children[c];
+            const pm_buf *parts[] = {&k->values, &k->offsets, &k->validity, &k->nanos};
+            if (k == NULL)
+                continue;
+            for (size_t q = 0; q < 4; q++)
+                for (size_t i = 0; i < parts[q]->len; i++)
+                    *digest = (*digest ^ parts[q]->data[i]) * 1099511628211ULL;
+        }
+    }
+    *rows_out = rows;
+    *on_pool = pm_orc_reader_streams_on_pool(r);
+    pm_orc_reader_free(r);
+    return rc == PAIMON_ITEROVER ? 0 : rc;
+}
+
+static void test_streams_decompressed_on_pool(void **state)
+{
+    pm_type *row;
+    paimon_error err = {0};
+    pm_fs *fs = pm_fs_memory_new();
+    pm_pool *pool = NULL;
+    static const pm_orc_compression codecs[] = {PM_ORC_ZSTD, PM_ORC_ZLIB, PM_ORC_SNAPPY, PM_ORC_LZ4,
+                                                PM_ORC_NONE};
+    int failures = 0, reads = 0;
+    (void)state;
+    assert_int_equal(pm_pool_new(&pool, 2, &err), 0);
+    assert_int_equal(pm_columns_parse(COLUMNS, &row, &err), 0);
+    for (size_t k = 0; k < sizeof(codecs) / sizeof(codecs[0]); k++) {
+        pm_orc_writer_options o;
+        pm_buf wrote, read;
+        pm_read_options ro;
+        char path[64];
+        uint8_t *data = NULL;
+        size_t len = 0;
+        int64_t ranges[] = {2, 700, 9000, 9001, 14000, 20000};
+        memset(&o, 0, sizeof(o));
+        o.compression = codecs[k];
+        o.compression_set = true;
+        o.stripe_size = 200000; /* several stripes, many chunks */
+        o.block_size = 4096;
+        pm_buf_init(&wrote, 0);
+        pm_buf_init(&read, 0);
+        snprintf(path, sizeof(path), "/t/pool-%zu.orc", k);
+        write_file(fs, path, row, 4, 5003, &o, &wrote);
+        /* through the data-file interface, as a table's raw split reads it */
+        memset(&ro, 0, sizeof(ro));
+        ro.read_type = row;
+        ro.pool = pool;
+        assert_int_equal(read_file(fs, path, &ro, &read), 4 * 5003);
+        assert_same_rows(&wrote, &read);
+        /* the reader itself: every column's bytes, whole and in ranges, the same with the
+         * pool as without; compressed streams went to the pool */
+        assert_int_equal(pm_fs_read_all(fs, path, 0, &data, &len, &err), 0);
+        for (int ranged = 0; ranged < 2; ranged++) {
+            uint64_t d1, d2;
+            int64_t n1, n2, p1, p2;
+            assert_int_equal(read_orc_bytes(data, len, NULL, ranged ? ranges : NULL, ranged ? 3 : 0,
+                                            &d1, &n1, &err, &p1),
+                             0);
+            assert_int_equal(read_orc_bytes(data, len, pool, ranged ? ranges : NULL, ranged ? 3 : 0,
+                                            &d2, &n2, &err, &p2),
+                             0);
+            assert_int_equal(n1, ranged ? 698 + 1 + 6000 : 4 * 5003);
+            assert_int_equal(n2, n1);
+            assert_true(d1 == d2);
+            assert_int_equal(p1, 0);
+            if (codecs[k] == PM_ORC_NONE)
+                assert_int_equal(p2, 0); /* nothing to decompress */
+            else
+                assert_true(p2 > 20); /* 23 columns' streams, stripe after stripe */
+        }
+        /* corrupt bytes: the same end either way -- the same rows, code and message */
+        for (size_t at = 64; at < len - 64 && codecs[k] != PM_ORC_NONE; at += len / 19) {
+            uint8_t saved = data[at];
+            uint64_t d1, d2;
+            int64_t n1, n2, p1, p2;
+            paimon_error e1 = {0}, e2 = {0};
+            int rc1, rc2;
+            data[at] ^= 0x5a;
+            rc1 = read_orc_bytes(data, len, NULL, NULL, 0, &d1, &n1, &e1, &p1);
+            rc2 = read_orc_bytes(data, len, pool, NULL, 0, &d2, &n2, &e2, &p2);
+            data[at] = saved;
+            reads++;
+            failures += rc1 != 0;
+            if (rc1 != rc2 || n1 != n2 || d1 != d2 || strcmp(e1.message, e2.message) != 0)
+                fail_msg("byte %zu of %s: in place %d after %lld rows (%s), on the pool %d "
+                         "after %lld rows (%s)",
+                         at, path, rc1, (long long)n1, e1.message, rc2, (long long)n2, e2.message);
+        }
+        pm_free(data);
+        pm_buf_free(&wrote);
+        pm_buf_free(&read);
+    }
+    /* the corruption loop met failures, not only harmless bytes */
+    assert_true(reads > 60);
+    assert_true(failures > reads / 4);
+    pm_type_free(row);
+    pm_pool_free(pool);
+    pm_fs_free(fs);
+}
+
+/* Where a file's sections begin: anywhere for Parquet, at stripes for ORC. */
+static void test_sections_begin_at_stripes(void **state)
+{
+    static const int64_t stripes[] = {0, 300, 600, 900};
+    int64_t b[9];
+    pm_type *row;
+    paimon_error err = {0};
+    pm_fs *fs = pm_fs_memory_new();
+    pm_data_file *f = NULL;
+    pm_orc_writer_options o;
+    pm_buf wrote;
+    size_t count = 0;
+    (void)state;
+    /* anywhere: equal cuts */
+    assert_int_equal(pm_section_bounds(1000, 4, NULL, 0, b), 4);
+    assert_true(b[0] == 0 && b[1] == 250 && b[2] == 500 && b[3] == 750 && b[4] == 1000);
+    /* at stripes: the nearest start (ties: the lower), none twice */
+    assert_int_equal(pm_section_bounds(1000, 2, stripes, 4, b), 2);
+    assert_true(b[0] == 0 && b[1] == 600 && b[2] == 1000);
+    assert_int_equal(pm_section_bounds(1000, 4, stripes, 4, b), 3);
+    assert_true(b[0] == 0 && b[1] == 300 && b[2] == 600 && b[3] == 1000);
+    /* one stripe: read whole */
+    assert_int_equal(pm_section_bounds(1000, 8, stripes, 1, b), 1);
+    assert_true(b[0] == 0 && b[1] == 1000);
+    assert_int_equal(pm_section_bounds(0, 4, NULL, 0, b), 1);
+    /* a file: its stripes' first rows */
+    assert_int_equal(pm_columns_parse("id BIGINT NOT NULL, v STRING", &row, &err), 0);
+    memset(&o, 0, sizeof(o));
+    o.stripe_size = 20000; /* about ten stripes */
+    pm_buf_init(&wrote, 0);
+    write_file(fs, "/t/s.orc", row, 8, 5000, &o, &wrote);
+    assert_int_equal(pm_data_file_open(&f, fs, "/t/s.orc", &err), 0);
+    assert_int_equal(pm_data_file_sections(f, 4, b, &count, &err), 0);
+    assert_true(count >= 2);
+    assert_int_equal(b[0], 0);
+    assert_int_equal(b[count], 40000);
+    {
+        const int64_t *starts = NULL;
+        size_t n = 0;
+        assert_int_equal(f->format->section_starts(f->impl, &starts, &n, &err), 0);
+        if (n <= count)
+            fail_msg("%zu stripes, %zu sections", n, count);
+        for (size_t i = 1; i < count; i++) {
+            bool at_stripe = false;
+            for (size_t j = 0; j < n; j++)
+                at_stripe |= starts[j] == b[i];
+            assert_true(at_stripe);
+        }
+    }
+    pm_data_file_free(f);
+    pm_buf_free(&wrote);
+    pm_type_free(row);
+    pm_fs_free(fs);
+}
+
+/* Reads `path` through the data-file interface with `pool` to its end or first failure:
+ * the rows as JSON, the code. */
+static int read_outcome(pm_fs *fs, const char *path, pm_pool *pool, pm_buf *json, paimon_error *err)
+{
+    pm_data_file *f = NULL;
+    pm_read_options ro;
+    pm_batch *b;
+    int rc;
+    if ((rc = pm_data_file_open(&f, fs, path, err)) != 0)
+        return rc;
+    memset(&ro, 0, sizeof(ro));
+    ro.pool = pool;
+    rc = f->format->start(f->impl, &ro, err);
+    while (rc == 0 && (rc = f->format->next(f->impl, &b, err)) == 0) {
+        rows_json(b, json);
+        pm_batch_free(b);
+    }
+    pm_data_file_free(f);
+    return rc == PAIMON_ITEROVER ? 0 : rc;
+}
+
+/* A read of the file that fails (every read in turn, by fault injection) fails the same way
+ * with a stripe's streams decompressed on the pool as in place: the reads of a stripe's
+ * streams happen before their decompression there, and each failure is reported where the
+ * read in place would meet it. */
+static void test_stream_read_failures_on_pool(void **state)
+{
+    pm_type *row;
+    paimon_error err = {0};
+    pm_fs *mem = pm_fs_memory_new();
+    pm_pool *pool = NULL;
+    pm_orc_writer_options o;
+    pm_buf wrote;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    long k;
+    (void)state;
+    assert_int_equal(pm_pool_new(&pool, 2, &err), 0);
+    assert_int_equal(pm_columns_parse("id BIGINT NOT NULL, v STRING, d DOUBLE", &row, &err), 0);
+    memset(&o, 0, sizeof(o));
+    o.stripe_size = 30000; /* a few stripes */
+    pm_buf_init(&wrote, 0);
+    write_file(mem, "/t/f.orc", row, 4, 4000, &o, &wrote);
+    assert_int_equal(pm_fs_read_all(mem, "/t/f.orc", 0, &data, &len, &err), 0);
+    for (k = 1;; k++) {
+        pm_buf j1, j2;
+        paimon_error e1 = {0}, e2 = {0};
+        int rc1, rc2;
+        pm_fs *f1 = pm_fs_memory_new(), *f2 = pm_fs_memory_new();
+        assert_int_equal(pm_fs_write_file(f1, "/f.orc", data, len, &err), 0);
+        assert_int_equal(pm_fs_write_file(f2, "/f.orc", data, len, &err), 0);
+        f1 = pm_fs_fault_new(f1, k, PM_FAULT_FAIL);
+        f2 = pm_fs_fault_new(f2, k, PM_FAULT_FAIL);
+        pm_buf_init(&j1, 0);
+        pm_buf_init(&j2, 0);
+        rc1 = read_outcome(f1, "/f.orc", NULL, &j1, &e1);
+        rc2 = read_outcome(f2, "/f.orc", pool, &j2, &e2);
+        if (rc1 != rc2 || strcmp(e1.message, e2.message) != 0 || j1.len != j2.len ||
+            (j1.len > 0 && memcmp(j1.data, j2.data, j1.len) != 0))
+            fail_msg("read %ld failing: in place %d (%s) after %zu bytes of rows, on the pool "
+                     "%d (%s) after %zu",
+                     k, rc1, e1.message, j1.len, rc2, e2.message, j2.len);
+        pm_buf_free(&j1);
+        pm_buf_free(&j2);
+        pm_fs_free(f1);
+        pm_fs_free(f2);
+        if (rc1 == 0)
+            break; /* past the last read */
+        assert_int_equal(rc1, PAIMON_EIO);
+    }
+    /* the tail, a stripe footer and several streams a stripe, for a few stripes */
+    assert_true(k > 20);
+    pm_free(data);
+    pm_buf_free(&wrote);
+    pm_type_free(row);
+    pm_pool_free(pool);
+    pm_fs_free(mem);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -472,6 +737,13 @@ int main(void)
         cmocka_unit_test(test_not_null_refused),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_shared_ids_read_by_name),
+        cmocka_unit_test(test_streams_decompressed_on_pool),
+        cmocka_unit_test(test_sections_begin_at_stripes),
+        cmocka_unit_test(test_stream_read_failures_on_pool),
     };
+    /* PAIMON_TEST_FILTER=pattern runs the matching cases only (the TSan subset runs
+     * test_streams_decompressed_on_pool: tests/threads/CMakeLists.txt) */
+    if (getenv("PAIMON_TEST_FILTER") != NULL)
+        cmocka_set_test_filter(getenv("PAIMON_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
