@@ -677,6 +677,23 @@ PM_MUST_CHECK static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, vo
     return pm_orc_colreader_start(cr, &r->sf.encodings[cr->column], err);
 }
 
+/* Adds the compressed bytes of the streams setup_column would load for `cr` to the
+ * uint64_t at `ctx`. */
+PM_MUST_CHECK static int sum_streams(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
+                                     paimon_error *err)
+{
+    uint64_t *total = ctx;
+    (void)err;
+    if (cr->column >= r->sf.encoding_count)
+        return 0;
+    for (size_t k = 0; k < 5; k++) {
+        const pm_orc_stream_info *st = find_stream(&r->sf, cr->column, column_streams[k]);
+        if (st != NULL && __builtin_add_overflow(*total, st->length, total))
+            *total = UINT64_MAX; /* more than any stripe */
+    }
+    return 0;
+}
+
 /* Lists the streams setup_column would load for `cr`, in its order, as jobs, their
  * compressed bytes read now; a read that fails stays with its job, so that setup_column
  * meets it where it would have read in place. */
@@ -711,10 +728,18 @@ PM_MUST_CHECK static int add_stream_jobs(pm_orc_reader *r, pm_orc_colreader *cr,
  * each in place. */
 PM_MUST_CHECK static int load_streams(pm_orc_reader *r, paimon_error *err)
 {
+    const pm_orc_stripe_info *si = &r->footer.stripes[r->stripe];
+    uint64_t total = 0;
     int rc;
     r->jobs_loaded = false;
     r->job_next = 0;
     if (r->opts.pool == NULL || r->codec.kind == PM_ORC_NONE)
+        return 0;
+    /* The compressed bytes are held at once: streams that overlap (a hostile footer can
+     * name one range for every stream) would hold more than the stripe -- they are read in
+     * place, one at a time, as without a pool. */
+    PM_IGNORE(each_reader(r, r->root, sum_streams, &total, err));
+    if (total > si->index_length + si->data_length)
         return 0;
     pm_orc_stream_jobs_reset(&r->jobs);
     if ((rc = each_reader(r, r->root, add_stream_jobs, NULL, err)) != 0 ||
