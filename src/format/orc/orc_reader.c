@@ -677,26 +677,7 @@ PM_MUST_CHECK static int setup_column(pm_orc_reader *r, pm_orc_colreader *cr, vo
     return pm_orc_colreader_start(cr, &r->sf.encodings[cr->column], err);
 }
 
-/* Adds the compressed bytes of the streams setup_column would load for `cr` to the
- * uint64_t at `ctx`. */
-PM_MUST_CHECK static int sum_streams(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
-                                     paimon_error *err)
-{
-    uint64_t *total = ctx;
-    (void)err;
-    if (cr->column >= r->sf.encoding_count)
-        return 0;
-    for (size_t k = 0; k < 5; k++) {
-        const pm_orc_stream_info *st = find_stream(&r->sf, cr->column, column_streams[k]);
-        if (st != NULL && __builtin_add_overflow(*total, st->length, total))
-            *total = UINT64_MAX; /* more than any stripe */
-    }
-    return 0;
-}
-
-/* Lists the streams setup_column would load for `cr`, in its order, as jobs, their
- * compressed bytes read now; a read that fails stays with its job, so that setup_column
- * meets it where it would have read in place. */
+/* Lists the streams setup_column would load for `cr`, in its order, as jobs. */
 PM_MUST_CHECK static int add_stream_jobs(pm_orc_reader *r, pm_orc_colreader *cr, void *ctx,
                                          paimon_error *err)
 {
@@ -706,19 +687,14 @@ PM_MUST_CHECK static int add_stream_jobs(pm_orc_reader *r, pm_orc_colreader *cr,
         return 0; /* setup_column stops at this column with its message */
     for (size_t k = 0; k < 5; k++) {
         const pm_orc_stream_info *st = find_stream(&r->sf, cr->column, column_streams[k]);
-        uint64_t off;
         char what[64];
-        uint8_t *dst;
-        pm_orc_stream_job *job;
+        int rc;
         if (st == NULL)
             continue;
-        off = r->footer.stripes[r->stripe].offset + st->offset;
         stream_name(st, what, sizeof(what));
-        if ((dst = pm_orc_stream_jobs_add(&r->jobs, off, (size_t)st->length, what, bufs[k])) ==
-            NULL)
-            return pm_nomem(err);
-        job = &r->jobs.jobs[r->jobs.count - 1];
-        job->rc = r->in->read_at(r->in, off, (size_t)st->length, dst, &job->err);
+        if ((rc = pm_orc_stream_jobs_add(&r->jobs, r->footer.stripes[r->stripe].offset + st->offset,
+                                         (size_t)st->length, what, bufs[k], err)) != 0)
+            return rc;
     }
     return 0;
 }
@@ -729,20 +705,20 @@ PM_MUST_CHECK static int add_stream_jobs(pm_orc_reader *r, pm_orc_colreader *cr,
 PM_MUST_CHECK static int load_streams(pm_orc_reader *r, paimon_error *err)
 {
     const pm_orc_stripe_info *si = &r->footer.stripes[r->stripe];
-    uint64_t total = 0;
     int rc;
     r->jobs_loaded = false;
     r->job_next = 0;
     if (r->opts.pool == NULL || r->codec.kind == PM_ORC_NONE)
         return 0;
+    pm_orc_stream_jobs_reset(&r->jobs);
+    if ((rc = each_reader(r, r->root, add_stream_jobs, NULL, err)) != 0)
+        return rc;
     /* The compressed bytes are held at once: streams that overlap (a hostile footer can
      * name one range for every stream) would hold more than the stripe -- they are read in
      * place, one at a time, as without a pool. */
-    PM_IGNORE(each_reader(r, r->root, sum_streams, &total, err));
-    if (total > si->index_length + si->data_length)
+    if (r->jobs.total > si->index_length + si->data_length)
         return 0;
-    pm_orc_stream_jobs_reset(&r->jobs);
-    if ((rc = each_reader(r, r->root, add_stream_jobs, NULL, err)) != 0 ||
+    if ((rc = pm_orc_stream_jobs_read(&r->jobs, r->in, err)) != 0 ||
         (rc = pm_orc_stream_jobs_run(&r->jobs, &r->codec, r->path, r->opts.pool, err)) != 0)
         return rc;
     r->jobs_loaded = true;

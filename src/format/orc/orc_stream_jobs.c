@@ -16,33 +16,45 @@ void pm_orc_stream_jobs_init(pm_orc_stream_jobs *j)
 void pm_orc_stream_jobs_reset(pm_orc_stream_jobs *j)
 {
     j->count = 0;
+    j->total = 0;
     pm_buf_reset(&j->raw);
 }
 
-uint8_t *pm_orc_stream_jobs_add(pm_orc_stream_jobs *j, uint64_t off, size_t len, const char *what,
-                                pm_orc_sbuf *dst)
+int pm_orc_stream_jobs_add(pm_orc_stream_jobs *j, uint64_t off, size_t len, const char *what,
+                           pm_orc_sbuf *dst, paimon_error *err)
 {
     pm_orc_stream_job *job;
-    size_t at = j->raw.len;
     if (j->count == j->cap) {
         size_t cap = j->cap > 0 ? 2 * j->cap : 16;
         pm_orc_stream_job *grown = pm_realloc(j->jobs, cap * sizeof(*grown));
         if (grown == NULL)
-            return NULL;
+            return pm_nomem(err);
         j->jobs = grown;
         j->cap = cap;
     }
-    if (pm_buf_reserve(&j->raw, len) != 0)
-        return NULL;
-    j->raw.len += len;
     job = &j->jobs[j->count++];
     memset(job, 0, sizeof(*job));
-    job->raw_off = at;
+    job->raw_off = (size_t)j->total; /* meaningful once the total fits (pm_orc_stream_jobs_read) */
     job->len = len;
     job->off = off;
     snprintf(job->what, sizeof(job->what), "%s", what);
     job->dst = dst;
-    return j->raw.data + at;
+    if (__builtin_add_overflow(j->total, (uint64_t)len, &j->total))
+        j->total = UINT64_MAX;
+    return 0;
+}
+
+int pm_orc_stream_jobs_read(pm_orc_stream_jobs *j, pm_input *in, paimon_error *err)
+{
+    pm_buf_reset(&j->raw);
+    if (j->total > SIZE_MAX || pm_buf_reserve(&j->raw, (size_t)j->total) != 0)
+        return pm_nomem(err);
+    for (size_t i = 0; i < j->count; i++) {
+        pm_orc_stream_job *job = &j->jobs[i];
+        job->rc = in->read_at(in, job->off, job->len, j->raw.data + job->raw_off, &job->err);
+    }
+    j->raw.len = (size_t)j->total;
+    return 0;
 }
 
 typedef struct task_arg {

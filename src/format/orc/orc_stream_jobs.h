@@ -5,8 +5,10 @@
  *
  * The reader lists the streams it is about to decompress, in the order it would decompress
  * them in place (column by column, PRESENT, DATA, LENGTH, SECONDARY, DICTIONARY_DATA),
- * with their compressed bytes already read into `raw` (reading stays on the reader's
- * thread: an input is used by one thread at a time).  pm_orc_stream_jobs_run() then has up
+ * looks at their `total` compressed bytes (held at once: the reader decides whether they
+ * fit), reads them into `raw` with pm_orc_stream_jobs_read() -- on its own thread, since an
+ * input is used by one thread at a time; a read that fails stays with its job -- and
+ * pm_orc_stream_jobs_run() then has up
  * to one task per pool thread take streams in that order and decompress each into its
  * column reader's buffer with pm_orc_decompress() -- the same call, arguments and message
  * as in place, with a codec state of the task's own -- and returns once all are done.
@@ -28,6 +30,7 @@
 
 #include "format/orc/orc_column.h"
 #include "format/orc/orc_stream.h"
+#include "io/fs.h"
 #include "util/buf.h"
 #include "util/compress.h"
 #include "util/error.h"
@@ -46,7 +49,8 @@ typedef struct pm_orc_stream_job {
 typedef struct pm_orc_stream_jobs {
     pm_orc_stream_job *jobs;
     size_t count, cap;
-    pm_buf raw; /* the compressed bytes of every job, one after another */
+    uint64_t total;                         /* the compressed bytes of every job (saturates) */
+    pm_buf raw;                             /* ... read, one after another */
     pm_codec_ctx *ctx[PM_POOL_MAX_THREADS]; /* one per task, kept from stripe to stripe */
     int64_t on_pool; /* streams decompressed by pm_orc_stream_jobs_run, in all */
     /* while running */
@@ -60,11 +64,15 @@ void pm_orc_stream_jobs_init(pm_orc_stream_jobs *j);
 /* Empties the list for the next stripe (keeps the memory and the codec states). */
 void pm_orc_stream_jobs_reset(pm_orc_stream_jobs *j);
 
-/* Adds a job for `len` bytes at file offset `off`, to be decompressed into `dst`, and
- * returns where its compressed bytes go (`len` bytes at the end of `raw`, NULL when out of
- * memory).  The pointer holds until the next add or reset. */
-uint8_t *pm_orc_stream_jobs_add(pm_orc_stream_jobs *j, uint64_t off, size_t len, const char *what,
-                                pm_orc_sbuf *dst);
+/* Adds a job for the `len` bytes at file offset `off`, to be decompressed into `dst`;
+ * `what` names the stream in messages.  0 or PAIMON_ENOMEM. */
+PM_MUST_CHECK int pm_orc_stream_jobs_add(pm_orc_stream_jobs *j, uint64_t off, size_t len,
+                                         const char *what, pm_orc_sbuf *dst, paimon_error *err);
+
+/* Reads every job's compressed bytes from `in` into `raw` (one allocation of `total`);
+ * a job whose read fails keeps that failure as its rc and is not decompressed.  0, or
+ * PAIMON_ENOMEM when `total` bytes cannot be held. */
+PM_MUST_CHECK int pm_orc_stream_jobs_read(pm_orc_stream_jobs *j, pm_input *in, paimon_error *err);
 
 /* Decompresses every job with `codec`'s kind and block size on up to
  * pm_pool_threads(pool) tasks (the caller's thread runs any no worker took).  0, or
