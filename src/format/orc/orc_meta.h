@@ -82,6 +82,7 @@ typedef enum pm_orc_stream_kind {
     PM_ORC_ENCRYPTED_INDEX = 9,
     PM_ORC_ENCRYPTED_DATA = 10
 } pm_orc_stream_kind;
+#define PM_ORC_STREAM_KINDS 11
 
 /* ColumnEncoding.Kind */
 typedef enum pm_orc_encoding_kind {
@@ -236,6 +237,11 @@ typedef struct pm_orc_stripe_footer {
     size_t encoding_count;
     char *writer_timezone; /* NULL when absent */
     bool has_encryption;
+    /* Set by the reader, not the decoder: the first stream of (column, kind) for columns
+     * below index_columns, at first[column * PM_ORC_STREAM_KINDS + kind] as its index + 1
+     * (0: none), so that finding a column's streams does not walk every stream. */
+    uint32_t *first;
+    size_t index_columns;
 } pm_orc_stripe_footer;
 
 typedef struct pm_orc_index_entry {

@@ -373,6 +373,28 @@ int pm_orc_reader_stripe_stats(pm_orc_reader *r, const pm_orc_stripe_stats **out
 
 /* ---- stripe footers and streams -------------------------------------------------------- */
 
+/* Fills sf->first for the file's `columns` columns (find_stream); a stream of another
+ * column or an unknown kind is found by walking the streams, as before. */
+PM_MUST_CHECK static int index_streams(pm_orc_stripe_footer *sf, size_t columns, pm_arena *arena,
+                                       paimon_error *err)
+{
+    size_t slots;
+    sf->first = NULL;
+    sf->index_columns = 0;
+    if (columns == 0 || sf->stream_count >= UINT32_MAX ||
+        __builtin_mul_overflow(columns, (size_t)PM_ORC_STREAM_KINDS, &slots))
+        return 0; /* found by walking */
+    if ((sf->first = pm_arena_calloc(arena, slots, sizeof(*sf->first))) == NULL)
+        return pm_nomem(err);
+    for (size_t k = sf->stream_count; k-- > 0;) { /* backwards: the first of each pair wins */
+        const pm_orc_stream_info *st = &sf->streams[k];
+        if (st->column < columns && (unsigned)st->kind < PM_ORC_STREAM_KINDS)
+            sf->first[(size_t)st->column * PM_ORC_STREAM_KINDS + st->kind] = (uint32_t)k + 1;
+    }
+    sf->index_columns = columns;
+    return 0;
+}
+
 PM_MUST_CHECK static int load_stripe_footer(pm_orc_reader *r, size_t i, pm_arena *arena,
                                             pm_buf *buf, pm_orc_stripe_footer *sf,
                                             paimon_error *err)
@@ -405,12 +427,16 @@ PM_MUST_CHECK static int load_stripe_footer(pm_orc_reader *r, size_t i, pm_arena
     if (sf->has_encryption)
         return pm_err_set(err, PAIMON_EUNSUPPORTED, "%s: encrypted ORC columns are not supported",
                           r->path);
-    return 0;
+    return index_streams(sf, r->footer.type_count, arena, err);
 }
 
 static const pm_orc_stream_info *find_stream(const pm_orc_stripe_footer *sf, uint32_t column,
                                              pm_orc_stream_kind kind)
 {
+    if (column < sf->index_columns && (unsigned)kind < PM_ORC_STREAM_KINDS) {
+        uint32_t at = sf->first[(size_t)column * PM_ORC_STREAM_KINDS + kind];
+        return at == 0 ? NULL : &sf->streams[at - 1];
+    }
     for (size_t k = 0; k < sf->stream_count; k++)
         if (sf->streams[k].column == column && sf->streams[k].kind == kind)
             return &sf->streams[k];
@@ -713,11 +739,11 @@ PM_MUST_CHECK static int load_streams(pm_orc_reader *r, paimon_error *err)
     pm_orc_stream_jobs_reset(&r->jobs);
     if ((rc = each_reader(r, r->root, add_stream_jobs, NULL, err)) != 0)
         return rc;
-    /* The compressed bytes are held at once: streams that overlap (a hostile footer can
-     * name one range for every stream) would hold more than the stripe -- they are read in
-     * place, one at a time, as without a pool. */
-    if (r->jobs.total > si->index_length + si->data_length)
-        return 0;
+    /* The compressed bytes are held at once, and never more than the stripe's body: streams
+     * lie back to back (their offsets are the sums of the lengths before them), each was
+     * checked to lie inside the body when the footer was read, and a job is the first
+     * stream of its (column, kind), so no byte is listed twice. */
+    PM_ASSERT(r->jobs.total <= si->index_length + si->data_length);
     if ((rc = pm_orc_stream_jobs_read(&r->jobs, r->in, err)) != 0 ||
         (rc = pm_orc_stream_jobs_run(&r->jobs, &r->codec, r->path, r->opts.pool, err)) != 0)
         return rc;

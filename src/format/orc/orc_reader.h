@@ -40,8 +40,8 @@
  * Every length, offset and count in the file is checked before use; malformed input is
  * PAIMON_ECORRUPT naming the file, the column and the stream.  Memory: the selected
  * streams of the current stripe, decompressed, and one batch (with a pool, the streams'
- * compressed bytes too, unless they add up to more than the stripe).  Limits (PAIMON_ELIMIT): a
- * decompressed stream of 2 GiB, `max_values` slots in one vector of a batch.
+ * compressed bytes too: at most the stripe).  Limits (PAIMON_ELIMIT): a decompressed stream
+ * of 2 GiB, `max_values` slots in one vector of a batch.
  *
  * Thread safety: one thread per reader (with a pool, its tasks decompress a stripe's
  * streams while the reader's thread waits for them).

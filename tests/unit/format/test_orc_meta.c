@@ -187,7 +187,12 @@ static void test_footer_round_trip(void **state)
     pm_orc_stream_info streams[3] = {
         {PM_ORC_PRESENT, 1, 5, 0}, {PM_ORC_DATA, 1, 0, 0}, {PM_ORC_LENGTH, 2, 1ull << 40, 0}};
     pm_orc_encoding encs[2] = {{PM_ORC_DIRECT_V2, 0}, {PM_ORC_DICTIONARY_V2, 17}};
-    pm_orc_stripe_footer sf = {streams, 3, encs, 2, "Asia/Shanghai", false}, sfb;
+    pm_orc_stripe_footer sf = {.streams = streams,
+                               .stream_count = 3,
+                               .encodings = encs,
+                               .encoding_count = 2,
+                               .writer_timezone = "Asia/Shanghai"},
+                         sfb;
     pm_orc_stripe_stats ss[2], *ssb;
     size_t nss;
     paimon_error err = {0};
