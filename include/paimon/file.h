@@ -68,7 +68,8 @@ typedef struct paimon_file_read_options {
     unsigned int version;       /* PAIMON_FILE_READ_OPTIONS_VERSION */
     const char *const *columns; /* names of the columns to read, in output order; NULL: all */
     size_t column_count;
-    int64_t batch_rows;        /* rows per batch; 0: the default (65536) */
+    int64_t batch_rows;        /* rows per batch; 0: 65536, fewer for wide rows (about
+                                  8 MiB of values a batch, at least 1024 rows) */
     const int64_t *row_ranges; /* [start, end) row position pairs, sorted and disjoint;
                                    NULL: every row */
     size_t row_range_count;    /* number of pairs */

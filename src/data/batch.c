@@ -44,6 +44,45 @@ pm_layout pm_layout_of(const pm_type *t, uint32_t *width)
     return l;
 }
 
+/* Estimated bytes of one value of `t` in a batch (pm_batch_default_rows), saturating at
+ * VALUE_BYTES_CAP (nested ARRAYs multiply by four a level). */
+#define VALUE_BYTES_CAP (1ull << 32)
+static uint64_t value_bytes(const pm_type *t, int depth)
+{
+    uint32_t width = 0;
+    uint64_t sum = 0;
+    if (depth > PM_MAX_NESTING + 1) /* the table's row is depth 0 */
+        return VALUE_BYTES_CAP;     /* deeper types are refused where they are built */
+    switch (pm_layout_of(t, &width)) {
+    case PM_LAYOUT_BITS: return 1;
+    case PM_LAYOUT_FIXED: return width;
+    case PM_LAYOUT_VAR: return 4 + 16;
+    case PM_LAYOUT_LIST: sum = value_bytes(t->element, depth + 1); break;
+    case PM_LAYOUT_MAP: /* MAP: element is the key; MULTISET: its counts are INT */
+        sum = value_bytes(t->element, depth + 1) +
+              (t->value != NULL ? value_bytes(t->value, depth + 1) : 4);
+        break;
+    case PM_LAYOUT_STRUCT:
+        for (size_t i = 0; i < t->field_count && sum < VALUE_BYTES_CAP; i++)
+            sum += value_bytes(t->fields[i].type, depth + 1);
+        return sum < VALUE_BYTES_CAP ? sum : VALUE_BYTES_CAP;
+    default: return 0;
+    }
+    /* an ARRAY or MAP value: its offset and four elements */
+    return sum < VALUE_BYTES_CAP / 4 ? 4 + 4 * sum : VALUE_BYTES_CAP;
+}
+
+int64_t pm_batch_default_rows(const pm_type *row_type)
+{
+    uint64_t row = row_type != NULL ? value_bytes(row_type, 0) : 0, rows;
+    if (row == 0)
+        return PM_BATCH_DEFAULT_ROWS;
+    rows = PM_BATCH_TARGET_BYTES / row / 1024 * 1024;
+    if (rows < 1024)
+        return 1024;
+    return rows > PM_BATCH_DEFAULT_ROWS ? PM_BATCH_DEFAULT_ROWS : (int64_t)rows;
+}
+
 int64_t pm_timestamp_units_per_second(int precision)
 {
     if (precision <= 0)

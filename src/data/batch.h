@@ -121,6 +121,14 @@ extern const pm_type pm_multiset_count_type;
 /* The layout of a type and, for PM_LAYOUT_FIXED, its width in bytes. */
 pm_layout pm_layout_of(const pm_type *t, uint32_t *width);
 
+/* Rows per batch for a reader of `row_type` whose caller names none: 65536, fewer for wide
+ * rows, so that a batch's values stay near 8 MiB however many columns the table has (600
+ * INT columns at 65536 rows held 157 MB a batch).  Strings count 20 bytes a value, an
+ * ARRAY or MAP value four elements; a multiple of 1024, at least 1024. */
+#define PM_BATCH_DEFAULT_ROWS 65536
+#define PM_BATCH_TARGET_BYTES (8u << 20)
+int64_t pm_batch_default_rows(const pm_type *row_type);
+
 /* Units per second of TIMESTAMP(p) and TIME(p) values in a batch: 1, 1000, 1000000 or
  * 1000000000 (TIME: at least 1000). */
 int64_t pm_timestamp_units_per_second(int precision);

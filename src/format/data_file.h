@@ -25,7 +25,7 @@
 /* What to read; every field may be left 0 / NULL. */
 typedef struct pm_read_options {
     const pm_type *read_type;   /* ROW type (field ids matter); NULL: the file's own */
-    int64_t batch_rows;         /* rows per batch; 0: the format's default */
+    int64_t batch_rows;         /* rows per batch; 0: pm_batch_default_rows(read type) */
     const pm_predicate *filter; /* over read_type: prunes what cannot match (borrowed) */
     const int64_t *ranges;      /* [start, end) row position pairs, sorted (borrowed) */
     size_t range_count;

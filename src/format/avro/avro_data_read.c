@@ -720,7 +720,8 @@ PM_MUST_CHECK static int avro_start(void *impl, const pm_read_options *o, paimon
         return rc;
     f->remaining = 0;
     f->row = 0;
-    f->batch_rows = o != NULL && o->batch_rows > 0 ? o->batch_rows : 65536;
+    f->batch_rows =
+        o != NULL && o->batch_rows > 0 ? o->batch_rows : pm_batch_default_rows(f->read_type);
     f->ranges = o != NULL ? o->ranges : NULL;
     f->range_count = o != NULL && o->ranges != NULL ? o->range_count : 0;
     f->range_idx = 0;

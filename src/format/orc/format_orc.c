@@ -650,7 +650,8 @@ PM_MUST_CHECK static int orc_start(void *impl, const pm_read_options *o, paimon_
     PM_TRY(plan_build(f, &f->root, f->read_type, 0, include, 0, err));
     memset(&ro, 0, sizeof(ro));
     ro.include = include;
-    ro.batch_rows = o != NULL ? o->batch_rows : 0;
+    ro.batch_rows =
+        o != NULL && o->batch_rows > 0 ? o->batch_rows : pm_batch_default_rows(f->read_type);
     ro.pool = o != NULL ? o->pool : NULL;
     if (o != NULL && o->ranges != NULL) {
         ro.ranges = o->ranges;
