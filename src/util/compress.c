@@ -5,6 +5,7 @@
 #include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <pthread.h>
 
@@ -107,6 +108,19 @@ PM_MUST_CHECK static int zstd_compress(pm_codec_ctx *ctx, int level, const uint8
     return 0;
 }
 
+/* A frame zstd refuses: PAIMON_ECORRUPT with zstd's reason, "Destination buffer is too
+ * small" told as the corruption it is.  Contexts are reused (spare_take) and keep buffers
+ * sized by the frames they decoded before, and the reason zstd gives for a corrupt frame can
+ * follow them: the ORC fuzz target met the same stream failing with "Data corruption
+ * detected" in place and "Destination buffer is too small" on the pool. */
+PM_MUST_CHECK static int zstd_refused(size_t code, paimon_error *err)
+{
+    ZSTD_ErrorCode e = ZSTD_getErrorCode(code);
+    if (e == ZSTD_error_dstSize_tooSmall)
+        e = ZSTD_error_corruption_detected;
+    return pm_corrupt(err, "zstd: %s", ZSTD_getErrorString(e));
+}
+
 PM_MUST_CHECK static int zstd_decompress(pm_codec_ctx *ctx, const uint8_t *src, size_t len,
                                          pm_buf *out, paimon_error *err)
 {
@@ -144,7 +158,7 @@ PM_MUST_CHECK static int zstd_decompress(pm_codec_ctx *ctx, const uint8_t *src, 
             }
             n = ZSTD_decompressDCtx(zd, out->data + out->len, (size_t)size, src, len);
             if (ZSTD_isError(n))
-                rc = pm_corrupt(err, "zstd: %s", ZSTD_getErrorName(n));
+                rc = zstd_refused(n, err);
             else if (n != size)
                 rc = pm_corrupt(err, "zstd: frame holds %zu bytes, its header says %llu", n, size);
             else
@@ -175,7 +189,7 @@ PM_MUST_CHECK static int zstd_decompress(pm_codec_ctx *ctx, const uint8_t *src, 
         o.pos = 0;
         ret = ZSTD_decompressStream(zd, &o, &in);
         if (ZSTD_isError(ret)) {
-            rc = pm_corrupt(err, "zstd: %s", ZSTD_getErrorName(ret));
+            rc = zstd_refused(ret, err);
             break;
         }
         out->len += o.pos;
