@@ -6,9 +6,9 @@
  * The reader lists the streams it is about to decompress, in the order it would decompress
  * them in place (column by column, PRESENT, DATA, LENGTH, SECONDARY, DICTIONARY_DATA),
  * has their `total` compressed bytes (held at once; never more than the stripe, whose
- * streams lie back to back inside it), reads them into `raw` with pm_orc_stream_jobs_read() -- on its own thread, since an
- * input is used by one thread at a time; a read that fails stays with its job -- and
- * pm_orc_stream_jobs_run() then has up
+ * streams lie back to back inside it), reads them into `raw` with
+ * pm_orc_stream_jobs_read() -- on its own thread, since an input is used by one thread at
+ * a time; a read that fails stays with its job -- and pm_orc_stream_jobs_run() then has up
  * to one task per pool thread take streams in that order and decompress each into its
  * column reader's buffer with pm_orc_decompress() -- the same call, arguments and message
  * as in place, with a codec state of the task's own -- and returns once all are done.

@@ -36,18 +36,17 @@ static int64_t pq_rows(void *impl)
 PM_MUST_CHECK static int pq_start(void *impl, const pm_read_options *o, paimon_error *err)
 {
     pm_pq_read_options po = {0};
-    po.batch_rows = pm_batch_default_rows(pm_pq_reader_type(impl));
     if (o != NULL) {
         po.read_type = o->read_type;
-        if (o->batch_rows > 0)
-            po.batch_rows = o->batch_rows;
-        else if (o->read_type != NULL)
-            po.batch_rows = pm_batch_default_rows(o->read_type);
+        po.batch_rows = o->batch_rows;
         po.filter = o->filter;
         po.ranges = o->ranges;
         po.range_count = o->range_count;
         po.pool = o->pool;
     }
+    if (po.batch_rows <= 0)
+        po.batch_rows =
+            pm_batch_default_rows(po.read_type != NULL ? po.read_type : pm_pq_reader_type(impl));
     return pm_pq_reader_start(impl, &po, err);
 }
 
